@@ -1,0 +1,98 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { flattenName, getEnterSettings, getExitSettings, InputError, nameProblem, parseBoolean, parseOnExit } from '../src/input-helper.js'
+
+describe('the name rule', () => {
+  it.each(['a', 'agent-1', 'team/agent_2', 'a.b/c-d/e_f', 'A9', 'x'.repeat(64), '...x', 'a..b'])('accepts %j', name => {
+    expect(nameProblem(name)).toBeUndefined()
+  })
+  it.each([
+    ['', 'empty segment'],
+    ['/a', 'empty segment'],
+    ['a/', 'empty segment'],
+    ['a//b', 'empty segment'],
+    ['.', '"." segment'],
+    ['a/..', '".." segment'],
+    ['a b', 'character other than'],
+    ['a+b', 'character other than'],
+    ['a\\b', 'character other than'],
+    ['ünïcode', 'character other than'],
+    ['x'.repeat(65), 'more than 64']
+  ])('refuses %j', (name, problem) => {
+    expect(nameProblem(name)).toContain(problem)
+  })
+  it('turns "/" into "+" for folder and branch names', () => {
+    expect(flattenName('team/a/b')).toBe('team+a+b')
+  })
+})
+
+describe('booleans, by the YAML 1.2 core schema', () => {
+  it.each([
+    ['true', true],
+    ['True', true],
+    ['TRUE', true],
+    ['false', false],
+    ['False', false],
+    ['FALSE', false],
+    ['', false]
+  ])('%j is %j', (value, expected) => {
+    expect(parseBoolean('discard-changes', value)).toBe(expected)
+  })
+  it.each(['yes', 'no', 'on', '1', '0', 'tRUE', ' true'])('refuses %j, naming the input, the value and the fix', value => {
+    expect(() => parseBoolean('discard-changes', value)).toThrow(InputError)
+    expect(() => parseBoolean('discard-changes', value)).toThrow(`Input 'discard-changes' has the value ${JSON.stringify(value)}: it is not a boolean. Use true or false.`)
+  })
+})
+
+describe('on-exit', () => {
+  it('takes keep, remove, or nothing', () => {
+    expect(parseOnExit('on-exit', 'keep')).toBe('keep')
+    expect(parseOnExit('on-exit', 'remove')).toBe('remove')
+    expect(parseOnExit('on-exit', '')).toBeUndefined()
+  })
+  it.each(['Keep', 'delete', 'discard'])('refuses %j', value => {
+    expect(() => parseOnExit('on-exit', value)).toThrow("Input 'on-exit'")
+  })
+})
+
+describe('reading the inputs as the runner passes them', () => {
+  const saved = { ...process.env }
+  afterEach(() => {
+    process.env = { ...saved }
+  })
+  function inputs(values: Record<string, string>): void {
+    for (const k of Object.keys(process.env)) if (k.startsWith('INPUT_')) delete process.env[k]
+    for (const [k, v] of Object.entries(values)) process.env[`INPUT_${k.toUpperCase()}`] = v
+  }
+
+  it('fills in defaults and resolves paths against the workspace', () => {
+    process.env.GITHUB_WORKSPACE = '/ws/repo'
+    inputs({ 'discard-changes': 'false', 'worktrees-dir': 'wts' })
+    expect(getEnterSettings()).toEqual({
+      name: undefined,
+      path: undefined,
+      baseRef: 'HEAD',
+      branch: undefined,
+      repositoryPath: '/ws/repo',
+      worktreesDir: '/ws/repo/wts',
+      onExit: undefined,
+      discardChanges: false
+    })
+  })
+
+  it('reads every input of the exit sub-action', () => {
+    process.env.GITHUB_WORKSPACE = '/ws/repo'
+    inputs({ path: '../wt', 'on-exit': 'keep', 'discard-changes': 'TRUE' })
+    expect(getExitSettings()).toEqual({ path: '/ws/wt', onExit: 'keep', discardChanges: true })
+  })
+
+  it.each([
+    [{ name: 'a', path: '/x' }, "Input 'path'"],
+    [{ path: '/x', branch: 'b' }, "Input 'branch'"],
+    [{ path: '/x', 'worktrees-dir': '/y' }, "Input 'worktrees-dir'"],
+    [{ 'base-ref': 'main\nx=y' }, 'control character'],
+    [{ 'repository-path': '/x\ry' }, 'control character']
+  ])('refuses %j', (values, message) => {
+    inputs(values)
+    expect(() => getEnterSettings()).toThrow(message)
+  })
+})

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { parseStatus, parseWorktreeList } from '../src/porcelain.js'
+
+describe('git worktree list --porcelain', () => {
+  it('reads every kind of block', () => {
+    const text = [
+      'worktree /repo',
+      'HEAD 1111111111111111111111111111111111111111',
+      'branch refs/heads/main',
+      '',
+      'worktree /wt/a',
+      'HEAD 2222222222222222222222222222222222222222',
+      'detached',
+      'locked agent-worktree abc: run 1',
+      '',
+      'worktree /wt/b',
+      'HEAD 3333333333333333333333333333333333333333',
+      'branch refs/heads/b',
+      'locked',
+      'prunable gitdir file points to non-existent location',
+      '',
+      'worktree /bare.git',
+      'bare',
+      ''
+    ].join('\n')
+    expect(parseWorktreeList(text)).toEqual([
+      { path: '/repo', head: '1'.repeat(40), branch: 'refs/heads/main', detached: false, bare: false },
+      { path: '/wt/a', head: '2'.repeat(40), detached: true, bare: false, locked: 'agent-worktree abc: run 1' },
+      { path: '/wt/b', head: '3'.repeat(40), branch: 'refs/heads/b', detached: false, bare: false, locked: '', prunable: 'gitdir file points to non-existent location' },
+      { path: '/bare.git', detached: false, bare: true }
+    ])
+  })
+  it('reads paths with spaces', () => {
+    expect(parseWorktreeList('worktree /a b/c d\nHEAD 1\ndetached\n')[0].path).toBe('/a b/c d')
+  })
+})
+
+describe('git status --porcelain=v1 -z', () => {
+  it('reads modified, staged, deleted, untracked, renamed and odd paths', () => {
+    const text = [' M src/app.txt', 'A  new.txt', ' D gone.txt', '?? with space.txt', 'R  to.txt', 'from.txt', '?? line\nbreak.txt', ''].join('\0')
+    expect(parseStatus(text)).toEqual([
+      { code: ' M', path: 'src/app.txt' },
+      { code: 'A ', path: 'new.txt' },
+      { code: ' D', path: 'gone.txt' },
+      { code: '??', path: 'with space.txt' },
+      { code: 'R ', path: 'to.txt' },
+      { code: '??', path: 'line\nbreak.txt' }
+    ])
+  })
+  it('is empty for a clean tree', () => {
+    expect(parseStatus('')).toEqual([])
+  })
+})

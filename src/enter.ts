@@ -1,0 +1,132 @@
+// The main step: check every input, plan the worktree, save the plan, then create or enter it.
+import * as core from '@actions/core'
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { flattenName, getEnterSettings, InputError, NAME_MAX_LENGTH, type EnterSettings } from './input-helper.js'
+import { adminDirOf, findWorktree, listWorktrees, openRepository, realPath, type Repository } from './repository.js'
+import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, saveRecordState, writeRecordFile, type WorktreeRecord } from './state-helper.js'
+
+export async function run(): Promise<void> {
+  try {
+    const settings = getEnterSettings()
+    const repo = await openRepository(settings.repositoryPath, 'repository-path')
+    const record = settings.path ? await planEnterByPath(repo, settings) : await planCreate(repo, settings)
+    // Saved before anything is created, so that a post after a crash or a cancel finds it.
+    saveRecordState(record)
+    const gitDir = record.created ? await createWorktree(repo, record) : adminDirOf(repo.commonDir, record.path)!
+    writeRecordFile(gitDir, record)
+    setOutputs(record, gitDir, repo.commonDir)
+  } catch (error) {
+    core.setFailed(error instanceof Error ? error.message : String(error))
+  }
+}
+
+/** Unique per job run, also among the legs of a matrix and among reruns, which share run id and job. */
+export function generateName(env: NodeJS.ProcessEnv = process.env): string {
+  const random = randomBytes(4).toString('hex')
+  const run = env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT || '1'}` : `${Date.now()}`
+  const tail = `-${run}-${random}`
+  const job = (env.GITHUB_JOB || 'agent').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '') || 'agent'
+  return job.slice(0, NAME_MAX_LENGTH - tail.length) + tail
+}
+
+/** Beside the checkout, not inside it: `git clean -ffdx` in the checkout never reaches a kept worktree. */
+export function defaultWorktreesDir(toplevel: string): string {
+  return `${toplevel}.worktrees`
+}
+
+async function planCreate(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {
+  const name = settings.name ?? generateName()
+  const nameInput = settings.name === undefined ? 'name (generated)' : 'name'
+  const worktreesDir = realPath(settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel))
+  if (fs.existsSync(worktreesDir) && !fs.statSync(worktreesDir).isDirectory()) {
+    throw new InputError('worktrees-dir', worktreesDir, 'it is not a folder', 'Point it at a folder, or at a path that does not exist yet.')
+  }
+  const worktreePath = path.join(worktreesDir, flattenName(name))
+  if (fs.existsSync(worktreePath) || findWorktree(await listWorktrees(repo), worktreePath)) {
+    throw new InputError(nameInput, name, `the worktree ${worktreePath} already exists`, 'Choose another name, or enter the existing worktree with path.')
+  }
+
+  const branch = settings.branch ?? `worktree-${flattenName(name)}`
+  const branchInput = settings.branch === undefined ? nameInput : 'branch'
+  const branchValue = settings.branch ?? name
+  if (branch.startsWith('-') || !(await repo.git.isValidBranchName(branch))) {
+    throw new InputError(branchInput, branchValue, `"${branch}" is not a valid branch name`, 'See git check-ref-format for the rules: no "..", no spaces, no leading "-", no trailing ".lock".')
+  }
+  if (await repo.git.branchExists(branch)) {
+    throw new InputError(branchInput, branchValue, `the branch ${branch} already exists`, 'Choose another branch or name; to work on an existing worktree, enter it with path.')
+  }
+
+  const baseSha = await repo.git.resolveCommit(settings.baseRef)
+  if (!baseSha) {
+    throw new InputError('base-ref', settings.baseRef, `it does not name a commit in ${repo.toplevel}`, 'Use a branch, tag or commit that exists there; fetch it first if it is only on the remote.')
+  }
+  return {
+    token: randomBytes(8).toString('hex'),
+    repository: repo.toplevel,
+    path: worktreePath,
+    name,
+    branch,
+    baseSha,
+    created: true,
+    onExit: settings.onExit ?? 'remove',
+    discardChanges: settings.discardChanges
+  }
+}
+
+async function planEnterByPath(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {
+  const given = settings.path!
+  const found = findWorktree(await listWorktrees(repo), given)
+  if (!found || found.entry.bare) {
+    throw new InputError('path', given, `it is not a worktree of ${repo.toplevel}`, 'Give a path that git worktree list shows, or omit path to create a new worktree.')
+  }
+  if (found.isMain) {
+    throw new InputError('path', given, 'it is the main checkout, which is not isolated from the rest of the job', 'Omit path to create a new worktree.')
+  }
+  if (found.entry.prunable !== undefined || !fs.existsSync(found.entry.path)) {
+    throw new InputError('path', given, 'its folder is missing', 'Run git worktree prune, then omit path to create a new worktree.')
+  }
+  return {
+    token: randomBytes(8).toString('hex'),
+    repository: repo.toplevel,
+    path: found.entry.path,
+    name: path.basename(found.entry.path),
+    branch: found.entry.branch?.replace(/^refs\/heads\//, '') ?? '',
+    baseSha: found.entry.head ?? '',
+    created: false,
+    onExit: settings.onExit ?? 'keep',
+    discardChanges: settings.discardChanges
+  }
+}
+
+/** The lock keeps `git worktree prune` and other jobs' clean-ups away while the job works; the token proves it ours. */
+export function lockReason(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env): string {
+  const run = env.GITHUB_RUN_ID ? ` run ${env.GITHUB_RUN_ID} attempt ${env.GITHUB_RUN_ATTEMPT || '1'}` : ''
+  const job = env.GITHUB_JOB ? ` job ${env.GITHUB_JOB}` : ''
+  const runner = env.RUNNER_NAME ? ` runner ${env.RUNNER_NAME}` : ''
+  return `agent-worktree ${record.token}:${run}${job}${runner}`.replace(/[\r\n]/g, ' ')
+}
+
+/** Creates the worktree and its branch in one git call; returns its git dir. */
+async function createWorktree(repo: Repository, record: WorktreeRecord): Promise<string> {
+  fs.mkdirSync(path.dirname(record.path), { recursive: true })
+  await repo.git.exec(['worktree', 'add', '--quiet', '--lock', '--reason', lockReason(record), '-b', record.branch, record.path, record.baseSha])
+  const gitDir = adminDirOf(repo.commonDir, record.path)
+  if (!gitDir) throw new Error(`git created ${record.path} but did not register it`)
+  return gitDir
+}
+
+function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): void {
+  core.setOutput('worktree-path', record.path)
+  core.setOutput('original-path', record.repository)
+  core.setOutput('name', record.name)
+  core.setOutput('branch', record.branch)
+  core.setOutput('base-sha', record.baseSha)
+  core.setOutput('git-dir', gitDir)
+  core.setOutput('git-common-dir', commonDir)
+  core.setOutput('created', String(record.created))
+  core.exportVariable(ENV_WORKTREE_PATH, record.path)
+  core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
+  core.info(`${record.created ? 'Created' : 'Entered'} worktree ${record.path} on ${record.branch ? `branch ${record.branch}` : 'a detached HEAD'} at ${record.baseSha.slice(0, 12)}.`)
+}

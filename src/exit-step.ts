@@ -1,0 +1,57 @@
+// The two ways out of a worktree: the root action's post step, and the exit sub-action in the middle of a job.
+import * as core from '@actions/core'
+import * as fs from 'node:fs'
+import { exitWorktree } from './exit-worktree.js'
+import { getExitSettings, InputError } from './input-helper.js'
+import { report, setExitOutputs, writeSummary } from './report.js'
+import { adminDirOf, openRepository } from './repository.js'
+import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, loadRecordState, readRecordFile, type WorktreeRecord } from './state-helper.js'
+
+/** Post step: never fails the job; a problem becomes a warning and the worktree stays. */
+export async function runPost(): Promise<void> {
+  try {
+    const record = loadRecordState()
+    if (!record) return core.debug('The main step created nothing: nothing to exit.')
+    const result = await exitWorktree(record, { onExit: record.onExit, discardChanges: record.discardChanges, step: 'post' })
+    report(result)
+    await writeSummary(result)
+  } catch (error) {
+    core.warning(`agent-worktree could not exit the worktree and left it as it was: ${(error as Error).message}`)
+  }
+}
+
+export async function runExit(): Promise<void> {
+  try {
+    const settings = getExitSettings()
+    const record = await findRecord(settings.path)
+    const result = await exitWorktree(record, {
+      // Like the root action: remove what was created, keep what was entered by path unless told otherwise.
+      onExit: settings.onExit ?? (record.created ? 'remove' : 'keep'),
+      discardChanges: settings.discardChanges,
+      step: 'exit'
+    })
+    report(result)
+    setExitOutputs(result)
+    await writeSummary(result)
+  } catch (error) {
+    core.setFailed((error as Error).message)
+  }
+}
+
+/** The record that the main step left in the worktree's git dir. */
+async function findRecord(given: string | undefined): Promise<WorktreeRecord> {
+  const target = given ?? process.env[ENV_WORKTREE_PATH]
+  const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`
+  if (!target) {
+    throw new InputError('path', '', 'no worktree was entered in this job', 'Run the agent-worktree action before this step, or give the path of a worktree it entered.')
+  }
+  // A folder the agent deleted is still registered in the repository the job came from.
+  const start = fs.existsSync(target) ? target : process.env[ENV_ORIGINAL_PATH]
+  const repo = start ? await openRepository(start, input).catch(() => undefined) : undefined
+  const adminDir = repo && adminDirOf(repo.commonDir, target)
+  const record = adminDir && readRecordFile(adminDir)
+  if (!record) {
+    throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', 'Give the worktree-path output of an agent-worktree step.')
+  }
+  return record
+}

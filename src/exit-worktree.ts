@@ -1,0 +1,98 @@
+// Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
+import type { OnExit } from './input-helper.js'
+import { adminDirOf, findWorktree, listWorktrees, openRepository, worktreeGit, type Repository } from './repository.js'
+import { decide, describeFindings, inspect, type Findings, type Verdict } from './safety-gate.js'
+import { readRecordFile, writeRecordFile, type WorktreeRecord } from './state-helper.js'
+
+export interface ExitResult {
+  record: WorktreeRecord
+  /** What was done. */
+  action: OnExit
+  removed: boolean
+  findings?: Findings
+  /** One sentence for a human or an agent. */
+  message: string
+  /** True when a person should look: work was kept back, or something went wrong. */
+  warning: boolean
+}
+
+export interface ExitOptions {
+  onExit: OnExit
+  discardChanges: boolean
+  /** The post step leaves alone a worktree that the exit sub-action already exited. */
+  step: 'post' | 'exit'
+}
+
+export async function exitWorktree(record: WorktreeRecord, options: ExitOptions): Promise<ExitResult> {
+  const kept = (message: string, warning: boolean, findings?: Findings): ExitResult => ({ record, action: 'keep', removed: false, findings, message, warning })
+
+  let repo: Repository
+  try {
+    repo = await openRepository(record.repository, 'repository-path')
+  } catch (error) {
+    return kept(`Kept ${record.path}: the repository ${record.repository} could not be opened (${(error as Error).message}).`, true)
+  }
+  const found = findWorktree(await listWorktrees(repo), record.path)
+  if (!found) {
+    return kept(`Nothing to do: ${record.path} is no longer a worktree of ${record.repository}.`, false)
+  }
+  if (found.isMain) return kept(`Kept ${record.path}: it is the main worktree, which is never removed.`, true)
+
+  const adminDir = adminDirOf(repo.commonDir, record.path)
+  const fileRecord = adminDir ? readRecordFile(adminDir) : undefined
+  const ours = fileRecord?.token === record.token
+  const lockedByUs = found.entry.locked?.startsWith(`agent-worktree ${record.token}:`) ?? false
+  if (record.created && !ours && !lockedByUs) {
+    return kept(`Kept ${record.path}: it is not the worktree this step created, so it is left alone.`, true)
+  }
+  if (options.step === 'post' && ours && fileRecord?.exited) {
+    return kept(`Nothing to do: the exit step already exited ${record.path} (${fileRecord.exited}).`, false)
+  }
+  if (found.entry.locked !== undefined && !lockedByUs && options.onExit === 'remove') {
+    return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}).`, true)
+  }
+
+  const folderPresent = found.entry.prunable === undefined
+  const findings = await inspect({
+    worktree: folderPresent && adminDir ? worktreeGit(adminDir, record.path) : undefined,
+    repository: repo.git,
+    head: found.entry.head,
+    baseSha: record.baseSha,
+    branchesToDelete: record.created && record.branch ? [record.branch] : []
+  })
+  if (folderPresent && !adminDir) findings.error ??= 'its git dir could not be found'
+  const verdict = decide(options.onExit, options.discardChanges, findings)
+  if (!verdict.startsWith('remove')) {
+    // An explicit exit is final: the post step must not remove what the exit step kept.
+    if (options.step === 'exit' && adminDir) writeRecordFile(adminDir, { ...record, exited: 'keep' })
+    return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings)
+  }
+
+  if (lockedByUs) await repo.git.exec(['worktree', 'unlock', record.path])
+  const force = verdict === 'remove-discard' ? ['--force'] : []
+  const removal = await repo.git.run(['worktree', 'remove', ...force, record.path])
+  if (removal.exitCode !== 0) {
+    if (lockedByUs) await repo.git.run(['worktree', 'lock', '--reason', found.entry.locked!, record.path])
+    return kept(`Kept ${record.path}: git could not remove it (${removal.stderr.trim()}).`, true, findings)
+  }
+
+  let branchNote = ''
+  if (record.created && record.branch) {
+    // The gate counted this branch's commits, so deleting it loses nothing that was not discarded on purpose.
+    const deletion = await repo.git.run(['branch', '-D', record.branch])
+    branchNote = deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})`
+  }
+  const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
+  return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false }
+}
+
+function keepMessage(record: WorktreeRecord, verdict: Verdict, findings: Findings): string {
+  switch (verdict) {
+    case 'keep-asked':
+      return `Kept ${record.path} as on-exit: keep asked; it has ${describeFindings(findings)}${findings.error ? ` (state not fully known: ${findings.error})` : ''}.`
+    case 'keep-unknown':
+      return `Kept ${record.path}: its state could not be determined (${findings.error}), so nothing was removed.`
+    default:
+      return `Kept ${record.path}: it has ${describeFindings(findings)}. Commit and push the work, or exit with discard-changes: true to remove it anyway.`
+  }
+}

@@ -1,0 +1,3 @@
+import { runExit } from './exit-step.js'
+
+void runExit()

@@ -1,0 +1,135 @@
+// Reads and checks the inputs, in one place, into typed settings.
+import * as core from '@actions/core'
+import * as path from 'node:path'
+
+export type OnExit = 'keep' | 'remove'
+
+export interface EnterSettings {
+  /** Worktree name; undefined means generate one. */
+  name?: string
+  /** An existing worktree to enter instead of creating one. */
+  path?: string
+  baseRef: string
+  branch?: string
+  repositoryPath: string
+  worktreesDir?: string
+  /** undefined: remove a created worktree, keep one entered by path. */
+  onExit?: OnExit
+  discardChanges: boolean
+}
+
+export interface ExitSettings {
+  /** The worktree to exit; undefined means the one this job entered last. */
+  path?: string
+  onExit?: OnExit
+  discardChanges: boolean
+}
+
+/** A bad input: names the input, the value and the fix. */
+export class InputError extends Error {
+  constructor(
+    readonly input: string,
+    readonly value: string,
+    problem: string,
+    fix: string
+  ) {
+    super(`Input '${input}' has the value ${JSON.stringify(value)}: ${problem}. ${fix}`)
+  }
+}
+
+export const NAME_MAX_LENGTH = 64
+const NAME_SEGMENT = /^[A-Za-z0-9._-]+$/
+
+/** Why a worktree name breaks the rule, or undefined when it keeps it. */
+export function nameProblem(name: string): string | undefined {
+  if (name.length > NAME_MAX_LENGTH) return `it is ${name.length} characters long, more than ${NAME_MAX_LENGTH}`
+  for (const segment of name.split('/')) {
+    if (segment === '') return 'it has an empty segment (a leading, trailing or doubled "/")'
+    if (segment === '.' || segment === '..') return `it has a "${segment}" segment`
+    if (!NAME_SEGMENT.test(segment)) return `the segment "${segment}" has a character other than letters, digits, ".", "_" and "-"`
+  }
+  return undefined
+}
+
+/** Folder and branch names stand for the name with each "/" as "+". */
+export function flattenName(name: string): string {
+  return name.replaceAll('/', '+')
+}
+
+const TRUE_VALUES = ['true', 'True', 'TRUE']
+const FALSE_VALUES = ['false', 'False', 'FALSE']
+
+/** Parses a boolean input by the YAML 1.2 core schema, as the toolkit does; empty means false. */
+export function parseBoolean(input: string, value: string): boolean {
+  if (value === '' || FALSE_VALUES.includes(value)) return false
+  if (TRUE_VALUES.includes(value)) return true
+  throw new InputError(input, value, 'it is not a boolean', 'Use true or false.')
+}
+
+export function parseOnExit(input: string, value: string): OnExit | undefined {
+  if (value === '') return undefined
+  if (value === 'keep' || value === 'remove') return value
+  throw new InputError(input, value, 'it is neither keep nor remove', 'Use on-exit: keep or on-exit: remove.')
+}
+
+// Control characters have no place in a name, ref or path, and a newline could forge a file-command line.
+function checked(input: string): string {
+  const value = core.getInput(input)
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    throw new InputError(input, value, 'it contains a control character such as a newline', 'Remove it.')
+  }
+  return value
+}
+
+function optional(input: string): string | undefined {
+  return checked(input) || undefined
+}
+
+function absolute(p: string): string {
+  return path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), p)
+}
+
+export function getEnterSettings(): EnterSettings {
+  const name = optional('name')
+  const worktreePath = optional('path')
+  if (name !== undefined) {
+    const problem = nameProblem(name)
+    if (problem) {
+      throw new InputError('name', name, problem, 'Use "/"-separated segments of letters, digits, ".", "_" and "-", at most 64 characters in all.')
+    }
+  }
+  if (name !== undefined && worktreePath !== undefined) {
+    throw new InputError('path', worktreePath, 'it cannot be given together with name', 'Give name to create a new worktree, or path to enter an existing one, not both.')
+  }
+  const branch = optional('branch')
+  const baseRef = optional('base-ref')
+  const worktreesDir = optional('worktrees-dir')
+  if (worktreePath !== undefined) {
+    // These shape a new worktree; an existing one keeps its own.
+    for (const [input, value] of [['branch', branch], ['base-ref', baseRef], ['worktrees-dir', worktreesDir]]) {
+      if (value !== undefined) {
+        throw new InputError(input!, value, 'it applies only to a new worktree, and path enters an existing one', `Remove ${input}, or remove path to create a new worktree.`)
+      }
+    }
+  }
+  return {
+    name,
+    path: worktreePath === undefined ? undefined : absolute(worktreePath),
+    baseRef: baseRef ?? 'HEAD',
+    branch,
+    repositoryPath: absolute(optional('repository-path') ?? '.'),
+    worktreesDir: worktreesDir === undefined ? undefined : absolute(worktreesDir),
+    onExit: parseOnExit('on-exit', checked('on-exit')),
+    discardChanges: parseBoolean('discard-changes', checked('discard-changes'))
+  }
+}
+
+export function getExitSettings(): ExitSettings {
+  const worktreePath = optional('path')
+  return {
+    path: worktreePath === undefined ? undefined : absolute(worktreePath),
+    onExit: parseOnExit('on-exit', checked('on-exit')),
+    discardChanges: parseBoolean('discard-changes', checked('discard-changes'))
+  }
+}

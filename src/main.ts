@@ -1,0 +1,3 @@
+import { run } from './enter.js'
+
+void run()

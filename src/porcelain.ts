@@ -1,0 +1,63 @@
+// Parsers for git's machine-readable output.
+
+export interface WorktreeEntry {
+  path: string
+  head?: string
+  /** Full ref name (refs/heads/x), absent when detached. */
+  branch?: string
+  detached: boolean
+  bare: boolean
+  /** Lock reason ('' when locked without one); absent when not locked. */
+  locked?: string
+  /** Why git would prune it ('' without a reason); absent when not prunable. */
+  prunable?: string
+}
+
+/** Parses `git worktree list --porcelain`: one block per worktree, the main one first. */
+export function parseWorktreeList(text: string): WorktreeEntry[] {
+  const entries: WorktreeEntry[] = []
+  let current: WorktreeEntry | undefined
+  for (const line of text.split('\n')) {
+    if (line === '') {
+      current = undefined
+      continue
+    }
+    const space = line.indexOf(' ')
+    const key = space === -1 ? line : line.slice(0, space)
+    const value = space === -1 ? '' : line.slice(space + 1)
+    if (key === 'worktree') {
+      current = { path: value, detached: false, bare: false }
+      entries.push(current)
+      continue
+    }
+    if (!current) continue
+    if (key === 'HEAD') current.head = value
+    else if (key === 'branch') current.branch = value
+    else if (key === 'detached') current.detached = true
+    else if (key === 'bare') current.bare = true
+    else if (key === 'locked') current.locked = value
+    else if (key === 'prunable') current.prunable = value
+  }
+  return entries
+}
+
+export interface StatusEntry {
+  /** The two-letter XY code: '??' untracked, ' M' modified, 'A ' staged new file, ... */
+  code: string
+  path: string
+}
+
+/** Parses `git status --porcelain=v1 -z`. A rename or copy is one entry, under its new path. */
+export function parseStatus(text: string): StatusEntry[] {
+  const fields = text.split('\0')
+  const entries: StatusEntry[] = []
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]
+    if (field.length < 4) continue
+    const code = field.slice(0, 2)
+    entries.push({ code, path: field.slice(3) })
+    // The original path of a rename or copy follows as its own field.
+    if (code[0] === 'R' || code[0] === 'C') i++
+  }
+  return entries
+}

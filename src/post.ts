@@ -1,0 +1,3 @@
+import { runPost } from './exit-step.js'
+
+void runPost()

@@ -1,0 +1,84 @@
+// The repository a job works in, and its registered worktrees.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { Git } from './git-command-manager.js'
+import { InputError } from './input-helper.js'
+import { parseWorktreeList, type WorktreeEntry } from './porcelain.js'
+
+export interface Repository {
+  /** Top level of the working tree the path belongs to. */
+  toplevel: string
+  commonDir: string
+  git: Git
+}
+
+/** Opens the repository at `dir`; `input` names the input the path came from, for the error. */
+export async function openRepository(dir: string, input: string): Promise<Repository> {
+  const fix = 'Point it at a git checkout, for example the folder actions/checkout wrote.'
+  if (!fs.existsSync(dir)) throw new InputError(input, dir, 'the folder does not exist', fix)
+  const git = new Git(dir)
+  const result = await git.run(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'])
+  const [toplevel, commonDir] = result.stdout.trim().split('\n')
+  if (result.exitCode !== 0 || !toplevel || !commonDir) {
+    throw new InputError(input, dir, 'it is not inside the working tree of a git repository', fix)
+  }
+  return { toplevel, commonDir, git: new Git(toplevel) }
+}
+
+export async function listWorktrees(repo: Repository): Promise<WorktreeEntry[]> {
+  return parseWorktreeList(await repo.git.exec(['worktree', 'list', '--porcelain']))
+}
+
+/** The path with every symlink resolved, as far as it exists. */
+export function realPath(p: string): string {
+  const rest: string[] = []
+  let current = path.resolve(p)
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(current), ...rest)
+    } catch {
+      const parent = path.dirname(current)
+      if (parent === current) return path.resolve(p)
+      rest.unshift(path.basename(current))
+      current = parent
+    }
+  }
+}
+
+export function samePath(a: string, b: string): boolean {
+  return a === b || realPath(a) === realPath(b)
+}
+
+/** The registered worktree at `p`, and whether it is the main one. */
+export function findWorktree(entries: WorktreeEntry[], p: string): { entry: WorktreeEntry; isMain: boolean } | undefined {
+  const index = entries.findIndex(e => samePath(e.path, p))
+  return index === -1 ? undefined : { entry: entries[index], isMain: index === 0 }
+}
+
+/**
+ * The git dir (.git/worktrees/<id>) that git registered for the worktree at `p`. Found from the
+ * repository's side, never from the worktree's .git file, which whatever ran inside may have changed.
+ */
+export function adminDirOf(commonDir: string, p: string): string | undefined {
+  const root = path.join(commonDir, 'worktrees')
+  let ids: string[]
+  try {
+    ids = fs.readdirSync(root)
+  } catch {
+    return undefined
+  }
+  for (const id of ids) {
+    try {
+      const gitdir = fs.readFileSync(path.join(root, id, 'gitdir'), 'utf8').trim()
+      if (samePath(path.dirname(gitdir), p)) return path.join(root, id)
+    } catch {
+      // not a worktree entry
+    }
+  }
+  return undefined
+}
+
+/** Git pinned to a worktree's registered git dir and folder. */
+export function worktreeGit(adminDir: string, p: string): Git {
+  return new Git(p, [`--git-dir=${adminDir}`, `--work-tree=${p}`])
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['__tests__/**/*.test.ts'],
+    // Real git in real repositories: slower than a unit test, still well under these.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks'
+  }
+})
