@@ -1,4 +1,5 @@
 // Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
+import * as fs from 'node:fs'
 import type { OnExit } from './input-helper.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, worktreeGit, type Repository } from './repository.js'
 import { decide, describeFindings, inspect, type Findings, type Verdict } from './safety-gate.js'
@@ -52,15 +53,17 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
     return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}).`, true)
   }
 
-  const folderPresent = found.entry.prunable === undefined
+  const folder = folderKind(record.path)
+  const folderPresent = folder === 'directory'
   const findings = await inspect({
     worktree: folderPresent && adminDir ? worktreeGit(adminDir, record.path) : undefined,
     repository: repo.git,
     head: found.entry.head,
     baseSha: record.baseSha,
-    branchesToDelete: record.created && record.branch ? [record.branch] : []
+    branchesToDelete: (await branchToDelete(repo, record, found.entry.branch)) ?? []
   })
-  if (folderPresent && !adminDir) findings.error ??= 'its git dir could not be found'
+  if (folder === 'other') findings.error ??= 'its path is no longer a plain folder (a symbolic link or a file took its place)'
+  if (!adminDir) findings.error ??= 'its git dir could not be found'
   const verdict = decide(options.onExit, options.discardChanges, findings)
   if (!verdict.startsWith('remove')) {
     // An explicit exit is final: the post step must not remove what the exit step kept.
@@ -84,6 +87,23 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
   }
   const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
   return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false }
+}
+
+/** The branch this step created, while it still exists: removing the worktree deletes it too. */
+async function branchToDelete(repo: Repository, record: WorktreeRecord, checkedOut: string | undefined): Promise<[string] | undefined> {
+  if (!record.created || !record.branch) return undefined
+  // Usually still checked out in the worktree, which git just listed; else ask.
+  if (checkedOut === `refs/heads/${record.branch}` || (await repo.git.branchExists(record.branch))) return [record.branch]
+  return undefined
+}
+
+/** A symlink in the worktree's place may lead anywhere: it is never inspected or removed as ours. */
+function folderKind(p: string): 'directory' | 'missing' | 'other' {
+  try {
+    return fs.lstatSync(p).isDirectory() ? 'directory' : 'other'
+  } catch {
+    return 'missing'
+  }
 }
 
 function keepMessage(record: WorktreeRecord, verdict: Verdict, findings: Findings): string {

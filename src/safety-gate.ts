@@ -20,7 +20,7 @@ export interface GateInput {
   /** The worktree's HEAD commit, as its registration says. */
   head?: string
   baseSha: string
-  /** Branches whose commits would be lost with the worktree (the branch this action would delete). */
+  /** Existing branches whose commits would be lost with the worktree (the branch this action would delete). */
   branchesToDelete: string[]
 }
 
@@ -32,7 +32,6 @@ export async function inspect(input: GateInput): Promise<Findings> {
     input.worktree?.run(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none']),
     input.repository.run([
       'log',
-      '--ignore-missing',
       '--format=%h %s',
       input.head,
       ...input.branchesToDelete.map(b => `refs/heads/${b}`),

@@ -31864,7 +31864,6 @@ async function inspect(input) {
         input.worktree?.run(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none']),
         input.repository.run([
             'log',
-            '--ignore-missing',
             '--format=%h %s',
             input.head,
             ...input.branchesToDelete.map(b => `refs/heads/${b}`),
@@ -31942,6 +31941,8 @@ function state_helper_readRecordFile(gitDir) {
 }
 
 ;// CONCATENATED MODULE: ./src/exit-worktree.ts
+// Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
+
 
 
 
@@ -31973,15 +31974,18 @@ async function exit_worktree_exitWorktree(record, options) {
     if (found.entry.locked !== undefined && !lockedByUs && options.onExit === 'remove') {
         return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}).`, true);
     }
-    const folderPresent = found.entry.prunable === undefined;
+    const folder = folderKind(record.path);
+    const folderPresent = folder === 'directory';
     const findings = await inspect({
         worktree: folderPresent && adminDir ? worktreeGit(adminDir, record.path) : undefined,
         repository: repo.git,
         head: found.entry.head,
         baseSha: record.baseSha,
-        branchesToDelete: record.created && record.branch ? [record.branch] : []
+        branchesToDelete: (await branchToDelete(repo, record, found.entry.branch)) ?? []
     });
-    if (folderPresent && !adminDir)
+    if (folder === 'other')
+        findings.error ??= 'its path is no longer a plain folder (a symbolic link or a file took its place)';
+    if (!adminDir)
         findings.error ??= 'its git dir could not be found';
     const verdict = decide(options.onExit, options.discardChanges, findings);
     if (!verdict.startsWith('remove')) {
@@ -32007,6 +32011,24 @@ async function exit_worktree_exitWorktree(record, options) {
     }
     const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found';
     return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false };
+}
+/** The branch this step created, while it still exists: removing the worktree deletes it too. */
+async function branchToDelete(repo, record, checkedOut) {
+    if (!record.created || !record.branch)
+        return undefined;
+    // Usually still checked out in the worktree, which git just listed; else ask.
+    if (checkedOut === `refs/heads/${record.branch}` || (await repo.git.branchExists(record.branch)))
+        return [record.branch];
+    return undefined;
+}
+/** A symlink in the worktree's place may lead anywhere: it is never inspected or removed as ours. */
+function folderKind(p) {
+    try {
+        return external_node_fs_namespaceObject.lstatSync(p).isDirectory() ? 'directory' : 'other';
+    }
+    catch {
+        return 'missing';
+    }
 }
 function keepMessage(record, verdict, findings) {
     switch (verdict) {

@@ -1,0 +1,186 @@
+// The exit logic against real repositories, with the situations a workflow cannot easily stage.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { exitWorktree } from '../src/exit-worktree.js'
+import { RECORD_FILE, writeRecordFile, type WorktreeRecord } from '../src/state-helper.js'
+import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+
+let repos: Repos
+
+beforeEach(() => {
+  repos = makeRepos()
+})
+afterEach(() => repos.cleanup())
+
+/** A worktree made as the main step makes one: locked with the token, with its record in its git dir. */
+function created(name: string, overrides: Partial<WorktreeRecord> = {}): WorktreeRecord {
+  const wt = path.join(repos.root, 'wts', name)
+  const record: WorktreeRecord = {
+    token: `${name}0token`,
+    repository: repos.clone,
+    path: wt,
+    name,
+    branch: `worktree-${name}`,
+    baseSha: git(repos.clone, 'rev-parse', 'HEAD'),
+    created: true,
+    onExit: 'remove',
+    discardChanges: false,
+    ...overrides
+  }
+  git(repos.clone, 'worktree', 'add', '--quiet', '--lock', '--reason', `agent-worktree ${record.token}: test`, '-b', record.branch, wt, record.baseSha)
+  writeRecordFile(git(wt, 'rev-parse', '--absolute-git-dir'), record)
+  return record
+}
+
+const remove = { onExit: 'remove', discardChanges: false, step: 'post' } as const
+
+describe('ownership', () => {
+  it('proves ownership by the lock reason when the record file was never written (a crash right after git worktree add)', async () => {
+    const record = created('crashed')
+    fs.rmSync(path.join(git(record.path, 'rev-parse', '--absolute-git-dir'), RECORD_FILE))
+    const result = await exitWorktree(record, remove)
+    expect(result.removed).toBe(true)
+    expect(branchExists(repos.clone, record.branch)).toBe(false)
+  })
+
+  it('leaves alone a worktree at the recorded path that another job created', async () => {
+    const record = created('contested')
+    // Ours went away; another job made a worktree with the same name.
+    git(repos.clone, 'worktree', 'unlock', record.path)
+    git(repos.clone, 'worktree', 'remove', record.path)
+    git(repos.clone, 'branch', '-D', record.branch)
+    const other = created('contested', { token: 'someoneelse' })
+    const result = await exitWorktree(record, remove)
+    expect(result).toMatchObject({ removed: false, warning: true })
+    expect(result.message).toContain('not the worktree this step created')
+    expect(fs.existsSync(other.path)).toBe(true)
+    expect(branchExists(repos.clone, other.branch)).toBe(true)
+  })
+
+  it('never removes a worktree that someone else locked', async () => {
+    const wt = path.join(repos.root, 'theirs')
+    git(repos.clone, 'worktree', 'add', '--quiet', '--lock', '--reason', 'on a removable disk', '-b', 'theirs', wt)
+    const record: WorktreeRecord = { token: 't', repository: repos.clone, path: wt, name: 'theirs', branch: 'theirs', baseSha: git(wt, 'rev-parse', 'HEAD'), created: false, onExit: 'remove', discardChanges: true }
+    writeRecordFile(git(wt, 'rev-parse', '--absolute-git-dir'), record)
+    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
+    expect(result).toMatchObject({ removed: false, warning: true })
+    expect(result.message).toContain('locked by someone else (on a removable disk)')
+    expect(fs.existsSync(wt)).toBe(true)
+  })
+
+  it('never removes the main worktree', async () => {
+    const record: WorktreeRecord = { token: 't', repository: repos.clone, path: repos.clone, name: 'main', branch: 'main', baseSha: git(repos.clone, 'rev-parse', 'HEAD'), created: false, onExit: 'remove', discardChanges: true }
+    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
+    expect(result).toMatchObject({ removed: false, warning: true })
+    expect(result.message).toContain('main worktree')
+    expect(fs.existsSync(path.join(repos.clone, 'README.md'))).toBe(true)
+  })
+})
+
+describe('failing closed', () => {
+  it('keeps the worktree when the base commit is unknown, even with discard-changes', async () => {
+    const record = { ...created('nobase'), baseSha: 'f'.repeat(40) }
+    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'post' })
+    expect(result).toMatchObject({ removed: false, warning: true })
+    expect(result.message).toContain('could not be determined')
+    expect(fs.existsSync(record.path)).toBe(true)
+    expect(branchExists(repos.clone, record.branch)).toBe(true)
+  })
+
+  it('keeps the worktree when no base was recorded', async () => {
+    const record = { ...created('empty'), baseSha: '' }
+    const result = await exitWorktree(record, remove)
+    expect(result.removed).toBe(false)
+    expect(result.findings?.error).toContain('no base commit')
+  })
+
+  it('keeps the worktree when the repository cannot be opened', async () => {
+    const record = created('norepo', { repository: path.join(repos.root, 'gone') })
+    const result = await exitWorktree(record, remove)
+    expect(result).toMatchObject({ removed: false, warning: true })
+    expect(fs.existsSync(record.path)).toBe(true)
+  })
+})
+
+describe('a worktree folder replaced by a symbolic link', () => {
+  it('is never inspected or removed as ours, even with discard-changes', async () => {
+    const record = created('swapped')
+    const elsewhere = path.join(repos.root, 'precious')
+    write(elsewhere, 'data.txt', 'keep me\n')
+    fs.renameSync(record.path, `${record.path}.moved`)
+    fs.symlinkSync(elsewhere, record.path)
+    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'post' })
+    expect(result).toMatchObject({ removed: false, warning: true })
+    expect(result.message).toContain('no longer a plain folder')
+    expect(fs.readFileSync(path.join(elsewhere, 'data.txt'), 'utf8')).toBe('keep me\n')
+  })
+})
+
+describe('what counts as unsaved', () => {
+  it('counts staged, modified, deleted and untracked files, not ignored ones', async () => {
+    const record = created('kinds')
+    write(record.path, 'staged.txt', 's\n')
+    git(record.path, 'add', 'staged.txt')
+    write(record.path, 'src/app.txt', 'modified\n')
+    fs.rmSync(path.join(record.path, 'README.md'))
+    write(record.path, 'deep/new/file.txt', 'u\n')
+    write(record.path, 'build/out.bin', 'ignored\n')
+    write(record.path, 'trace.log', 'ignored\n')
+    const result = await exitWorktree(record, remove)
+    expect(result.removed).toBe(false)
+    expect(result.findings?.uncommitted.sort()).toEqual(['?? deep/new/file.txt', 'A  staged.txt', ' D README.md', ' M src/app.txt'].sort())
+  })
+
+  it('removes a worktree whose only extra files are ignored, and them with it', async () => {
+    const record = created('ignored')
+    write(record.path, 'build/out.bin', 'ignored\n')
+    const result = await exitWorktree(record, remove)
+    expect(result.removed).toBe(true)
+  })
+
+  it('treats a commit that reached a remote-tracking ref as saved', async () => {
+    const record = created('pushed')
+    commit(record.path, 'a.txt')
+    git(record.path, 'push', '--quiet', 'origin', 'HEAD:refs/heads/feature')
+    expect((await exitWorktree(record, remove)).removed).toBe(true)
+  })
+
+  it('treats a commit merged into the base history as saved', async () => {
+    const record = created('merged')
+    commit(record.path, 'a.txt')
+    // The base moved on to include the work (as after a fast-forward merge).
+    const result = await exitWorktree({ ...record, baseSha: git(record.path, 'rev-parse', 'HEAD') }, remove)
+    expect(result.removed).toBe(true)
+  })
+
+  it('counts commits on a detached HEAD', async () => {
+    const record = created('detached')
+    git(record.path, 'checkout', '--quiet', '--detach')
+    commit(record.path, 'a.txt')
+    const result = await exitWorktree(record, remove)
+    expect(result.findings?.unsavedCommits).toHaveLength(1)
+    expect(result.removed).toBe(false)
+  })
+})
+
+describe('a worktree whose folder the agent deleted', () => {
+  it('drops the registration and the branch when nothing was committed', async () => {
+    const record = created('deleted')
+    fs.rmSync(record.path, { recursive: true, force: true })
+    const result = await exitWorktree(record, remove)
+    expect(result.removed).toBe(true)
+    expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+    expect(branchExists(repos.clone, record.branch)).toBe(false)
+  })
+
+  it('keeps the branch, and the registration, when it carries unsaved commits', async () => {
+    const record = created('deleted-work')
+    commit(record.path, 'a.txt')
+    fs.rmSync(record.path, { recursive: true, force: true })
+    const result = await exitWorktree(record, remove)
+    expect(result.removed).toBe(false)
+    expect(result.findings?.unsavedCommits).toHaveLength(1)
+    expect(branchExists(repos.clone, record.branch)).toBe(true)
+  })
+})
