@@ -26,6 +26,7 @@ function created(name: string, overrides: Partial<WorktreeRecord> = {}): Worktre
     created: true,
     onExit: 'remove',
     discardChanges: false,
+    owner: { runner: 'runner-1', run: '1-1', job: 'agents' },
     ...overrides
   }
   git(repos.clone, 'worktree', 'add', '--quiet', '--lock', '--reason', `agent-worktree ${record.token}: test`, '-b', record.branch, wt, record.baseSha)
@@ -33,6 +34,7 @@ function created(name: string, overrides: Partial<WorktreeRecord> = {}): Worktre
   return record
 }
 
+const NO_OWNER = { runner: '', run: '', job: '' }
 const remove = { onExit: 'remove', discardChanges: false, step: 'post' } as const
 
 describe('ownership', () => {
@@ -61,7 +63,7 @@ describe('ownership', () => {
   it('never removes a worktree that someone else locked', async () => {
     const wt = path.join(repos.root, 'theirs')
     git(repos.clone, 'worktree', 'add', '--quiet', '--lock', '--reason', 'on a removable disk', '-b', 'theirs', wt)
-    const record: WorktreeRecord = { token: 't', repository: repos.clone, path: wt, name: 'theirs', branch: 'theirs', baseSha: git(wt, 'rev-parse', 'HEAD'), created: false, onExit: 'remove', discardChanges: true }
+    const record: WorktreeRecord = { token: 't', repository: repos.clone, path: wt, name: 'theirs', branch: 'theirs', baseSha: git(wt, 'rev-parse', 'HEAD'), created: false, onExit: 'remove', discardChanges: true, owner: NO_OWNER }
     writeRecordFile(git(wt, 'rev-parse', '--absolute-git-dir'), record)
     const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
     expect(result).toMatchObject({ removed: false, warning: true })
@@ -70,7 +72,7 @@ describe('ownership', () => {
   })
 
   it('never removes the main worktree', async () => {
-    const record: WorktreeRecord = { token: 't', repository: repos.clone, path: repos.clone, name: 'main', branch: 'main', baseSha: git(repos.clone, 'rev-parse', 'HEAD'), created: false, onExit: 'remove', discardChanges: true }
+    const record: WorktreeRecord = { token: 't', repository: repos.clone, path: repos.clone, name: 'main', branch: 'main', baseSha: git(repos.clone, 'rev-parse', 'HEAD'), created: false, onExit: 'remove', discardChanges: true, owner: NO_OWNER }
     const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
     expect(result).toMatchObject({ removed: false, warning: true })
     expect(result.message).toContain('main worktree')

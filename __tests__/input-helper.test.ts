@@ -75,7 +75,8 @@ describe('reading the inputs as the runner passes them', () => {
       repositoryPath: '/ws/repo',
       worktreesDir: '/ws/repo/wts',
       onExit: undefined,
-      discardChanges: false
+      discardChanges: false,
+      fetch: false
     })
   })
 
@@ -89,6 +90,7 @@ describe('reading the inputs as the runner passes them', () => {
     [{ name: 'a', path: '/x' }, "Input 'path'"],
     [{ path: '/x', branch: 'b' }, "Input 'branch'"],
     [{ path: '/x', 'worktrees-dir': '/y' }, "Input 'worktrees-dir'"],
+    [{ path: '/x', fetch: 'true' }, "Input 'fetch'"],
     [{ 'base-ref': 'main\nx=y' }, 'control character'],
     [{ 'repository-path': '/x\ry' }, 'control character']
   ])('refuses %j', (values, message) => {

@@ -3,20 +3,20 @@ import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { Git } from './git-command-manager.js'
 import { flattenName, getEnterSettings, InputError, NAME_MAX_LENGTH, type EnterSettings } from './input-helper.js'
+import { withRepositoryLock } from './repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, realPath, type Repository } from './repository.js'
-import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, saveRecordState, writeRecordFile, type WorktreeRecord } from './state-helper.js'
+import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, currentJob, saveRecordState, writeRecordFile, type WorktreeRecord } from './state-helper.js'
+import { sweep } from './sweep.js'
 
 export async function run(): Promise<void> {
   try {
     const settings = getEnterSettings()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
-    const record = settings.path ? await planEnterByPath(repo, settings) : await planCreate(repo, settings)
-    // Saved before anything is created, so that a post after a crash or a cancel finds it.
-    saveRecordState(record)
-    const gitDir = record.created ? await createWorktree(repo, record) : adminDirOf(repo.commonDir, record.path)!
-    writeRecordFile(gitDir, record)
-    setOutputs(record, gitDir, repo.commonDir)
+    await sweep(repo)
+    const record = settings.path ? await enterByPath(repo, settings) : await create(repo, settings)
+    setOutputs(record, adminDirOf(repo.commonDir, record.path)!, repo.commonDir)
   } catch (error) {
     core.setFailed(error instanceof Error ? error.message : String(error))
   }
@@ -25,7 +25,7 @@ export async function run(): Promise<void> {
 /** Unique per job run, also among the legs of a matrix and among reruns, which share run id and job. */
 export function generateName(env: NodeJS.ProcessEnv = process.env): string {
   const random = randomBytes(4).toString('hex')
-  const run = env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT || '1'}` : `${Date.now()}`
+  const run = currentJob(env).run || `${Date.now()}`
   const tail = `-${run}-${random}`
   const job = (env.GITHUB_JOB || 'agent').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '') || 'agent'
   return job.slice(0, NAME_MAX_LENGTH - tail.length) + tail
@@ -34,6 +34,43 @@ export function generateName(env: NodeJS.ProcessEnv = process.env): string {
 /** Beside the checkout, not inside it: `git clean -ffdx` in the checkout never reaches a kept worktree. */
 export function defaultWorktreesDir(toplevel: string): string {
   return `${toplevel}.worktrees`
+}
+
+/**
+ * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
+ * pass the checks; the checkout, the slow part, runs after the lock is released.
+ */
+async function create(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {
+  const record = await withRepositoryLock(repo.commonDir, async () => {
+    if (settings.fetch) await fetchBase(repo, settings.baseRef)
+    const planned = await planCreate(repo, settings)
+    // Saved before anything is created, so that a post after a crash or a cancel finds it.
+    saveRecordState(planned)
+    fs.mkdirSync(path.dirname(planned.path), { recursive: true })
+    // The base is a commit id, so git writes no upstream configuration for the branch.
+    await repo.git.exec(['worktree', 'add', '--quiet', '--no-checkout', '--lock', '--reason', lockReason(planned), '-b', planned.branch, planned.path, planned.baseSha])
+    const gitDir = adminDirOf(repo.commonDir, planned.path)
+    if (!gitDir) throw new Error(`git created ${planned.path} but did not register it`)
+    writeRecordFile(gitDir, planned)
+    return planned
+  })
+  // What `git worktree add` does to check out, here outside the lock.
+  await new Git(record.path).exec(['reset', '--hard', '--quiet'])
+  return record
+}
+
+/** Updates a remote-tracking base from its remote, so that a long-lived shared clone starts from the newest commit. */
+async function fetchBase(repo: Repository, baseRef: string): Promise<void> {
+  const remotes = (await repo.git.exec(['remote'])).split('\n').filter(Boolean)
+  const remote = remotes.find(r => baseRef.startsWith(`${r}/`))
+  const branch = remote && baseRef.slice(remote.length + 1)
+  if (!remote || !branch) {
+    throw new InputError('base-ref', baseRef, `fetch: true needs a remote-tracking branch as base, <remote>/<branch>, and the remotes are ${remotes.join(', ') || 'none'}`, 'Use for example base-ref: origin/main, or fetch: false.')
+  }
+  const result = await repo.git.run(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote, `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`])
+  if (result.exitCode !== 0) {
+    throw new InputError('base-ref', baseRef, `git fetch ${remote} ${branch} failed: ${result.stderr.trim()}`, 'Check that the branch exists on the remote and that the job can read it.')
+  }
 }
 
 async function planCreate(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {
@@ -71,11 +108,12 @@ async function planCreate(repo: Repository, settings: EnterSettings): Promise<Wo
     baseSha,
     created: true,
     onExit: settings.onExit ?? 'remove',
-    discardChanges: settings.discardChanges
+    discardChanges: settings.discardChanges,
+    owner: currentJob()
   }
 }
 
-async function planEnterByPath(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {
+async function enterByPath(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {
   const given = settings.path!
   const found = findWorktree(await listWorktrees(repo), given)
   if (!found || found.entry.bare) {
@@ -84,10 +122,11 @@ async function planEnterByPath(repo: Repository, settings: EnterSettings): Promi
   if (found.isMain) {
     throw new InputError('path', given, 'it is the main checkout, which is not isolated from the rest of the job', 'Omit path to create a new worktree.')
   }
-  if (found.entry.prunable !== undefined || !fs.existsSync(found.entry.path)) {
+  const gitDir = adminDirOf(repo.commonDir, found.entry.path)
+  if (found.entry.prunable !== undefined || !fs.existsSync(found.entry.path) || !gitDir) {
     throw new InputError('path', given, 'its folder is missing', 'Run git worktree prune, then omit path to create a new worktree.')
   }
-  return {
+  const record: WorktreeRecord = {
     token: randomBytes(8).toString('hex'),
     repository: repo.toplevel,
     path: found.entry.path,
@@ -96,25 +135,20 @@ async function planEnterByPath(repo: Repository, settings: EnterSettings): Promi
     baseSha: found.entry.head ?? '',
     created: false,
     onExit: settings.onExit ?? 'keep',
-    discardChanges: settings.discardChanges
+    discardChanges: settings.discardChanges,
+    owner: currentJob()
   }
+  saveRecordState(record)
+  writeRecordFile(gitDir, record)
+  return record
 }
 
 /** The lock keeps `git worktree prune` and other jobs' clean-ups away while the job works; the token proves it ours. */
-export function lockReason(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env): string {
-  const run = env.GITHUB_RUN_ID ? ` run ${env.GITHUB_RUN_ID} attempt ${env.GITHUB_RUN_ATTEMPT || '1'}` : ''
-  const job = env.GITHUB_JOB ? ` job ${env.GITHUB_JOB}` : ''
-  const runner = env.RUNNER_NAME ? ` runner ${env.RUNNER_NAME}` : ''
-  return `agent-worktree ${record.token}:${run}${job}${runner}`.replace(/[\r\n]/g, ' ')
-}
-
-/** Creates the worktree and its branch in one git call; returns its git dir. */
-async function createWorktree(repo: Repository, record: WorktreeRecord): Promise<string> {
-  fs.mkdirSync(path.dirname(record.path), { recursive: true })
-  await repo.git.exec(['worktree', 'add', '--quiet', '--lock', '--reason', lockReason(record), '-b', record.branch, record.path, record.baseSha])
-  const gitDir = adminDirOf(repo.commonDir, record.path)
-  if (!gitDir) throw new Error(`git created ${record.path} but did not register it`)
-  return gitDir
+export function lockReason(record: WorktreeRecord): string {
+  const { runner, run, job } = record.owner
+  const [runId, attempt] = run.split('-')
+  const parts = [run && `run ${runId} attempt ${attempt}`, job && `job ${job}`, runner && `runner ${runner}`].filter(Boolean)
+  return `agent-worktree ${record.token}: ${parts.join(' ')}`.trim().replace(/[\r\n]/g, ' ')
 }
 
 function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): void {

@@ -1,6 +1,7 @@
 // Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
 import * as fs from 'node:fs'
 import type { OnExit } from './input-helper.js'
+import { withRepositoryLock } from './repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, worktreeGit, type Repository } from './repository.js'
 import { decide, describeFindings, inspect, type Findings, type Verdict } from './safety-gate.js'
 import { readRecordFile, writeRecordFile, type WorktreeRecord } from './state-helper.js'
@@ -21,7 +22,7 @@ export interface ExitOptions {
   onExit: OnExit
   discardChanges: boolean
   /** The post step leaves alone a worktree that the exit sub-action already exited. */
-  step: 'post' | 'exit'
+  step: 'post' | 'exit' | 'sweep'
 }
 
 export async function exitWorktree(record: WorktreeRecord, options: ExitOptions): Promise<ExitResult> {
@@ -71,22 +72,26 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
     return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings)
   }
 
+  const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, verdict, found.entry.locked, lockedByUs))
+  if (outcome.error) return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings)
+  const branchNote = outcome.branchNote
+  const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
+  return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false }
+}
+
+/** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */
+async function remove(repo: Repository, record: WorktreeRecord, verdict: Verdict, lock: string | undefined, lockedByUs: boolean): Promise<{ error?: string; branchNote: string }> {
   if (lockedByUs) await repo.git.exec(['worktree', 'unlock', record.path])
   const force = verdict === 'remove-discard' ? ['--force'] : []
   const removal = await repo.git.run(['worktree', 'remove', ...force, record.path])
   if (removal.exitCode !== 0) {
-    if (lockedByUs) await repo.git.run(['worktree', 'lock', '--reason', found.entry.locked!, record.path])
-    return kept(`Kept ${record.path}: git could not remove it (${removal.stderr.trim()}).`, true, findings)
+    if (lockedByUs) await repo.git.run(['worktree', 'lock', '--reason', lock!, record.path])
+    return { error: removal.stderr.trim(), branchNote: '' }
   }
-
-  let branchNote = ''
-  if (record.created && record.branch) {
-    // The gate counted this branch's commits, so deleting it loses nothing that was not discarded on purpose.
-    const deletion = await repo.git.run(['branch', '-D', record.branch])
-    branchNote = deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})`
-  }
-  const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
-  return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false }
+  if (!record.created || !record.branch) return { branchNote: '' }
+  // The gate counted this branch's commits, so deleting it loses nothing that was not discarded on purpose.
+  const deletion = await repo.git.run(['branch', '-D', record.branch])
+  return { branchNote: deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})` }
 }
 
 /** The branch this step created, while it still exists: removing the worktree deletes it too. */

@@ -16,6 +16,8 @@ export interface EnterSettings {
   /** undefined: remove a created worktree, keep one entered by path. */
   onExit?: OnExit
   discardChanges: boolean
+  /** Fetch base-ref from its remote before creating. */
+  fetch: boolean
 }
 
 export interface ExitSettings {
@@ -105,7 +107,9 @@ export function getEnterSettings(): EnterSettings {
   const branch = optional('branch')
   const baseRef = optional('base-ref')
   const worktreesDir = optional('worktrees-dir')
+  const fetch = parseBoolean('fetch', checked('fetch'))
   if (worktreePath !== undefined) {
+    if (fetch) throw new InputError('fetch', 'true', 'it applies only to a new worktree, and path enters an existing one', 'Remove fetch, or remove path to create a new worktree.')
     // These shape a new worktree; an existing one keeps its own.
     for (const [input, value] of [['branch', branch], ['base-ref', baseRef], ['worktrees-dir', worktreesDir]]) {
       if (value !== undefined) {
@@ -121,7 +125,8 @@ export function getEnterSettings(): EnterSettings {
     repositoryPath: absolute(optional('repository-path') ?? '.'),
     worktreesDir: worktreesDir === undefined ? undefined : absolute(worktreesDir),
     onExit: parseOnExit('on-exit', checked('on-exit')),
-    discardChanges: parseBoolean('discard-changes', checked('discard-changes'))
+    discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
+    fetch
   }
 }
 

@@ -28,8 +28,21 @@ export interface WorktreeRecord {
   created: boolean
   onExit: OnExit
   discardChanges: boolean
+  /** The job that entered it: the sweep of a later job on the same runner knows it for a leftover. */
+  owner: JobIdentity
   /** Set by the exit sub-action: the post step then leaves the worktree alone. */
   exited?: OnExit
+}
+
+export interface JobIdentity {
+  runner: string
+  /** `<run id>-<attempt>`; legs of a matrix share it. */
+  run: string
+  job: string
+}
+
+export function currentJob(env: NodeJS.ProcessEnv = process.env): JobIdentity {
+  return { runner: env.RUNNER_NAME ?? '', run: env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT || '1'}` : '', job: env.GITHUB_JOB ?? '' }
 }
 
 export function saveRecordState(record: WorktreeRecord): void {

@@ -391,7 +391,7 @@ function makeDispatcher (fn) {
 __webpack_unused_export__ = setGlobalDispatcher
 __webpack_unused_export__ = getGlobalDispatcher
 
-const fetchImpl = (__nccwpck_require__(2017).fetch)
+const fetchImpl = (__nccwpck_require__(4398).fetch)
 __webpack_unused_export__ = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
@@ -12167,7 +12167,7 @@ const { webidl } = __nccwpck_require__(5893)
 const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(9051)
 const { Request, fromInnerRequest } = __nccwpck_require__(9967)
 const { kState } = __nccwpck_require__(3627)
-const { fetching } = __nccwpck_require__(2017)
+const { fetching } = __nccwpck_require__(4398)
 const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(3168)
 const assert = __nccwpck_require__(4589)
 
@@ -14717,7 +14717,7 @@ module.exports = {
 
 
 const { pipeline } = __nccwpck_require__(7075)
-const { fetching } = __nccwpck_require__(2017)
+const { fetching } = __nccwpck_require__(4398)
 const { makeRequest } = __nccwpck_require__(9967)
 const { webidl } = __nccwpck_require__(5893)
 const { EventSourceStream } = __nccwpck_require__(4031)
@@ -18330,7 +18330,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2017:
+/***/ 4398:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -25790,7 +25790,7 @@ const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, 
 const { channels } = __nccwpck_require__(2414)
 const { CloseEvent } = __nccwpck_require__(5188)
 const { makeRequest } = __nccwpck_require__(9967)
-const { fetching } = __nccwpck_require__(2017)
+const { fetching } = __nccwpck_require__(4398)
 const { Headers, getHeadersList } = __nccwpck_require__(660)
 const { getDecodeSplit } = __nccwpck_require__(3168)
 const { WebsocketFrameSend } = __nccwpck_require__(3264)
@@ -31552,8 +31552,116 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/repository-lock.ts
+// One lock per git common dir, across processes: git's worktree and ref commands race when several
+// jobs share one repository (a half-written commondir, packed-refs.lock, config.lock).
+
+
+
+
+const LOCK_FILE = 'agent-worktree.lock';
+const DEFAULTS = { timeoutMs: 180_000, staleMs: 30_000 };
+const sleep = (ms) => new Promise(resolve => setTimeout(resolve, ms));
+function isAlive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+function readHolder(file) {
+    try {
+        const text = external_node_fs_namespaceObject.readFileSync(file, 'utf8');
+        const ageMs = Date.now() - external_node_fs_namespaceObject.statSync(file).mtimeMs;
+        try {
+            return { holder: JSON.parse(text), text, ageMs };
+        }
+        catch {
+            return { text, ageMs }; // still being written, or torn by a crash: judged by age
+        }
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Removes a lock whose holder is gone. Stealers take a second, short-lived lock first and check that the
+ * lock is still the one they judged stale, so that two of them never remove a lock a third just took.
+ */
+function stealIfStale(file, options) {
+    const seen = readHolder(file);
+    if (!seen)
+        return;
+    const deadHere = seen.holder !== undefined && seen.holder.host === external_node_os_namespaceObject.hostname() && !isAlive(seen.holder.pid);
+    if (!deadHere && seen.ageMs < options.staleMs)
+        return;
+    const guard = `${file}.steal`;
+    try {
+        external_node_fs_namespaceObject.writeFileSync(guard, String(process.pid), { flag: 'wx' });
+    }
+    catch {
+        // Another stealer is at work; a guard left by a killed stealer is old and goes.
+        const guardAge = readHolder(guard)?.ageMs ?? 0;
+        if (guardAge > options.staleMs)
+            external_node_fs_namespaceObject.rmSync(guard, { force: true });
+        return;
+    }
+    try {
+        if (readHolder(file)?.text === seen.text)
+            external_node_fs_namespaceObject.rmSync(file, { force: true });
+    }
+    finally {
+        external_node_fs_namespaceObject.rmSync(guard, { force: true });
+    }
+}
+/** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */
+async function withRepositoryLock(commonDir, fn, options = DEFAULTS) {
+    const file = external_node_path_namespaceObject.join(commonDir, LOCK_FILE);
+    const me = { pid: process.pid, host: external_node_os_namespaceObject.hostname(), id: (0,external_node_crypto_.randomBytes)(6).toString('hex') };
+    const started = Date.now();
+    for (let attempt = 0;; attempt++) {
+        try {
+            external_node_fs_namespaceObject.writeFileSync(file, JSON.stringify(me), { flag: 'wx' });
+            break;
+        }
+        catch (error) {
+            if (error.code !== 'EEXIST')
+                throw error;
+        }
+        stealIfStale(file, options);
+        if (Date.now() - started > options.timeoutMs) {
+            const seen = readHolder(file);
+            const who = seen?.holder ? `process ${seen.holder.pid} on ${seen.holder.host}` : 'another process';
+            throw new Error(`Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${file}, held by ${who}. ` +
+                'Another agent-worktree step is working on this repository; if none is, delete that file.');
+        }
+        // Short, growing, jittered waits: most holds last tens of milliseconds.
+        await sleep(Math.min(20 * 2 ** Math.min(attempt, 4), 250) * (0.5 + Math.random()));
+    }
+    // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
+    const heartbeat = setInterval(() => {
+        const now = new Date();
+        external_node_fs_namespaceObject.utimes(file, now, now, () => undefined);
+    }, options.staleMs / 3);
+    heartbeat.unref();
+    try {
+        return await fn();
+    }
+    finally {
+        clearInterval(heartbeat);
+        if (readHolder(file)?.holder?.id === me.id)
+            external_node_fs_namespaceObject.rmSync(file, { force: true });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/git-command-manager.ts
 // Every git call of the action goes through here.
 
@@ -31693,7 +31801,10 @@ function getEnterSettings() {
     const branch = optional('branch');
     const baseRef = optional('base-ref');
     const worktreesDir = optional('worktrees-dir');
+    const fetch = parseBoolean('fetch', checked('fetch'));
     if (worktreePath !== undefined) {
+        if (fetch)
+            throw new InputError('fetch', 'true', 'it applies only to a new worktree, and path enters an existing one', 'Remove fetch, or remove path to create a new worktree.');
         // These shape a new worktree; an existing one keeps its own.
         for (const [input, value] of [['branch', branch], ['base-ref', baseRef], ['worktrees-dir', worktreesDir]]) {
             if (value !== undefined) {
@@ -31709,7 +31820,8 @@ function getEnterSettings() {
         repositoryPath: absolute(optional('repository-path') ?? '.'),
         worktreesDir: worktreesDir === undefined ? undefined : absolute(worktreesDir),
         onExit: parseOnExit('on-exit', checked('on-exit')),
-        discardChanges: parseBoolean('discard-changes', checked('discard-changes'))
+        discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
+        fetch
     };
 }
 function getExitSettings() {
@@ -31920,6 +32032,9 @@ const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH';
 const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH';
 /** Kept inside the worktree's own git dir, so it lives exactly as long as the worktree's registration. */
 const RECORD_FILE = 'agent-worktree.json';
+function currentJob(env = process.env) {
+    return { runner: env.RUNNER_NAME ?? '', run: env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT || '1'}` : '', job: env.GITHUB_JOB ?? '' };
+}
 function saveRecordState(record) {
     core.saveState(STATE_RECORD, JSON.stringify(record));
 }
@@ -31942,6 +32057,7 @@ function readRecordFile(gitDir) {
 
 ;// CONCATENATED MODULE: ./src/exit-worktree.ts
 // Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
+
 
 
 
@@ -31994,23 +32110,29 @@ async function exit_worktree_exitWorktree(record, options) {
             writeRecordFile(adminDir, { ...record, exited: 'keep' });
         return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings);
     }
+    const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, verdict, found.entry.locked, lockedByUs));
+    if (outcome.error)
+        return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings);
+    const branchNote = outcome.branchNote;
+    const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found';
+    return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false };
+}
+/** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */
+async function remove(repo, record, verdict, lock, lockedByUs) {
     if (lockedByUs)
         await repo.git.exec(['worktree', 'unlock', record.path]);
     const force = verdict === 'remove-discard' ? ['--force'] : [];
     const removal = await repo.git.run(['worktree', 'remove', ...force, record.path]);
     if (removal.exitCode !== 0) {
         if (lockedByUs)
-            await repo.git.run(['worktree', 'lock', '--reason', found.entry.locked, record.path]);
-        return kept(`Kept ${record.path}: git could not remove it (${removal.stderr.trim()}).`, true, findings);
+            await repo.git.run(['worktree', 'lock', '--reason', lock, record.path]);
+        return { error: removal.stderr.trim(), branchNote: '' };
     }
-    let branchNote = '';
-    if (record.created && record.branch) {
-        // The gate counted this branch's commits, so deleting it loses nothing that was not discarded on purpose.
-        const deletion = await repo.git.run(['branch', '-D', record.branch]);
-        branchNote = deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})`;
-    }
-    const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found';
-    return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false };
+    if (!record.created || !record.branch)
+        return { branchNote: '' };
+    // The gate counted this branch's commits, so deleting it loses nothing that was not discarded on purpose.
+    const deletion = await repo.git.run(['branch', '-D', record.branch]);
+    return { branchNote: deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})` };
 }
 /** The branch this step created, while it still exists: removing the worktree deletes it too. */
 async function branchToDelete(repo, record, checkedOut) {

@@ -31448,7 +31448,7 @@ function error(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function warning(message, properties = {}) {
-    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a notice issue
@@ -31556,6 +31556,64 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/git-command-manager.ts
+// Every git call of the action goes through here.
+
+class GitError extends Error {
+    args;
+    result;
+    constructor(args, result) {
+        const detail = result.stderr.trim() || result.stdout.trim() || `exit code ${result.exitCode}`;
+        super(`git ${args.join(' ')} failed: ${detail}`);
+        this.args = args;
+        this.result = result;
+    }
+}
+// Never prompt for credentials: a prompt would hang an unattended job.
+const GIT_ENV = { GIT_TERMINAL_PROMPT: '0' };
+class Git {
+    cwd;
+    globalArgs;
+    /** `globalArgs` go before the command, e.g. --git-dir and --work-tree to pin a worktree's own git dir. */
+    constructor(cwd, globalArgs = []) {
+        this.cwd = cwd;
+        this.globalArgs = globalArgs;
+    }
+    /** Runs git and returns its result whatever the exit code. */
+    async run(args) {
+        const env = {};
+        for (const [k, v] of Object.entries(process.env))
+            if (v !== undefined)
+                env[k] = v;
+        return getExecOutput('git', [...this.globalArgs, ...args], {
+            cwd: this.cwd,
+            env: { ...env, ...GIT_ENV },
+            silent: true,
+            ignoreReturnCode: true
+        });
+    }
+    /** Runs git; throws GitError unless it exits 0. Returns stdout. */
+    async exec(args) {
+        const result = await this.run(args);
+        if (result.exitCode !== 0)
+            throw new GitError(args, result);
+        return result.stdout;
+    }
+    /** The commit a user-given ref names, or undefined. The ref is never read as an option. */
+    async resolveCommit(ref) {
+        const result = await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+        return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    }
+    async branchExists(branch) {
+        const result = await this.run(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`]);
+        return result.exitCode === 0;
+    }
+    async isValidBranchName(branch) {
+        const result = await this.run(['check-ref-format', '--branch', branch]);
+        return result.exitCode === 0;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/input-helper.ts
 // Reads and checks the inputs, in one place, into typed settings.
 
@@ -31637,7 +31695,10 @@ function getEnterSettings() {
     const branch = optional('branch');
     const baseRef = optional('base-ref');
     const worktreesDir = optional('worktrees-dir');
+    const fetch = parseBoolean('fetch', checked('fetch'));
     if (worktreePath !== undefined) {
+        if (fetch)
+            throw new InputError('fetch', 'true', 'it applies only to a new worktree, and path enters an existing one', 'Remove fetch, or remove path to create a new worktree.');
         // These shape a new worktree; an existing one keeps its own.
         for (const [input, value] of [['branch', branch], ['base-ref', baseRef], ['worktrees-dir', worktreesDir]]) {
             if (value !== undefined) {
@@ -31653,7 +31714,8 @@ function getEnterSettings() {
         repositoryPath: absolute(optional('repository-path') ?? '.'),
         worktreesDir: worktreesDir === undefined ? undefined : absolute(worktreesDir),
         onExit: parseOnExit('on-exit', checked('on-exit')),
-        discardChanges: parseBoolean('discard-changes', checked('discard-changes'))
+        discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
+        fetch
     };
 }
 function getExitSettings() {
@@ -31665,61 +31727,109 @@ function getExitSettings() {
     };
 }
 
-;// CONCATENATED MODULE: ./src/git-command-manager.ts
-// Every git call of the action goes through here.
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/repository-lock.ts
+// One lock per git common dir, across processes: git's worktree and ref commands race when several
+// jobs share one repository (a half-written commondir, packed-refs.lock, config.lock).
 
-class GitError extends Error {
-    args;
-    result;
-    constructor(args, result) {
-        const detail = result.stderr.trim() || result.stdout.trim() || `exit code ${result.exitCode}`;
-        super(`git ${args.join(' ')} failed: ${detail}`);
-        this.args = args;
-        this.result = result;
+
+
+
+const LOCK_FILE = 'agent-worktree.lock';
+const DEFAULTS = { timeoutMs: 180_000, staleMs: 30_000 };
+const sleep = (ms) => new Promise(resolve => setTimeout(resolve, ms));
+function isAlive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
     }
 }
-// Never prompt for credentials: a prompt would hang an unattended job.
-const GIT_ENV = { GIT_TERMINAL_PROMPT: '0' };
-class git_command_manager_Git {
-    cwd;
-    globalArgs;
-    /** `globalArgs` go before the command, e.g. --git-dir and --work-tree to pin a worktree's own git dir. */
-    constructor(cwd, globalArgs = []) {
-        this.cwd = cwd;
-        this.globalArgs = globalArgs;
+function readHolder(file) {
+    try {
+        const text = external_node_fs_namespaceObject.readFileSync(file, 'utf8');
+        const ageMs = Date.now() - external_node_fs_namespaceObject.statSync(file).mtimeMs;
+        try {
+            return { holder: JSON.parse(text), text, ageMs };
+        }
+        catch {
+            return { text, ageMs }; // still being written, or torn by a crash: judged by age
+        }
     }
-    /** Runs git and returns its result whatever the exit code. */
-    async run(args) {
-        const env = {};
-        for (const [k, v] of Object.entries(process.env))
-            if (v !== undefined)
-                env[k] = v;
-        return getExecOutput('git', [...this.globalArgs, ...args], {
-            cwd: this.cwd,
-            env: { ...env, ...GIT_ENV },
-            silent: true,
-            ignoreReturnCode: true
-        });
+    catch {
+        return undefined;
     }
-    /** Runs git; throws GitError unless it exits 0. Returns stdout. */
-    async exec(args) {
-        const result = await this.run(args);
-        if (result.exitCode !== 0)
-            throw new GitError(args, result);
-        return result.stdout;
+}
+/**
+ * Removes a lock whose holder is gone. Stealers take a second, short-lived lock first and check that the
+ * lock is still the one they judged stale, so that two of them never remove a lock a third just took.
+ */
+function stealIfStale(file, options) {
+    const seen = readHolder(file);
+    if (!seen)
+        return;
+    const deadHere = seen.holder !== undefined && seen.holder.host === external_node_os_namespaceObject.hostname() && !isAlive(seen.holder.pid);
+    if (!deadHere && seen.ageMs < options.staleMs)
+        return;
+    const guard = `${file}.steal`;
+    try {
+        external_node_fs_namespaceObject.writeFileSync(guard, String(process.pid), { flag: 'wx' });
     }
-    /** The commit a user-given ref names, or undefined. The ref is never read as an option. */
-    async resolveCommit(ref) {
-        const result = await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
-        return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    catch {
+        // Another stealer is at work; a guard left by a killed stealer is old and goes.
+        const guardAge = readHolder(guard)?.ageMs ?? 0;
+        if (guardAge > options.staleMs)
+            external_node_fs_namespaceObject.rmSync(guard, { force: true });
+        return;
     }
-    async branchExists(branch) {
-        const result = await this.run(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`]);
-        return result.exitCode === 0;
+    try {
+        if (readHolder(file)?.text === seen.text)
+            external_node_fs_namespaceObject.rmSync(file, { force: true });
     }
-    async isValidBranchName(branch) {
-        const result = await this.run(['check-ref-format', '--branch', branch]);
-        return result.exitCode === 0;
+    finally {
+        external_node_fs_namespaceObject.rmSync(guard, { force: true });
+    }
+}
+/** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */
+async function withRepositoryLock(commonDir, fn, options = DEFAULTS) {
+    const file = external_node_path_namespaceObject.join(commonDir, LOCK_FILE);
+    const me = { pid: process.pid, host: external_node_os_namespaceObject.hostname(), id: (0,external_node_crypto_.randomBytes)(6).toString('hex') };
+    const started = Date.now();
+    for (let attempt = 0;; attempt++) {
+        try {
+            external_node_fs_namespaceObject.writeFileSync(file, JSON.stringify(me), { flag: 'wx' });
+            break;
+        }
+        catch (error) {
+            if (error.code !== 'EEXIST')
+                throw error;
+        }
+        stealIfStale(file, options);
+        if (Date.now() - started > options.timeoutMs) {
+            const seen = readHolder(file);
+            const who = seen?.holder ? `process ${seen.holder.pid} on ${seen.holder.host}` : 'another process';
+            throw new Error(`Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${file}, held by ${who}. ` +
+                'Another agent-worktree step is working on this repository; if none is, delete that file.');
+        }
+        // Short, growing, jittered waits: most holds last tens of milliseconds.
+        await sleep(Math.min(20 * 2 ** Math.min(attempt, 4), 250) * (0.5 + Math.random()));
+    }
+    // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
+    const heartbeat = setInterval(() => {
+        const now = new Date();
+        external_node_fs_namespaceObject.utimes(file, now, now, () => undefined);
+    }, options.staleMs / 3);
+    heartbeat.unref();
+    try {
+        return await fn();
+    }
+    finally {
+        clearInterval(heartbeat);
+        if (readHolder(file)?.holder?.id === me.id)
+            external_node_fs_namespaceObject.rmSync(file, { force: true });
     }
 }
 
@@ -31788,13 +31898,13 @@ async function openRepository(dir, input) {
     const fix = 'Point it at a git checkout, for example the folder actions/checkout wrote.';
     if (!external_node_fs_namespaceObject.existsSync(dir))
         throw new InputError(input, dir, 'the folder does not exist', fix);
-    const git = new git_command_manager_Git(dir);
+    const git = new Git(dir);
     const result = await git.run(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir']);
     const [toplevel, commonDir] = result.stdout.trim().split('\n');
     if (result.exitCode !== 0 || !toplevel || !commonDir) {
         throw new InputError(input, dir, 'it is not inside the working tree of a git repository', fix);
     }
-    return { toplevel, commonDir, git: new git_command_manager_Git(toplevel) };
+    return { toplevel, commonDir, git: new Git(toplevel) };
 }
 async function listWorktrees(repo) {
     return parseWorktreeList(await repo.git.exec(['worktree', 'list', '--porcelain']));
@@ -31866,6 +31976,9 @@ const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH';
 const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH';
 /** Kept inside the worktree's own git dir, so it lives exactly as long as the worktree's registration. */
 const RECORD_FILE = 'agent-worktree.json';
+function currentJob(env = process.env) {
+    return { runner: env.RUNNER_NAME ?? '', run: env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT || '1'}` : '', job: env.GITHUB_JOB ?? '' };
+}
 function saveRecordState(record) {
     saveState(STATE_RECORD, JSON.stringify(record));
 }
@@ -31879,10 +31992,277 @@ function writeRecordFile(gitDir, record) {
 /** The record in a worktree's git dir, or undefined when there is none or it cannot be read. */
 function readRecordFile(gitDir) {
     try {
-        return JSON.parse(fs.readFileSync(path.join(gitDir, RECORD_FILE), 'utf8'));
+        return JSON.parse(external_node_fs_namespaceObject.readFileSync(external_node_path_namespaceObject.join(gitDir, RECORD_FILE), 'utf8'));
     }
     catch {
         return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/safety-gate.ts
+
+async function inspect(input) {
+    if (!input.head)
+        return { uncommitted: [], unsavedCommits: [], error: 'the worktree has no HEAD commit' };
+    if (!input.baseSha)
+        return { uncommitted: [], unsavedCommits: [], error: 'no base commit was recorded' };
+    // Both questions at once; either failing means the state is unknown.
+    const [status, log] = await Promise.all([
+        input.worktree?.run(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none']),
+        input.repository.run([
+            'log',
+            '--format=%h %s',
+            input.head,
+            ...input.branchesToDelete.map(b => `refs/heads/${b}`),
+            '--not',
+            input.baseSha,
+            '--remotes',
+            '--'
+        ])
+    ]);
+    const failed = [status, log].find(r => r !== undefined && r.exitCode !== 0);
+    const findings = {
+        uncommitted: status ? parseStatus(status.stdout).map(e => `${e.code} ${e.path}`) : [],
+        unsavedCommits: log.stdout.split('\n').filter(Boolean)
+    };
+    if (failed)
+        findings.error = failed.stderr.trim() || `git exited with code ${failed.exitCode}`;
+    return findings;
+}
+function hasUnsavedWork(findings) {
+    return findings.uncommitted.length > 0 || findings.unsavedCommits.length > 0;
+}
+/** Remove only what is proven clean, or what the workflow said to discard; unknown state is always kept. */
+function decide(onExit, discardChanges, findings) {
+    if (onExit === 'keep')
+        return 'keep-asked';
+    if (findings.error !== undefined)
+        return 'keep-unknown';
+    if (!hasUnsavedWork(findings))
+        return 'remove-clean';
+    return discardChanges ? 'remove-discard' : 'keep-unsaved';
+}
+function plural(n, word) {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+/** "2 uncommitted files and 1 unsaved commit", or "nothing unsaved". */
+function safety_gate_describeFindings(findings) {
+    const parts = [];
+    if (findings.uncommitted.length)
+        parts.push(plural(findings.uncommitted.length, 'uncommitted file'));
+    if (findings.unsavedCommits.length)
+        parts.push(plural(findings.unsavedCommits.length, 'unsaved commit'));
+    return parts.length ? parts.join(' and ') : 'nothing unsaved';
+}
+
+;// CONCATENATED MODULE: ./src/exit-worktree.ts
+// Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
+
+
+
+
+
+async function exitWorktree(record, options) {
+    const kept = (message, warning, findings) => ({ record, action: 'keep', removed: false, findings, message, warning });
+    let repo;
+    try {
+        repo = await openRepository(record.repository, 'repository-path');
+    }
+    catch (error) {
+        return kept(`Kept ${record.path}: the repository ${record.repository} could not be opened (${error.message}).`, true);
+    }
+    const found = findWorktree(await listWorktrees(repo), record.path);
+    if (!found) {
+        return kept(`Nothing to do: ${record.path} is no longer a worktree of ${record.repository}.`, false);
+    }
+    if (found.isMain)
+        return kept(`Kept ${record.path}: it is the main worktree, which is never removed.`, true);
+    const adminDir = adminDirOf(repo.commonDir, record.path);
+    const fileRecord = adminDir ? readRecordFile(adminDir) : undefined;
+    const ours = fileRecord?.token === record.token;
+    const lockedByUs = found.entry.locked?.startsWith(`agent-worktree ${record.token}:`) ?? false;
+    if (record.created && !ours && !lockedByUs) {
+        return kept(`Kept ${record.path}: it is not the worktree this step created, so it is left alone.`, true);
+    }
+    if (options.step === 'post' && ours && fileRecord?.exited) {
+        return kept(`Nothing to do: the exit step already exited ${record.path} (${fileRecord.exited}).`, false);
+    }
+    if (found.entry.locked !== undefined && !lockedByUs && options.onExit === 'remove') {
+        return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}).`, true);
+    }
+    const folder = folderKind(record.path);
+    const folderPresent = folder === 'directory';
+    const findings = await inspect({
+        worktree: folderPresent && adminDir ? worktreeGit(adminDir, record.path) : undefined,
+        repository: repo.git,
+        head: found.entry.head,
+        baseSha: record.baseSha,
+        branchesToDelete: (await branchToDelete(repo, record, found.entry.branch)) ?? []
+    });
+    if (folder === 'other')
+        findings.error ??= 'its path is no longer a plain folder (a symbolic link or a file took its place)';
+    if (!adminDir)
+        findings.error ??= 'its git dir could not be found';
+    const verdict = decide(options.onExit, options.discardChanges, findings);
+    if (!verdict.startsWith('remove')) {
+        // An explicit exit is final: the post step must not remove what the exit step kept.
+        if (options.step === 'exit' && adminDir)
+            writeRecordFile(adminDir, { ...record, exited: 'keep' });
+        return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings);
+    }
+    const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, verdict, found.entry.locked, lockedByUs));
+    if (outcome.error)
+        return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings);
+    const branchNote = outcome.branchNote;
+    const what = verdict === 'remove-discard' ? `, discarding ${safety_gate_describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found';
+    return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false };
+}
+/** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */
+async function remove(repo, record, verdict, lock, lockedByUs) {
+    if (lockedByUs)
+        await repo.git.exec(['worktree', 'unlock', record.path]);
+    const force = verdict === 'remove-discard' ? ['--force'] : [];
+    const removal = await repo.git.run(['worktree', 'remove', ...force, record.path]);
+    if (removal.exitCode !== 0) {
+        if (lockedByUs)
+            await repo.git.run(['worktree', 'lock', '--reason', lock, record.path]);
+        return { error: removal.stderr.trim(), branchNote: '' };
+    }
+    if (!record.created || !record.branch)
+        return { branchNote: '' };
+    // The gate counted this branch's commits, so deleting it loses nothing that was not discarded on purpose.
+    const deletion = await repo.git.run(['branch', '-D', record.branch]);
+    return { branchNote: deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})` };
+}
+/** The branch this step created, while it still exists: removing the worktree deletes it too. */
+async function branchToDelete(repo, record, checkedOut) {
+    if (!record.created || !record.branch)
+        return undefined;
+    // Usually still checked out in the worktree, which git just listed; else ask.
+    if (checkedOut === `refs/heads/${record.branch}` || (await repo.git.branchExists(record.branch)))
+        return [record.branch];
+    return undefined;
+}
+/** A symlink in the worktree's place may lead anywhere: it is never inspected or removed as ours. */
+function folderKind(p) {
+    try {
+        return external_node_fs_namespaceObject.lstatSync(p).isDirectory() ? 'directory' : 'other';
+    }
+    catch {
+        return 'missing';
+    }
+}
+function keepMessage(record, verdict, findings) {
+    switch (verdict) {
+        case 'keep-asked':
+            return `Kept ${record.path} as on-exit: keep asked; it has ${safety_gate_describeFindings(findings)}${findings.error ? ` (state not fully known: ${findings.error})` : ''}.`;
+        case 'keep-unknown':
+            return `Kept ${record.path}: its state could not be determined (${findings.error}), so nothing was removed.`;
+        default:
+            return `Kept ${record.path}: it has ${safety_gate_describeFindings(findings)}. Commit and push the work, or exit with discard-changes: true to remove it anyway.`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report.ts
+// Tells people and agents what an exit found and did: log, annotation, job summary, outputs.
+
+
+const LISTED = 10;
+function report(result) {
+    if (!result.warning)
+        return info(result.message);
+    const lines = [result.message];
+    const { uncommitted = [], unsavedCommits = [] } = result.findings ?? {};
+    if (uncommitted.length)
+        lines.push(`Uncommitted: ${uncommitted.slice(0, LISTED).join(', ')}${uncommitted.length > LISTED ? ', …' : ''}`);
+    if (unsavedCommits.length)
+        lines.push(`Unsaved commits: ${unsavedCommits.slice(0, LISTED).join(', ')}${unsavedCommits.length > LISTED ? ', …' : ''}`);
+    warning(lines.join('\n'), { title: 'agent-worktree' });
+}
+function setExitOutputs(result) {
+    core.setOutput('action', result.action);
+    core.setOutput('removed', String(result.removed));
+    core.setOutput('worktree-path', result.record.path);
+    core.setOutput('original-path', result.record.repository);
+    core.setOutput('branch', result.record.branch);
+    core.setOutput('uncommitted-files', String(result.findings?.uncommitted.length ?? 0));
+    core.setOutput('unsaved-commits', String(result.findings?.unsavedCommits.length ?? 0));
+    core.setOutput('message', result.message);
+}
+function listing(title, items) {
+    if (!items.length)
+        return '';
+    const shown = items.slice(0, LISTED).map(i => `<li><code>${report_escape(i)}</code></li>`).join('');
+    const more = items.length > LISTED ? `<li>… and ${items.length - LISTED} more</li>` : '';
+    return `<details><summary>${title} (${items.length})</summary><ul>${shown}${more}</ul></details>`;
+}
+function report_escape(text) {
+    return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+/** Appends to the job summary; a summary that cannot be written (no runner) is not an error of the exit. */
+async function writeSummary(result) {
+    const { record, findings } = result;
+    const found = findings ? `${describeFindings(findings)}${findings.error ? ` (state unknown: ${report_escape(findings.error)})` : ''}` : '—';
+    try {
+        await core.summary
+            .addHeading(`agent-worktree: ${report_escape(record.name)}`, 3)
+            .addTable([
+            [
+                { data: 'name', header: true },
+                { data: 'branch', header: true },
+                { data: 'base', header: true },
+                { data: 'path', header: true },
+                { data: 'found', header: true },
+                { data: 'done', header: true }
+            ],
+            [report_escape(record.name), report_escape(record.branch || '(detached)'), record.baseSha.slice(0, 12), report_escape(record.path), found, result.removed ? 'removed' : findings ? 'kept' : 'nothing']
+        ])
+            .addRaw(`<p>${report_escape(result.message)}</p>`, true)
+            .addRaw(listing('Uncommitted files', findings?.uncommitted ?? []) + listing('Unsaved commits', findings?.unsavedCommits ?? []), true)
+            .write();
+    }
+    catch (error) {
+        core.debug(`No job summary written: ${error.message}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/sweep.ts
+// At enter, clean up what earlier jobs of this runner left behind: one runner runs one job at a time,
+// so a worktree that an earlier job of the same runner created is no longer in use.
+
+
+
+
+/** Leftovers of earlier jobs of this runner: created by this action, not kept on purpose. */
+async function findLeftovers(repo, env = process.env) {
+    const me = currentJob(env);
+    // Without a runner name nothing tells one machine's jobs from another's: touch nothing.
+    if (!me.runner)
+        return [];
+    const leftovers = [];
+    for (const entry of (await listWorktrees(repo)).slice(1)) {
+        if (!entry.locked?.startsWith('agent-worktree '))
+            continue;
+        const adminDir = adminDirOf(repo.commonDir, entry.path);
+        const record = adminDir ? readRecordFile(adminDir) : undefined;
+        if (!record?.created || !record.owner)
+            continue;
+        if (record.owner.runner !== me.runner)
+            continue;
+        if (record.owner.run === me.run && record.owner.job === me.job)
+            continue; // this job's own
+        if (record.onExit === 'keep' || record.exited === 'keep')
+            continue; // kept on purpose
+        if (!entry.locked.startsWith(`agent-worktree ${record.token}:`))
+            continue;
+        leftovers.push(record);
+    }
+    return leftovers;
+}
+async function sweep(repo) {
+    for (const record of await findLeftovers(repo)) {
+        const result = await exitWorktree(record, { onExit: 'remove', discardChanges: false, step: 'sweep' });
+        report({ ...result, message: `Left by an earlier job on this runner: ${result.message}` });
     }
 }
 
@@ -31895,16 +32275,16 @@ function readRecordFile(gitDir) {
 
 
 
+
+
+
 async function run() {
     try {
         const settings = getEnterSettings();
         const repo = await openRepository(settings.repositoryPath, 'repository-path');
-        const record = settings.path ? await planEnterByPath(repo, settings) : await planCreate(repo, settings);
-        // Saved before anything is created, so that a post after a crash or a cancel finds it.
-        saveRecordState(record);
-        const gitDir = record.created ? await createWorktree(repo, record) : adminDirOf(repo.commonDir, record.path);
-        writeRecordFile(gitDir, record);
-        setOutputs(record, gitDir, repo.commonDir);
+        await sweep(repo);
+        const record = settings.path ? await enterByPath(repo, settings) : await create(repo, settings);
+        setOutputs(record, adminDirOf(repo.commonDir, record.path), repo.commonDir);
     }
     catch (error) {
         setFailed(error instanceof Error ? error.message : String(error));
@@ -31913,7 +32293,7 @@ async function run() {
 /** Unique per job run, also among the legs of a matrix and among reruns, which share run id and job. */
 function generateName(env = process.env) {
     const random = (0,external_node_crypto_.randomBytes)(4).toString('hex');
-    const run = env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT || '1'}` : `${Date.now()}`;
+    const run = currentJob(env).run || `${Date.now()}`;
     const tail = `-${run}-${random}`;
     const job = (env.GITHUB_JOB || 'agent').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '') || 'agent';
     return job.slice(0, NAME_MAX_LENGTH - tail.length) + tail;
@@ -31921,6 +32301,43 @@ function generateName(env = process.env) {
 /** Beside the checkout, not inside it: `git clean -ffdx` in the checkout never reaches a kept worktree. */
 function defaultWorktreesDir(toplevel) {
     return `${toplevel}.worktrees`;
+}
+/**
+ * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
+ * pass the checks; the checkout, the slow part, runs after the lock is released.
+ */
+async function create(repo, settings) {
+    const record = await withRepositoryLock(repo.commonDir, async () => {
+        if (settings.fetch)
+            await fetchBase(repo, settings.baseRef);
+        const planned = await planCreate(repo, settings);
+        // Saved before anything is created, so that a post after a crash or a cancel finds it.
+        saveRecordState(planned);
+        external_node_fs_namespaceObject.mkdirSync(external_node_path_namespaceObject.dirname(planned.path), { recursive: true });
+        // The base is a commit id, so git writes no upstream configuration for the branch.
+        await repo.git.exec(['worktree', 'add', '--quiet', '--no-checkout', '--lock', '--reason', lockReason(planned), '-b', planned.branch, planned.path, planned.baseSha]);
+        const gitDir = adminDirOf(repo.commonDir, planned.path);
+        if (!gitDir)
+            throw new Error(`git created ${planned.path} but did not register it`);
+        writeRecordFile(gitDir, planned);
+        return planned;
+    });
+    // What `git worktree add` does to check out, here outside the lock.
+    await new Git(record.path).exec(['reset', '--hard', '--quiet']);
+    return record;
+}
+/** Updates a remote-tracking base from its remote, so that a long-lived shared clone starts from the newest commit. */
+async function fetchBase(repo, baseRef) {
+    const remotes = (await repo.git.exec(['remote'])).split('\n').filter(Boolean);
+    const remote = remotes.find(r => baseRef.startsWith(`${r}/`));
+    const branch = remote && baseRef.slice(remote.length + 1);
+    if (!remote || !branch) {
+        throw new InputError('base-ref', baseRef, `fetch: true needs a remote-tracking branch as base, <remote>/<branch>, and the remotes are ${remotes.join(', ') || 'none'}`, 'Use for example base-ref: origin/main, or fetch: false.');
+    }
+    const result = await repo.git.run(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote, `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`]);
+    if (result.exitCode !== 0) {
+        throw new InputError('base-ref', baseRef, `git fetch ${remote} ${branch} failed: ${result.stderr.trim()}`, 'Check that the branch exists on the remote and that the job can read it.');
+    }
 }
 async function planCreate(repo, settings) {
     const name = settings.name ?? generateName();
@@ -31955,10 +32372,11 @@ async function planCreate(repo, settings) {
         baseSha,
         created: true,
         onExit: settings.onExit ?? 'remove',
-        discardChanges: settings.discardChanges
+        discardChanges: settings.discardChanges,
+        owner: currentJob()
     };
 }
-async function planEnterByPath(repo, settings) {
+async function enterByPath(repo, settings) {
     const given = settings.path;
     const found = findWorktree(await listWorktrees(repo), given);
     if (!found || found.entry.bare) {
@@ -31967,10 +32385,11 @@ async function planEnterByPath(repo, settings) {
     if (found.isMain) {
         throw new InputError('path', given, 'it is the main checkout, which is not isolated from the rest of the job', 'Omit path to create a new worktree.');
     }
-    if (found.entry.prunable !== undefined || !external_node_fs_namespaceObject.existsSync(found.entry.path)) {
+    const gitDir = adminDirOf(repo.commonDir, found.entry.path);
+    if (found.entry.prunable !== undefined || !external_node_fs_namespaceObject.existsSync(found.entry.path) || !gitDir) {
         throw new InputError('path', given, 'its folder is missing', 'Run git worktree prune, then omit path to create a new worktree.');
     }
-    return {
+    const record = {
         token: (0,external_node_crypto_.randomBytes)(8).toString('hex'),
         repository: repo.toplevel,
         path: found.entry.path,
@@ -31979,24 +32398,19 @@ async function planEnterByPath(repo, settings) {
         baseSha: found.entry.head ?? '',
         created: false,
         onExit: settings.onExit ?? 'keep',
-        discardChanges: settings.discardChanges
+        discardChanges: settings.discardChanges,
+        owner: currentJob()
     };
+    saveRecordState(record);
+    writeRecordFile(gitDir, record);
+    return record;
 }
 /** The lock keeps `git worktree prune` and other jobs' clean-ups away while the job works; the token proves it ours. */
-function lockReason(record, env = process.env) {
-    const run = env.GITHUB_RUN_ID ? ` run ${env.GITHUB_RUN_ID} attempt ${env.GITHUB_RUN_ATTEMPT || '1'}` : '';
-    const job = env.GITHUB_JOB ? ` job ${env.GITHUB_JOB}` : '';
-    const runner = env.RUNNER_NAME ? ` runner ${env.RUNNER_NAME}` : '';
-    return `agent-worktree ${record.token}:${run}${job}${runner}`.replace(/[\r\n]/g, ' ');
-}
-/** Creates the worktree and its branch in one git call; returns its git dir. */
-async function createWorktree(repo, record) {
-    external_node_fs_namespaceObject.mkdirSync(external_node_path_namespaceObject.dirname(record.path), { recursive: true });
-    await repo.git.exec(['worktree', 'add', '--quiet', '--lock', '--reason', lockReason(record), '-b', record.branch, record.path, record.baseSha]);
-    const gitDir = adminDirOf(repo.commonDir, record.path);
-    if (!gitDir)
-        throw new Error(`git created ${record.path} but did not register it`);
-    return gitDir;
+function lockReason(record) {
+    const { runner, run, job } = record.owner;
+    const [runId, attempt] = run.split('-');
+    const parts = [run && `run ${runId} attempt ${attempt}`, job && `job ${job}`, runner && `runner ${runner}`].filter(Boolean);
+    return `agent-worktree ${record.token}: ${parts.join(' ')}`.trim().replace(/[\r\n]/g, ' ');
 }
 function setOutputs(record, gitDir, commonDir) {
     setOutput('worktree-path', record.path);

@@ -1,0 +1,111 @@
+// One lock per git common dir, across processes: git's worktree and ref commands race when several
+// jobs share one repository (a half-written commondir, packed-refs.lock, config.lock).
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+
+export const LOCK_FILE = 'agent-worktree.lock'
+
+export interface LockOptions {
+  /** How long to wait for the lock before failing. */
+  timeoutMs: number
+  /** A holder that has not refreshed the lock for this long is gone (a killed process, another host). */
+  staleMs: number
+}
+
+const DEFAULTS: LockOptions = { timeoutMs: 180_000, staleMs: 30_000 }
+
+interface Holder {
+  pid: number
+  host: string
+  id: string
+}
+
+const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function readHolder(file: string): { holder?: Holder; text: string; ageMs: number } | undefined {
+  try {
+    const text = fs.readFileSync(file, 'utf8')
+    const ageMs = Date.now() - fs.statSync(file).mtimeMs
+    try {
+      return { holder: JSON.parse(text) as Holder, text, ageMs }
+    } catch {
+      return { text, ageMs } // still being written, or torn by a crash: judged by age
+    }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Removes a lock whose holder is gone. Stealers take a second, short-lived lock first and check that the
+ * lock is still the one they judged stale, so that two of them never remove a lock a third just took.
+ */
+function stealIfStale(file: string, options: LockOptions): void {
+  const seen = readHolder(file)
+  if (!seen) return
+  const deadHere = seen.holder !== undefined && seen.holder.host === os.hostname() && !isAlive(seen.holder.pid)
+  if (!deadHere && seen.ageMs < options.staleMs) return
+  const guard = `${file}.steal`
+  try {
+    fs.writeFileSync(guard, String(process.pid), { flag: 'wx' })
+  } catch {
+    // Another stealer is at work; a guard left by a killed stealer is old and goes.
+    const guardAge = readHolder(guard)?.ageMs ?? 0
+    if (guardAge > options.staleMs) fs.rmSync(guard, { force: true })
+    return
+  }
+  try {
+    if (readHolder(file)?.text === seen.text) fs.rmSync(file, { force: true })
+  } finally {
+    fs.rmSync(guard, { force: true })
+  }
+}
+
+/** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */
+export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise<T>, options: LockOptions = DEFAULTS): Promise<T> {
+  const file = path.join(commonDir, LOCK_FILE)
+  const me: Holder = { pid: process.pid, host: os.hostname(), id: randomBytes(6).toString('hex') }
+  const started = Date.now()
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.writeFileSync(file, JSON.stringify(me), { flag: 'wx' })
+      break
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+    stealIfStale(file, options)
+    if (Date.now() - started > options.timeoutMs) {
+      const seen = readHolder(file)
+      const who = seen?.holder ? `process ${seen.holder.pid} on ${seen.holder.host}` : 'another process'
+      throw new Error(
+        `Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${file}, held by ${who}. ` +
+          'Another agent-worktree step is working on this repository; if none is, delete that file.'
+      )
+    }
+    // Short, growing, jittered waits: most holds last tens of milliseconds.
+    await sleep(Math.min(20 * 2 ** Math.min(attempt, 4), 250) * (0.5 + Math.random()))
+  }
+  // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
+  const heartbeat = setInterval(() => {
+    const now = new Date()
+    fs.utimes(file, now, now, () => undefined)
+  }, options.staleMs / 3)
+  heartbeat.unref()
+  try {
+    return await fn()
+  } finally {
+    clearInterval(heartbeat)
+    if (readHolder(file)?.holder?.id === me.id) fs.rmSync(file, { force: true })
+  }
+}
