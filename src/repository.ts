@@ -1,7 +1,7 @@
 // The repository a job works in, and its registered worktrees.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Git } from './git-command-manager.js'
+import { Git, GitError } from './git-command-manager.js'
 import { InputError } from './input-helper.js'
 import { parseWorktreeList, type WorktreeEntry } from './porcelain.js'
 
@@ -25,8 +25,17 @@ export async function openRepository(dir: string, input: string): Promise<Reposi
   return { toplevel, commonDir, git: new Git(toplevel) }
 }
 
-export async function listWorktrees(repo: Repository): Promise<WorktreeEntry[]> {
-  return parseWorktreeList(await repo.git.exec(['worktree', 'list', '--porcelain']))
+/**
+ * Another job's `git worktree add`, half-way through, makes `git worktree list` fail for a moment
+ * ("failed to read .git/worktrees/<x>/commondir"); a listing is retried rather than serialised.
+ */
+export async function listWorktrees(repo: Repository, attempts = 5): Promise<WorktreeEntry[]> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await repo.git.run(['worktree', 'list', '--porcelain'])
+    if (result.exitCode === 0) return parseWorktreeList(result.stdout)
+    if (attempt === attempts) throw new GitError(['worktree', 'list', '--porcelain'], result)
+    await new Promise(resolve => setTimeout(resolve, 50 * attempt))
+  }
 }
 
 /** The path with every symlink resolved, as far as it exists. */

@@ -31906,8 +31906,19 @@ async function repository_openRepository(dir, input) {
     }
     return { toplevel, commonDir, git: new Git(toplevel) };
 }
-async function listWorktrees(repo) {
-    return parseWorktreeList(await repo.git.exec(['worktree', 'list', '--porcelain']));
+/**
+ * Another job's `git worktree add`, half-way through, makes `git worktree list` fail for a moment
+ * ("failed to read .git/worktrees/<x>/commondir"); a listing is retried rather than serialised.
+ */
+async function listWorktrees(repo, attempts = 5) {
+    for (let attempt = 1;; attempt++) {
+        const result = await repo.git.run(['worktree', 'list', '--porcelain']);
+        if (result.exitCode === 0)
+            return parseWorktreeList(result.stdout);
+        if (attempt === attempts)
+            throw new GitError(['worktree', 'list', '--porcelain'], result);
+        await new Promise(resolve => setTimeout(resolve, 50 * attempt));
+    }
 }
 /** The path with every symlink resolved, as far as it exists. */
 function realPath(p) {
