@@ -119,7 +119,75 @@ describe('a worktree folder replaced by a symbolic link', () => {
   })
 })
 
+describe('a .git file that points elsewhere', () => {
+  it('is never inspected or removed as ours, even with discard-changes', async () => {
+    const record = created('repointed')
+    const other = path.join(repos.root, 'other-repo')
+    git(repos.root, 'init', '--quiet', '-b', 'main', other)
+    commit(other, 'precious.txt')
+    fs.writeFileSync(path.join(record.path, '.git'), `gitdir: ${path.join(other, '.git')}\n`)
+    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'post' })
+    expect(result).toMatchObject({ removed: false, warning: true })
+    expect(result.message).toContain('.git file no longer points to its git dir')
+    expect(git(other, 'log', '--format=%s')).toBe('add precious.txt')
+    expect(fs.existsSync(record.path)).toBe(true)
+  })
+})
+
+describe('submodules', () => {
+  function withSubmodule(name: string): { record: WorktreeRecord; sub: string } {
+    const subOrigin = path.join(repos.root, 'sub-origin.git')
+    if (!fs.existsSync(subOrigin)) {
+      const seed = path.join(repos.root, 'sub-seed')
+      git(repos.root, 'init', '--quiet', '-b', 'main', seed)
+      commit(seed, 'lib.txt')
+      git(repos.root, 'clone', '--quiet', '--bare', seed, subOrigin)
+      git(repos.clone, '-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', subOrigin, 'lib')
+      git(repos.clone, 'commit', '--quiet', '-m', 'add lib')
+      git(repos.clone, 'push', '--quiet', 'origin', 'main')
+    }
+    const record = created(name)
+    git(record.path, '-c', 'protocol.file.allow=always', 'submodule', 'update', '--init', '--quiet')
+    return { record, sub: path.join(record.path, 'lib') }
+  }
+
+  it('removes a clean worktree with an initialised submodule (git alone would refuse)', async () => {
+    const { record } = withSubmodule('sub-clean')
+    const result = await exitWorktree(record, remove)
+    expect(result.message).toContain('nothing unsaved')
+    expect(result.removed).toBe(true)
+    expect(fs.existsSync(record.path)).toBe(false)
+  })
+
+  it('keeps a worktree whose submodule has uncommitted files', async () => {
+    const { record, sub } = withSubmodule('sub-dirty')
+    write(sub, 'draft.txt', 'x\n')
+    const result = await exitWorktree(record, remove)
+    expect(result.removed).toBe(false)
+    expect(result.findings?.uncommitted).toEqual([' M lib'])
+  })
+
+  it('keeps a worktree whose submodule has a commit on a local branch only', async () => {
+    const { record, sub } = withSubmodule('sub-branch')
+    git(sub, 'switch', '--quiet', '-c', 'fix')
+    commit(sub, 'fix.txt')
+    git(sub, 'switch', '--quiet', '--detach', 'HEAD~1')
+    const result = await exitWorktree(record, remove)
+    expect(result.removed).toBe(false)
+    expect(result.findings?.unsavedCommits).toEqual([expect.stringMatching(/^lib: [0-9a-f]+ add fix\.txt$/)])
+  })
+})
+
 describe('what counts as unsaved', () => {
+  it('counts commits on a branch the agent created and switched to', async () => {
+    const record = created('own-branch')
+    git(record.path, 'switch', '--quiet', '-c', 'agent-idea')
+    commit(record.path, 'idea.txt')
+    const result = await exitWorktree(record, remove)
+    expect(result.removed).toBe(false)
+    expect(result.findings?.unsavedCommits).toEqual([expect.stringMatching(/add idea\.txt$/)])
+  })
+
   it('counts staged, modified, deleted and untracked files, not ignored ones', async () => {
     const record = created('kinds')
     write(record.path, 'staged.txt', 's\n')

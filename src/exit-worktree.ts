@@ -1,8 +1,9 @@
 // Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
 import * as fs from 'node:fs'
+import * as path from 'node:path'
 import type { OnExit } from './input-helper.js'
 import { withRepositoryLock } from './repository-lock.js'
-import { adminDirOf, findWorktree, listWorktrees, openRepository, worktreeGit, type Repository } from './repository.js'
+import { adminDirOf, findWorktree, listWorktrees, openRepository, samePath, worktreeGit, type Repository } from './repository.js'
 import { decide, describeFindings, inspect, type Findings, type Verdict } from './safety-gate.js'
 import { readRecordFile, writeRecordFile, type WorktreeRecord } from './state-helper.js'
 
@@ -54,17 +55,17 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
     return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}).`, true)
   }
 
-  const folder = folderKind(record.path)
-  const folderPresent = folder === 'directory'
+  const folder = adminDir ? checkFolder(record.path, adminDir) : 'its git dir could not be found'
+  const submodules = folder === 'intact' && fs.existsSync(path.join(adminDir!, 'modules'))
   const findings = await inspect({
-    worktree: folderPresent && adminDir ? worktreeGit(adminDir, record.path) : undefined,
+    worktree: folder === 'intact' ? worktreeGit(adminDir!, record.path) : undefined,
+    submodules,
     repository: repo.git,
     head: found.entry.head,
     baseSha: record.baseSha,
     branchesToDelete: (await branchToDelete(repo, record, found.entry.branch)) ?? []
   })
-  if (folder === 'other') findings.error ??= 'its path is no longer a plain folder (a symbolic link or a file took its place)'
-  if (!adminDir) findings.error ??= 'its git dir could not be found'
+  if (folder !== 'intact' && folder !== 'missing') findings.error ??= folder
   const verdict = decide(options.onExit, options.discardChanges, findings)
   if (!verdict.startsWith('remove')) {
     // An explicit exit is final: the post step must not remove what the exit step kept.
@@ -72,7 +73,9 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
     return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings)
   }
 
-  const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, verdict, found.entry.locked, lockedByUs))
+  // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
+  const force = verdict === 'remove-discard' || submodules
+  const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, force, found.entry.locked, lockedByUs))
   if (outcome.error) return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings)
   const branchNote = outcome.branchNote
   const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
@@ -80,10 +83,9 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
 }
 
 /** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */
-async function remove(repo: Repository, record: WorktreeRecord, verdict: Verdict, lock: string | undefined, lockedByUs: boolean): Promise<{ error?: string; branchNote: string }> {
+async function remove(repo: Repository, record: WorktreeRecord, force: boolean, lock: string | undefined, lockedByUs: boolean): Promise<{ error?: string; branchNote: string }> {
   if (lockedByUs) await repo.git.exec(['worktree', 'unlock', record.path])
-  const force = verdict === 'remove-discard' ? ['--force'] : []
-  const removal = await repo.git.run(['worktree', 'remove', ...force, record.path])
+  const removal = await repo.git.run(['worktree', 'remove', ...(force ? ['--force'] : []), record.path])
   if (removal.exitCode !== 0) {
     if (lockedByUs) await repo.git.run(['worktree', 'lock', '--reason', lock!, record.path])
     return { error: removal.stderr.trim(), branchNote: '' }
@@ -102,13 +104,25 @@ async function branchToDelete(repo: Repository, record: WorktreeRecord, checkedO
   return undefined
 }
 
-/** A symlink in the worktree's place may lead anywhere: it is never inspected or removed as ours. */
-function folderKind(p: string): 'directory' | 'missing' | 'other' {
+/**
+ * Whether the folder is still the worktree git registered. A symlink in its place may lead anywhere, and a
+ * .git file pointing elsewhere makes git speak of another repository: neither is inspected or removed as ours.
+ */
+function checkFolder(p: string, adminDir: string): 'intact' | 'missing' | string {
+  let stat: fs.Stats
   try {
-    return fs.lstatSync(p).isDirectory() ? 'directory' : 'other'
+    stat = fs.lstatSync(p)
   } catch {
     return 'missing'
   }
+  if (!stat.isDirectory()) return 'its path is no longer a plain folder (a symbolic link or a file took its place)'
+  try {
+    const pointer = /^gitdir: (.*)$/m.exec(fs.readFileSync(path.join(p, '.git'), 'utf8'))?.[1]
+    if (pointer && samePath(path.resolve(p, pointer), adminDir)) return 'intact'
+  } catch {
+    // no .git file, or a folder in its place
+  }
+  return `its .git file no longer points to its git dir ${adminDir}`
 }
 
 function keepMessage(record: WorktreeRecord, verdict: Verdict, findings: Findings): string {

@@ -15,6 +15,8 @@ export interface Findings {
 export interface GateInput {
   /** Git pinned to the worktree (its registered git dir and folder); undefined when the folder is gone. */
   worktree?: Git
+  /** The worktree has initialised submodules, whose refs and objects go with it. */
+  submodules: boolean
   /** Git in the repository. */
   repository: Git
   /** The worktree's HEAD commit, as its registration says. */
@@ -27,8 +29,8 @@ export interface GateInput {
 export async function inspect(input: GateInput): Promise<Findings> {
   if (!input.head) return { uncommitted: [], unsavedCommits: [], error: 'the worktree has no HEAD commit' }
   if (!input.baseSha) return { uncommitted: [], unsavedCommits: [], error: 'no base commit was recorded' }
-  // Both questions at once; either failing means the state is unknown.
-  const [status, log] = await Promise.all([
+  // All questions at once; any failing means the state is unknown.
+  const [status, log, submoduleLog] = await Promise.all([
     input.worktree?.run(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none']),
     input.repository.run([
       'log',
@@ -39,12 +41,14 @@ export async function inspect(input: GateInput): Promise<Findings> {
       input.baseSha,
       '--remotes',
       '--'
-    ])
+    ]),
+    // A submodule's refs live in the worktree's git dir and go with it: its local commits count too.
+    input.submodules ? input.worktree?.run(['submodule', 'foreach', '--quiet', '--recursive', 'git log --format="$displaypath: %h %s" HEAD --branches --not --remotes --']) : undefined
   ])
-  const failed = [status, log].find(r => r !== undefined && r.exitCode !== 0)
+  const failed = [status, log, submoduleLog].find(r => r !== undefined && r.exitCode !== 0)
   const findings: Findings = {
     uncommitted: status ? parseStatus(status.stdout).map(e => `${e.code} ${e.path}`) : [],
-    unsavedCommits: log.stdout.split('\n').filter(Boolean)
+    unsavedCommits: [...log.stdout.split('\n'), ...(submoduleLog?.stdout.split('\n') ?? [])].filter(Boolean)
   }
   if (failed) findings.error = failed.stderr.trim() || `git exited with code ${failed.exitCode}`
   return findings

@@ -31552,12 +31552,12 @@ function getIDToken(aud) {
 //# sourceMappingURL=core.js.map
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/repository-lock.ts
 // One lock per git common dir, across processes: git's worktree and ref commands race when several
 // jobs share one repository (a half-written commondir, packed-refs.lock, config.lock).
@@ -31982,8 +31982,8 @@ async function inspect(input) {
         return { uncommitted: [], unsavedCommits: [], error: 'the worktree has no HEAD commit' };
     if (!input.baseSha)
         return { uncommitted: [], unsavedCommits: [], error: 'no base commit was recorded' };
-    // Both questions at once; either failing means the state is unknown.
-    const [status, log] = await Promise.all([
+    // All questions at once; any failing means the state is unknown.
+    const [status, log, submoduleLog] = await Promise.all([
         input.worktree?.run(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none']),
         input.repository.run([
             'log',
@@ -31994,12 +31994,14 @@ async function inspect(input) {
             input.baseSha,
             '--remotes',
             '--'
-        ])
+        ]),
+        // A submodule's refs live in the worktree's git dir and go with it: its local commits count too.
+        input.submodules ? input.worktree?.run(['submodule', 'foreach', '--quiet', '--recursive', 'git log --format="$displaypath: %h %s" HEAD --branches --not --remotes --']) : undefined
     ]);
-    const failed = [status, log].find(r => r !== undefined && r.exitCode !== 0);
+    const failed = [status, log, submoduleLog].find(r => r !== undefined && r.exitCode !== 0);
     const findings = {
         uncommitted: status ? parseStatus(status.stdout).map(e => `${e.code} ${e.path}`) : [],
-        unsavedCommits: log.stdout.split('\n').filter(Boolean)
+        unsavedCommits: [...log.stdout.split('\n'), ...(submoduleLog?.stdout.split('\n') ?? [])].filter(Boolean)
     };
     if (failed)
         findings.error = failed.stderr.trim() || `git exited with code ${failed.exitCode}`;
@@ -32073,6 +32075,7 @@ function state_helper_readRecordFile(gitDir) {
 
 
 
+
 async function exit_worktree_exitWorktree(record, options) {
     const kept = (message, warning, findings) => ({ record, action: 'keep', removed: false, findings, message, warning });
     let repo;
@@ -32101,19 +32104,18 @@ async function exit_worktree_exitWorktree(record, options) {
     if (found.entry.locked !== undefined && !lockedByUs && options.onExit === 'remove') {
         return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}).`, true);
     }
-    const folder = folderKind(record.path);
-    const folderPresent = folder === 'directory';
+    const folder = adminDir ? checkFolder(record.path, adminDir) : 'its git dir could not be found';
+    const submodules = folder === 'intact' && external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(adminDir, 'modules'));
     const findings = await inspect({
-        worktree: folderPresent && adminDir ? worktreeGit(adminDir, record.path) : undefined,
+        worktree: folder === 'intact' ? worktreeGit(adminDir, record.path) : undefined,
+        submodules,
         repository: repo.git,
         head: found.entry.head,
         baseSha: record.baseSha,
         branchesToDelete: (await branchToDelete(repo, record, found.entry.branch)) ?? []
     });
-    if (folder === 'other')
-        findings.error ??= 'its path is no longer a plain folder (a symbolic link or a file took its place)';
-    if (!adminDir)
-        findings.error ??= 'its git dir could not be found';
+    if (folder !== 'intact' && folder !== 'missing')
+        findings.error ??= folder;
     const verdict = decide(options.onExit, options.discardChanges, findings);
     if (!verdict.startsWith('remove')) {
         // An explicit exit is final: the post step must not remove what the exit step kept.
@@ -32121,7 +32123,9 @@ async function exit_worktree_exitWorktree(record, options) {
             writeRecordFile(adminDir, { ...record, exited: 'keep' });
         return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings);
     }
-    const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, verdict, found.entry.locked, lockedByUs));
+    // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
+    const force = verdict === 'remove-discard' || submodules;
+    const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, force, found.entry.locked, lockedByUs));
     if (outcome.error)
         return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings);
     const branchNote = outcome.branchNote;
@@ -32129,11 +32133,10 @@ async function exit_worktree_exitWorktree(record, options) {
     return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false };
 }
 /** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */
-async function remove(repo, record, verdict, lock, lockedByUs) {
+async function remove(repo, record, force, lock, lockedByUs) {
     if (lockedByUs)
         await repo.git.exec(['worktree', 'unlock', record.path]);
-    const force = verdict === 'remove-discard' ? ['--force'] : [];
-    const removal = await repo.git.run(['worktree', 'remove', ...force, record.path]);
+    const removal = await repo.git.run(['worktree', 'remove', ...(force ? ['--force'] : []), record.path]);
     if (removal.exitCode !== 0) {
         if (lockedByUs)
             await repo.git.run(['worktree', 'lock', '--reason', lock, record.path]);
@@ -32154,14 +32157,29 @@ async function branchToDelete(repo, record, checkedOut) {
         return [record.branch];
     return undefined;
 }
-/** A symlink in the worktree's place may lead anywhere: it is never inspected or removed as ours. */
-function folderKind(p) {
+/**
+ * Whether the folder is still the worktree git registered. A symlink in its place may lead anywhere, and a
+ * .git file pointing elsewhere makes git speak of another repository: neither is inspected or removed as ours.
+ */
+function checkFolder(p, adminDir) {
+    let stat;
     try {
-        return external_node_fs_namespaceObject.lstatSync(p).isDirectory() ? 'directory' : 'other';
+        stat = external_node_fs_namespaceObject.lstatSync(p);
     }
     catch {
         return 'missing';
     }
+    if (!stat.isDirectory())
+        return 'its path is no longer a plain folder (a symbolic link or a file took its place)';
+    try {
+        const pointer = /^gitdir: (.*)$/m.exec(external_node_fs_namespaceObject.readFileSync(external_node_path_namespaceObject.join(p, '.git'), 'utf8'))?.[1];
+        if (pointer && samePath(external_node_path_namespaceObject.resolve(p, pointer), adminDir))
+            return 'intact';
+    }
+    catch {
+        // no .git file, or a folder in its place
+    }
+    return `its .git file no longer points to its git dir ${adminDir}`;
 }
 function keepMessage(record, verdict, findings) {
     switch (verdict) {
