@@ -76,10 +76,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<void> {
 async function planCreate(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {
   const name = settings.name ?? generateName()
   const nameInput = settings.name === undefined ? 'name (generated)' : 'name'
-  const worktreesDir = realPath(settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel))
-  if (fs.existsSync(worktreesDir) && !fs.statSync(worktreesDir).isDirectory()) {
-    throw new InputError('worktrees-dir', worktreesDir, 'it is not a folder', 'Point it at a folder, or at a path that does not exist yet.')
-  }
+  const worktreesDir = checkWorktreesDir(settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel))
   const worktreePath = path.join(worktreesDir, flattenName(name))
   if (fs.existsSync(worktreePath) || findWorktree(await listWorktrees(repo), worktreePath)) {
     throw new InputError(nameInput, name, `the worktree ${worktreePath} already exists`, 'Choose another name, or enter the existing worktree with path.')
@@ -111,6 +108,23 @@ async function planCreate(repo: Repository, settings: EnterSettings): Promise<Wo
     discardChanges: settings.discardChanges,
     owner: currentJob()
   }
+}
+
+/** A folder, or a path that does not exist yet; not a symlink, which could lead anywhere. */
+function checkWorktreesDir(dir: string): string {
+  let stat: fs.Stats | undefined
+  try {
+    stat = fs.lstatSync(dir)
+  } catch {
+    stat = undefined
+  }
+  if (stat?.isSymbolicLink()) {
+    throw new InputError('worktrees-dir', dir, `it is a symbolic link (to ${fs.readlinkSync(dir)})`, 'Give the real path of the folder instead.')
+  }
+  if (stat && !stat.isDirectory()) {
+    throw new InputError('worktrees-dir', dir, 'it is not a folder', 'Point it at a folder, or at a path that does not exist yet.')
+  }
+  return realPath(dir)
 }
 
 async function enterByPath(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {

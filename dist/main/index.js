@@ -32371,10 +32371,7 @@ async function fetchBase(repo, baseRef) {
 async function planCreate(repo, settings) {
     const name = settings.name ?? generateName();
     const nameInput = settings.name === undefined ? 'name (generated)' : 'name';
-    const worktreesDir = realPath(settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel));
-    if (external_node_fs_namespaceObject.existsSync(worktreesDir) && !external_node_fs_namespaceObject.statSync(worktreesDir).isDirectory()) {
-        throw new InputError('worktrees-dir', worktreesDir, 'it is not a folder', 'Point it at a folder, or at a path that does not exist yet.');
-    }
+    const worktreesDir = checkWorktreesDir(settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel));
     const worktreePath = external_node_path_namespaceObject.join(worktreesDir, flattenName(name));
     if (external_node_fs_namespaceObject.existsSync(worktreePath) || findWorktree(await listWorktrees(repo), worktreePath)) {
         throw new InputError(nameInput, name, `the worktree ${worktreePath} already exists`, 'Choose another name, or enter the existing worktree with path.');
@@ -32404,6 +32401,23 @@ async function planCreate(repo, settings) {
         discardChanges: settings.discardChanges,
         owner: currentJob()
     };
+}
+/** A folder, or a path that does not exist yet; not a symlink, which could lead anywhere. */
+function checkWorktreesDir(dir) {
+    let stat;
+    try {
+        stat = external_node_fs_namespaceObject.lstatSync(dir);
+    }
+    catch {
+        stat = undefined;
+    }
+    if (stat?.isSymbolicLink()) {
+        throw new InputError('worktrees-dir', dir, `it is a symbolic link (to ${external_node_fs_namespaceObject.readlinkSync(dir)})`, 'Give the real path of the folder instead.');
+    }
+    if (stat && !stat.isDirectory()) {
+        throw new InputError('worktrees-dir', dir, 'it is not a folder', 'Point it at a folder, or at a path that does not exist yet.');
+    }
+    return realPath(dir);
 }
 async function enterByPath(repo, settings) {
     const given = settings.path;
