@@ -5,6 +5,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
 import { flattenName, getEnterSettings, InputError, NAME_MAX_LENGTH, type EnterSettings } from './input-helper.js'
+import { snapshotCheckout, type CheckoutSnapshot } from './isolation.js'
 import { withRepositoryLock } from './repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, realPath, type Repository } from './repository.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, currentJob, saveRecordState, writeRecordFile, type WorktreeRecord } from './state-helper.js'
@@ -14,8 +15,8 @@ export async function run(): Promise<void> {
   try {
     const settings = getEnterSettings()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
-    await sweep(repo)
-    const record = settings.path ? await enterByPath(repo, settings) : await create(repo, settings)
+    const [original] = await Promise.all([snapshotCheckout(repo.toplevel), sweep(repo)])
+    const record = settings.path ? await enterByPath(repo, settings, original) : await create(repo, settings, original)
     setOutputs(record, adminDirOf(repo.commonDir, record.path)!, repo.commonDir)
   } catch (error) {
     core.setFailed(error instanceof Error ? error.message : String(error))
@@ -40,10 +41,10 @@ export function defaultWorktreesDir(toplevel: string): string {
  * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
  * pass the checks; the checkout, the slow part, runs after the lock is released.
  */
-async function create(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {
+async function create(repo: Repository, settings: EnterSettings, original: CheckoutSnapshot): Promise<WorktreeRecord> {
   const record = await withRepositoryLock(repo.commonDir, async () => {
     if (settings.fetch) await fetchBase(repo, settings.baseRef)
-    const planned = await planCreate(repo, settings)
+    const planned = { ...(await planCreate(repo, settings)), original }
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
     saveRecordState(planned)
     fs.mkdirSync(path.dirname(planned.path), { recursive: true })
@@ -127,7 +128,7 @@ function checkWorktreesDir(dir: string): string {
   return realPath(dir)
 }
 
-async function enterByPath(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {
+async function enterByPath(repo: Repository, settings: EnterSettings, original: CheckoutSnapshot): Promise<WorktreeRecord> {
   const given = settings.path!
   const found = findWorktree(await listWorktrees(repo), given)
   if (!found || found.entry.bare) {
@@ -150,6 +151,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings): Promise<W
     created: false,
     onExit: settings.onExit ?? 'keep',
     discardChanges: settings.discardChanges,
+    original,
     owner: currentJob()
   }
   saveRecordState(record)

@@ -2,6 +2,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { OnExit } from './input-helper.js'
+import { compareSnapshots, snapshotCheckout } from './isolation.js'
 import { withRepositoryLock } from './repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, samePath, worktreeGit, type Repository } from './repository.js'
 import { decide, describeFindings, inspect, type Findings, type Verdict } from './safety-gate.js'
@@ -13,6 +14,8 @@ export interface ExitResult {
   action: OnExit
   removed: boolean
   findings?: Findings
+  /** What the agent changed in the original checkout, which it should have left alone. */
+  breach: string[]
   /** One sentence for a human or an agent. */
   message: string
   /** True when a person should look: work was kept back, or something went wrong. */
@@ -27,7 +30,7 @@ export interface ExitOptions {
 }
 
 export async function exitWorktree(record: WorktreeRecord, options: ExitOptions): Promise<ExitResult> {
-  const kept = (message: string, warning: boolean, findings?: Findings): ExitResult => ({ record, action: 'keep', removed: false, findings, message, warning })
+  const kept = (message: string, warning: boolean, findings?: Findings, breach: string[] = []): ExitResult => ({ record, action: 'keep', removed: false, findings, breach, message, warning })
 
   let repo: Repository
   try {
@@ -57,29 +60,42 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
 
   const folder = adminDir ? checkFolder(record.path, adminDir) : 'its git dir could not be found'
   const submodules = folder === 'intact' && fs.existsSync(path.join(adminDir!, 'modules'))
-  const findings = await inspect({
-    worktree: folder === 'intact' ? worktreeGit(adminDir!, record.path) : undefined,
-    submodules,
-    repository: repo.git,
-    head: found.entry.head,
-    baseSha: record.baseSha,
-    branchesToDelete: (await branchToDelete(repo, record, found.entry.branch)) ?? []
-  })
+  const [findings, breach] = await Promise.all([
+    inspect({
+      worktree: folder === 'intact' ? worktreeGit(adminDir!, record.path) : undefined,
+      submodules,
+      repository: repo.git,
+      head: found.entry.head,
+      baseSha: record.baseSha,
+      branchesToDelete: (await branchToDelete(repo, record, found.entry.branch)) ?? []
+    }),
+    options.step === 'sweep' ? [] : isolationBreach(record)
+  ])
   if (folder !== 'intact' && folder !== 'missing') findings.error ??= folder
   const verdict = decide(options.onExit, options.discardChanges, findings)
   if (!verdict.startsWith('remove')) {
     // An explicit exit is final: the post step must not remove what the exit step kept.
     if (options.step === 'exit' && adminDir) writeRecordFile(adminDir, { ...record, exited: 'keep' })
-    return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings)
+    return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings, breach)
   }
 
   // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
   const force = verdict === 'remove-discard' || submodules
   const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, force, found.entry.locked, lockedByUs))
-  if (outcome.error) return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings)
+  if (outcome.error) return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings, breach)
   const branchNote = outcome.branchNote
   const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
-  return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false }
+  return { record, action: 'remove', removed: true, findings, breach, message: `Removed ${record.path}${branchNote}${what}.`, warning: false }
+}
+
+/** Changes to the original checkout since enter; none when there is nothing to compare with. */
+async function isolationBreach(record: WorktreeRecord): Promise<string[]> {
+  if (!record.original || samePath(record.repository, record.path)) return []
+  try {
+    return compareSnapshots(record.original, await snapshotCheckout(record.repository))
+  } catch {
+    return []
+  }
 }
 
 /** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */

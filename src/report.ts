@@ -6,6 +6,10 @@ import { describeFindings } from './safety-gate.js'
 const LISTED = 10
 
 export function report(result: ExitResult): void {
+  if (result.breach.length) {
+    const shown = result.breach.slice(0, LISTED).join(', ') + (result.breach.length > LISTED ? `, and ${result.breach.length - LISTED} more` : '')
+    core.warning(`The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}.`, { title: 'agent-worktree: isolation breach' })
+  }
   if (!result.warning) return core.info(result.message)
   const lines = [result.message]
   const { uncommitted = [], unsavedCommits = [] } = result.findings ?? {}
@@ -55,7 +59,7 @@ export async function writeSummary(result: ExitResult): Promise<void> {
         [escape(record.name), escape(record.branch || '(detached)'), record.baseSha.slice(0, 12), escape(record.path), found, result.removed ? 'removed' : findings ? 'kept' : 'nothing']
       ])
       .addRaw(`<p>${escape(result.message)}</p>`, true)
-      .addRaw(listing('Uncommitted files', findings?.uncommitted ?? []) + listing('Unsaved commits', findings?.unsavedCommits ?? []), true)
+      .addRaw(listing('Uncommitted files', findings?.uncommitted ?? []) + listing('Unsaved commits', findings?.unsavedCommits ?? []) + listing(`Changed in the original checkout ${escape(record.repository)}`, result.breach), true)
       .write()
   } catch (error) {
     core.debug(`No job summary written: ${(error as Error).message}`)

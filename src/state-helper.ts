@@ -3,6 +3,7 @@ import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { OnExit } from './input-helper.js'
+import type { CheckoutSnapshot } from './isolation.js'
 
 /** State key of the main step: the worktree record, saved before anything is created. */
 export const STATE_RECORD = 'worktree'
@@ -28,6 +29,8 @@ export interface WorktreeRecord {
   created: boolean
   onExit: OnExit
   discardChanges: boolean
+  /** The original checkout as the job entered the worktree: compared at exit, to tell whether the agent stayed inside. */
+  original?: CheckoutSnapshot
   /** The job that entered it: the sweep of a later job on the same runner knows it for a leftover. */
   owner: JobIdentity
   /** Set by the exit sub-action: the post step then leaves the worktree alone. */

@@ -31554,6 +31554,164 @@ function getIDToken(aud) {
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/git-command-manager.ts
+// Every git call of the action goes through here.
+
+class GitError extends Error {
+    args;
+    result;
+    constructor(args, result) {
+        const detail = result.stderr.trim() || result.stdout.trim() || `exit code ${result.exitCode}`;
+        super(`git ${args.join(' ')} failed: ${detail}`);
+        this.args = args;
+        this.result = result;
+    }
+}
+// Never prompt for credentials: a prompt would hang an unattended job.
+const GIT_ENV = { GIT_TERMINAL_PROMPT: '0' };
+class Git {
+    cwd;
+    globalArgs;
+    /** `globalArgs` go before the command, e.g. --git-dir and --work-tree to pin a worktree's own git dir. */
+    constructor(cwd, globalArgs = []) {
+        this.cwd = cwd;
+        this.globalArgs = globalArgs;
+    }
+    /** Runs git and returns its result whatever the exit code. */
+    async run(args) {
+        const env = {};
+        for (const [k, v] of Object.entries(process.env))
+            if (v !== undefined)
+                env[k] = v;
+        return getExecOutput('git', [...this.globalArgs, ...args], {
+            cwd: this.cwd,
+            env: { ...env, ...GIT_ENV },
+            silent: true,
+            ignoreReturnCode: true
+        });
+    }
+    /** Runs git; throws GitError unless it exits 0. Returns stdout. */
+    async exec(args) {
+        const result = await this.run(args);
+        if (result.exitCode !== 0)
+            throw new GitError(args, result);
+        return result.stdout;
+    }
+    /** The commit a user-given ref names, or undefined. The ref is never read as an option. */
+    async resolveCommit(ref) {
+        const result = await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+        return result.exitCode === 0 ? result.stdout.trim() : undefined;
+    }
+    async branchExists(branch) {
+        const result = await this.run(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`]);
+        return result.exitCode === 0;
+    }
+    async isValidBranchName(branch) {
+        const result = await this.run(['check-ref-format', '--branch', branch]);
+        return result.exitCode === 0;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/porcelain.ts
+// Parsers for git's machine-readable output.
+/** Parses `git worktree list --porcelain`: one block per worktree, the main one first. */
+function parseWorktreeList(text) {
+    const entries = [];
+    let current;
+    for (const line of text.split('\n')) {
+        if (line === '') {
+            current = undefined;
+            continue;
+        }
+        const space = line.indexOf(' ');
+        const key = space === -1 ? line : line.slice(0, space);
+        const value = space === -1 ? '' : line.slice(space + 1);
+        if (key === 'worktree') {
+            current = { path: value, detached: false, bare: false };
+            entries.push(current);
+            continue;
+        }
+        if (!current)
+            continue;
+        if (key === 'HEAD')
+            current.head = value;
+        else if (key === 'branch')
+            current.branch = value;
+        else if (key === 'detached')
+            current.detached = true;
+        else if (key === 'bare')
+            current.bare = true;
+        else if (key === 'locked')
+            current.locked = value;
+        else if (key === 'prunable')
+            current.prunable = value;
+    }
+    return entries;
+}
+/** Parses `git status --porcelain=v1 -z`. A rename or copy is one entry, under its new path. */
+function parseStatus(text) {
+    const fields = text.split('\0');
+    const entries = [];
+    for (let i = 0; i < fields.length; i++) {
+        const field = fields[i];
+        if (field.length < 4)
+            continue;
+        const code = field.slice(0, 2);
+        entries.push({ code, path: field.slice(3) });
+        // The original path of a rename or copy follows as its own field.
+        if (code[0] === 'R' || code[0] === 'C')
+            i++;
+    }
+    return entries;
+}
+
+;// CONCATENATED MODULE: ./src/isolation.ts
+// Did the agent stay in its worktree? A snapshot of the original checkout at enter, compared at exit.
+
+
+
+
+async function snapshotCheckout(toplevel) {
+    const git = new Git(toplevel);
+    const [head, status] = await Promise.all([
+        git.run(['rev-parse', '--verify', '--quiet', 'HEAD']),
+        git.exec(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=dirty'])
+    ]);
+    const files = {};
+    for (const entry of parseStatus(status)) {
+        let signature = 'missing';
+        try {
+            const stat = external_node_fs_namespaceObject.lstatSync(external_node_path_namespaceObject.join(toplevel, entry.path));
+            signature = `${stat.size}:${stat.mtimeMs}`;
+        }
+        catch {
+            // deleted
+        }
+        files[entry.path] = `${entry.code} ${signature}`;
+    }
+    return { head: head.stdout.trim(), files };
+}
+function label(code) {
+    if (code === '??')
+        return 'added';
+    return code.includes('D') ? 'deleted' : 'modified';
+}
+/** What changed between two snapshots, one line each; empty when nothing did. */
+function compareSnapshots(before, after) {
+    const changes = [];
+    if (before.head !== after.head)
+        changes.push(`HEAD moved from ${before.head.slice(0, 12) || '(none)'} to ${after.head.slice(0, 12) || '(none)'}`);
+    for (const file of new Set([...Object.keys(before.files), ...Object.keys(after.files)])) {
+        const was = before.files[file];
+        const now = after.files[file];
+        if (was === now)
+            continue;
+        const kind = now === undefined ? 'reverted' : was === undefined ? label(now.slice(0, 2)) : now.slice(0, 2).includes('D') ? 'deleted' : 'modified';
+        changes.push(`${file} (${kind})`);
+    }
+    return changes;
+}
+
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:os"
@@ -31659,64 +31817,6 @@ async function withRepositoryLock(commonDir, fn, options = DEFAULTS) {
         clearInterval(heartbeat);
         if (readHolder(file)?.holder?.id === me.id)
             external_node_fs_namespaceObject.rmSync(file, { force: true });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/git-command-manager.ts
-// Every git call of the action goes through here.
-
-class GitError extends Error {
-    args;
-    result;
-    constructor(args, result) {
-        const detail = result.stderr.trim() || result.stdout.trim() || `exit code ${result.exitCode}`;
-        super(`git ${args.join(' ')} failed: ${detail}`);
-        this.args = args;
-        this.result = result;
-    }
-}
-// Never prompt for credentials: a prompt would hang an unattended job.
-const GIT_ENV = { GIT_TERMINAL_PROMPT: '0' };
-class Git {
-    cwd;
-    globalArgs;
-    /** `globalArgs` go before the command, e.g. --git-dir and --work-tree to pin a worktree's own git dir. */
-    constructor(cwd, globalArgs = []) {
-        this.cwd = cwd;
-        this.globalArgs = globalArgs;
-    }
-    /** Runs git and returns its result whatever the exit code. */
-    async run(args) {
-        const env = {};
-        for (const [k, v] of Object.entries(process.env))
-            if (v !== undefined)
-                env[k] = v;
-        return getExecOutput('git', [...this.globalArgs, ...args], {
-            cwd: this.cwd,
-            env: { ...env, ...GIT_ENV },
-            silent: true,
-            ignoreReturnCode: true
-        });
-    }
-    /** Runs git; throws GitError unless it exits 0. Returns stdout. */
-    async exec(args) {
-        const result = await this.run(args);
-        if (result.exitCode !== 0)
-            throw new GitError(args, result);
-        return result.stdout;
-    }
-    /** The commit a user-given ref names, or undefined. The ref is never read as an option. */
-    async resolveCommit(ref) {
-        const result = await this.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
-        return result.exitCode === 0 ? result.stdout.trim() : undefined;
-    }
-    async branchExists(branch) {
-        const result = await this.run(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`]);
-        return result.exitCode === 0;
-    }
-    async isValidBranchName(branch) {
-        const result = await this.run(['check-ref-format', '--branch', branch]);
-        return result.exitCode === 0;
     }
 }
 
@@ -31831,59 +31931,6 @@ function input_helper_getExitSettings() {
         onExit: parseOnExit('on-exit', checked('on-exit')),
         discardChanges: parseBoolean('discard-changes', checked('discard-changes'))
     };
-}
-
-;// CONCATENATED MODULE: ./src/porcelain.ts
-// Parsers for git's machine-readable output.
-/** Parses `git worktree list --porcelain`: one block per worktree, the main one first. */
-function parseWorktreeList(text) {
-    const entries = [];
-    let current;
-    for (const line of text.split('\n')) {
-        if (line === '') {
-            current = undefined;
-            continue;
-        }
-        const space = line.indexOf(' ');
-        const key = space === -1 ? line : line.slice(0, space);
-        const value = space === -1 ? '' : line.slice(space + 1);
-        if (key === 'worktree') {
-            current = { path: value, detached: false, bare: false };
-            entries.push(current);
-            continue;
-        }
-        if (!current)
-            continue;
-        if (key === 'HEAD')
-            current.head = value;
-        else if (key === 'branch')
-            current.branch = value;
-        else if (key === 'detached')
-            current.detached = true;
-        else if (key === 'bare')
-            current.bare = true;
-        else if (key === 'locked')
-            current.locked = value;
-        else if (key === 'prunable')
-            current.prunable = value;
-    }
-    return entries;
-}
-/** Parses `git status --porcelain=v1 -z`. A rename or copy is one entry, under its new path. */
-function parseStatus(text) {
-    const fields = text.split('\0');
-    const entries = [];
-    for (let i = 0; i < fields.length; i++) {
-        const field = fields[i];
-        if (field.length < 4)
-            continue;
-        const code = field.slice(0, 2);
-        entries.push({ code, path: field.slice(3) });
-        // The original path of a rename or copy follows as its own field.
-        if (code[0] === 'R' || code[0] === 'C')
-            i++;
-    }
-    return entries;
 }
 
 ;// CONCATENATED MODULE: ./src/repository.ts
@@ -32076,8 +32123,9 @@ function state_helper_readRecordFile(gitDir) {
 
 
 
+
 async function exit_worktree_exitWorktree(record, options) {
-    const kept = (message, warning, findings) => ({ record, action: 'keep', removed: false, findings, message, warning });
+    const kept = (message, warning, findings, breach = []) => ({ record, action: 'keep', removed: false, findings, breach, message, warning });
     let repo;
     try {
         repo = await repository_openRepository(record.repository, 'repository-path');
@@ -32106,14 +32154,17 @@ async function exit_worktree_exitWorktree(record, options) {
     }
     const folder = adminDir ? checkFolder(record.path, adminDir) : 'its git dir could not be found';
     const submodules = folder === 'intact' && external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(adminDir, 'modules'));
-    const findings = await inspect({
-        worktree: folder === 'intact' ? worktreeGit(adminDir, record.path) : undefined,
-        submodules,
-        repository: repo.git,
-        head: found.entry.head,
-        baseSha: record.baseSha,
-        branchesToDelete: (await branchToDelete(repo, record, found.entry.branch)) ?? []
-    });
+    const [findings, breach] = await Promise.all([
+        inspect({
+            worktree: folder === 'intact' ? worktreeGit(adminDir, record.path) : undefined,
+            submodules,
+            repository: repo.git,
+            head: found.entry.head,
+            baseSha: record.baseSha,
+            branchesToDelete: (await branchToDelete(repo, record, found.entry.branch)) ?? []
+        }),
+        options.step === 'sweep' ? [] : isolationBreach(record)
+    ]);
     if (folder !== 'intact' && folder !== 'missing')
         findings.error ??= folder;
     const verdict = decide(options.onExit, options.discardChanges, findings);
@@ -32121,16 +32172,27 @@ async function exit_worktree_exitWorktree(record, options) {
         // An explicit exit is final: the post step must not remove what the exit step kept.
         if (options.step === 'exit' && adminDir)
             writeRecordFile(adminDir, { ...record, exited: 'keep' });
-        return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings);
+        return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings, breach);
     }
     // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
     const force = verdict === 'remove-discard' || submodules;
     const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, force, found.entry.locked, lockedByUs));
     if (outcome.error)
-        return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings);
+        return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings, breach);
     const branchNote = outcome.branchNote;
     const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found';
-    return { record, action: 'remove', removed: true, findings, message: `Removed ${record.path}${branchNote}${what}.`, warning: false };
+    return { record, action: 'remove', removed: true, findings, breach, message: `Removed ${record.path}${branchNote}${what}.`, warning: false };
+}
+/** Changes to the original checkout since enter; none when there is nothing to compare with. */
+async function isolationBreach(record) {
+    if (!record.original || samePath(record.repository, record.path))
+        return [];
+    try {
+        return compareSnapshots(record.original, await snapshotCheckout(record.repository));
+    }
+    catch {
+        return [];
+    }
 }
 /** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */
 async function remove(repo, record, force, lock, lockedByUs) {
@@ -32198,6 +32260,10 @@ function keepMessage(record, verdict, findings) {
 
 const LISTED = 10;
 function report_report(result) {
+    if (result.breach.length) {
+        const shown = result.breach.slice(0, LISTED).join(', ') + (result.breach.length > LISTED ? `, and ${result.breach.length - LISTED} more` : '');
+        warning(`The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}.`, { title: 'agent-worktree: isolation breach' });
+    }
     if (!result.warning)
         return info(result.message);
     const lines = [result.message];
@@ -32247,7 +32313,7 @@ async function report_writeSummary(result) {
             [report_escape(record.name), report_escape(record.branch || '(detached)'), record.baseSha.slice(0, 12), report_escape(record.path), found, result.removed ? 'removed' : findings ? 'kept' : 'nothing']
         ])
             .addRaw(`<p>${report_escape(result.message)}</p>`, true)
-            .addRaw(listing('Uncommitted files', findings?.uncommitted ?? []) + listing('Unsaved commits', findings?.unsavedCommits ?? []), true)
+            .addRaw(listing('Uncommitted files', findings?.uncommitted ?? []) + listing('Unsaved commits', findings?.unsavedCommits ?? []) + listing(`Changed in the original checkout ${report_escape(record.repository)}`, result.breach), true)
             .write();
     }
     catch (error) {

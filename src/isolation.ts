@@ -1,0 +1,50 @@
+// Did the agent stay in its worktree? A snapshot of the original checkout at enter, compared at exit.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { Git } from './git-command-manager.js'
+import { parseStatus } from './porcelain.js'
+
+export interface CheckoutSnapshot {
+  head: string
+  /** Each changed or untracked path, with its status code and size/mtime, so further edits show too. */
+  files: Record<string, string>
+}
+
+export async function snapshotCheckout(toplevel: string): Promise<CheckoutSnapshot> {
+  const git = new Git(toplevel)
+  const [head, status] = await Promise.all([
+    git.run(['rev-parse', '--verify', '--quiet', 'HEAD']),
+    git.exec(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=dirty'])
+  ])
+  const files: Record<string, string> = {}
+  for (const entry of parseStatus(status)) {
+    let signature = 'missing'
+    try {
+      const stat = fs.lstatSync(path.join(toplevel, entry.path))
+      signature = `${stat.size}:${stat.mtimeMs}`
+    } catch {
+      // deleted
+    }
+    files[entry.path] = `${entry.code} ${signature}`
+  }
+  return { head: head.stdout.trim(), files }
+}
+
+function label(code: string): string {
+  if (code === '??') return 'added'
+  return code.includes('D') ? 'deleted' : 'modified'
+}
+
+/** What changed between two snapshots, one line each; empty when nothing did. */
+export function compareSnapshots(before: CheckoutSnapshot, after: CheckoutSnapshot): string[] {
+  const changes: string[] = []
+  if (before.head !== after.head) changes.push(`HEAD moved from ${before.head.slice(0, 12) || '(none)'} to ${after.head.slice(0, 12) || '(none)'}`)
+  for (const file of new Set([...Object.keys(before.files), ...Object.keys(after.files)])) {
+    const was = before.files[file]
+    const now = after.files[file]
+    if (was === now) continue
+    const kind = now === undefined ? 'reverted' : was === undefined ? label(now.slice(0, 2)) : now.slice(0, 2).includes('D') ? 'deleted' : 'modified'
+    changes.push(`${file} (${kind})`)
+  }
+  return changes
+}
