@@ -309,7 +309,7 @@ describe('bad input fails the main step with a clear error and leaves nothing be
     expect(errors).toHaveLength(1)
     expect(errors[0].message).toContain(expected)
     expect(main.outputs).toEqual({})
-    expect(main.state).toEqual({})
+    expect(main.state.worktree).toBeUndefined()
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
     expect(git(repos.clone, 'for-each-ref')).toBe(before)
     expect(fs.existsSync(`${repos.clone}.worktrees`)).toBe(false)

@@ -71,6 +71,18 @@ export function parseAnnotations(stdout) {
   return annotations
 }
 
+/**
+ * @param {number | undefined} pid
+ * @param {NodeJS.Signals} signal
+ */
+function killGroup(pid, signal) {
+  try {
+    if (pid) process.kill(-pid, signal)
+  } catch {
+    // already gone
+  }
+}
+
 export class Job {
   /** @type {Record<string, string>} */
   exported = {}
@@ -119,13 +131,14 @@ export class Job {
   /**
    * Runs the registered posts, last registered first, as the runner does at the end of the job;
    * again when called again.
+   * @param {Kill} [kill] kill each post this long after it starts
    * @returns {Promise<StepResult[]>}
    */
-  async runPosts() {
+  async runPosts(kill) {
     const results = []
     for (const post of [...this.#posts].reverse()) {
       const state = Object.fromEntries(Object.entries(post.state).map(([k, v]) => [`STATE_${k}`, v]))
-      results.push(await this.#runNode(post.script, post.inputs, state))
+      results.push(await this.#runNode(post.script, post.inputs, state, kill))
     }
     return results
   }
@@ -159,12 +172,13 @@ export class Job {
       ...state,
       ...files
     })
-    const child = spawn(process.execPath, [script], { cwd: this.#options.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    // Its own process group, so that a kill reaches git's children too, as the runner's cancel does.
+    const child = spawn(process.execPath, [script], { cwd: this.#options.workspace, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', d => (stdout += d))
     child.stderr.on('data', d => (stderr += d))
-    const timer = kill ? setTimeout(() => child.kill(kill.signal), kill.killAfterMs) : undefined
+    const timer = kill ? setTimeout(() => killGroup(child.pid, kill.signal), kill.killAfterMs) : undefined
     /** @type {[number | null, string | null]} */
     const [exitCode, signal] = await new Promise(resolve => child.on('close', (code, sig) => resolve([code, sig])))
     if (timer) clearTimeout(timer)

@@ -8,13 +8,14 @@ import { flattenName, getEnterSettings, InputError, NAME_MAX_LENGTH, type EnterS
 import { snapshotCheckout, type CheckoutSnapshot } from './isolation.js'
 import { withRepositoryLock } from './repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, realPath, type Repository } from './repository.js'
-import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, currentJob, saveRecordState, writeRecordFile, type WorktreeRecord } from './state-helper.js'
+import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, STATE_COMMON_DIR, currentJob, saveRecordState, writeRecordFile, type WorktreeRecord } from './state-helper.js'
 import { sweep } from './sweep.js'
 
 export async function run(): Promise<void> {
   try {
     const settings = getEnterSettings()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
+    core.saveState(STATE_COMMON_DIR, repo.commonDir)
     const [original] = await Promise.all([snapshotCheckout(repo.toplevel), sweep(repo)])
     const record = settings.path ? await enterByPath(repo, settings, original) : await create(repo, settings, original)
     setOutputs(record, adminDirOf(repo.commonDir, record.path)!, repo.commonDir)

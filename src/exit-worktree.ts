@@ -4,6 +4,7 @@ import * as path from 'node:path'
 import type { OnExit } from './input-helper.js'
 import { compareSnapshots, snapshotCheckout } from './isolation.js'
 import { withRepositoryLock } from './repository-lock.js'
+import type { WorktreeEntry } from './porcelain.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, samePath, worktreeGit, type Repository } from './repository.js'
 import { decide, describeFindings, inspect, type Findings, type Verdict } from './safety-gate.js'
 import { readRecordFile, writeRecordFile, type WorktreeRecord } from './state-helper.js'
@@ -38,16 +39,27 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
   } catch (error) {
     return kept(`Kept ${record.path}: the repository ${record.repository} could not be opened (${(error as Error).message}).`, true)
   }
-  const found = findWorktree(await listWorktrees(repo), record.path)
+  const entries = await listWorktrees(repo)
+  const found = findWorktree(entries, record.path)
   if (!found) {
-    return kept(`Nothing to do: ${record.path} is no longer a worktree of ${record.repository}.`, false)
+    const cleaned = record.created ? await withRepositoryLock(repo.commonDir, () => clearInterruptedAdd(repo, record, entries)) : ''
+    return kept(`Nothing to do: ${record.path} is no longer a worktree of ${record.repository}${cleaned}.`, false)
   }
   if (found.isMain) return kept(`Kept ${record.path}: it is the main worktree, which is never removed.`, true)
 
   const adminDir = adminDirOf(repo.commonDir, record.path)
   const fileRecord = adminDir ? readRecordFile(adminDir) : undefined
   const ours = fileRecord?.token === record.token
-  const lockedByUs = found.entry.locked?.startsWith(`agent-worktree ${record.token}:`) ?? false
+  // git marks a worktree "initializing" until its add finishes: at the path this step planned under the
+  // repository lock, with no record written yet, that is this step's own add, cut short.
+  const interruptedAdd = record.created && !fileRecord && found.entry.locked === 'initializing'
+  const lockedByUs = interruptedAdd || (found.entry.locked?.startsWith(`agent-worktree ${record.token}:`) ?? false)
+  if (ours && fileRecord?.removing) {
+    // The gate allowed this removal before the step was cut short; only git's part is left to do.
+    const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir!, true, found.entry.locked, lockedByUs))
+    if (outcome.error) return kept(`Kept ${record.path}: git could not finish removing it (${outcome.error}).`, true)
+    return { record, action: 'remove', removed: true, breach: [], message: `Removed ${record.path}${outcome.branchNote}, finishing a removal that was cut short.`, warning: false }
+  }
   if (record.created && !ours && !lockedByUs) {
     return kept(`Kept ${record.path}: it is not the worktree this step created, so it is left alone.`, true)
   }
@@ -60,9 +72,12 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
 
   const folder = adminDir ? checkFolder(record.path, adminDir) : 'its git dir could not be found'
   const submodules = folder === 'intact' && fs.existsSync(path.join(adminDir!, 'modules'))
+  // The main step creates without checkout, then checks out; git writes the index last. Without an index the
+  // main step was cut short before the agent could start: nothing in the folder is anyone's work.
+  const checkedOut = !record.created || folder !== 'intact' || fs.existsSync(path.join(adminDir!, 'index'))
   const [findings, breach] = await Promise.all([
     inspect({
-      worktree: folder === 'intact' ? worktreeGit(adminDir!, record.path) : undefined,
+      worktree: folder === 'intact' && checkedOut ? worktreeGit(adminDir!, record.path) : undefined,
       submodules,
       repository: repo.git,
       head: found.entry.head,
@@ -80,8 +95,8 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
   }
 
   // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
-  const force = verdict === 'remove-discard' || submodules
-  const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, force, found.entry.locked, lockedByUs))
+  const force = verdict === 'remove-discard' || submodules || !checkedOut
+  const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir!, force, found.entry.locked, lockedByUs))
   if (outcome.error) return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings, breach)
   const branchNote = outcome.branchNote
   const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
@@ -99,17 +114,76 @@ async function isolationBreach(record: WorktreeRecord): Promise<string[]> {
 }
 
 /** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */
-async function remove(repo: Repository, record: WorktreeRecord, force: boolean, lock: string | undefined, lockedByUs: boolean): Promise<{ error?: string; branchNote: string }> {
+async function remove(repo: Repository, record: WorktreeRecord, adminDir: string, force: boolean, lock: string | undefined, lockedByUs: boolean): Promise<{ error?: string; branchNote: string }> {
+  // Marked first: git deletes the files before the registration, and a step cut short in between must be
+  // able to finish the removal, not take the deleted files for unsaved work.
+  writeRecordFile(adminDir, { ...record, removing: true })
   if (lockedByUs) await repo.git.exec(['worktree', 'unlock', record.path])
   const removal = await repo.git.run(['worktree', 'remove', ...(force ? ['--force'] : []), record.path])
   if (removal.exitCode !== 0) {
     if (lockedByUs) await repo.git.run(['worktree', 'lock', '--reason', lock!, record.path])
+    writeRecordFile(adminDir, record)
     return { error: removal.stderr.trim(), branchNote: '' }
   }
   if (!record.created || !record.branch) return { branchNote: '' }
   // The gate counted this branch's commits, so deleting it loses nothing that was not discarded on purpose.
   const deletion = await repo.git.run(['branch', '-D', record.branch])
   return { branchNote: deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})` }
+}
+
+/**
+ * What a step cut short in the middle of `git worktree add` or of a removal leaves at a path that is no
+ * longer a worktree: a folder holding nothing but a .git file, and the branch, which git creates first and
+ * deletes last. The branch goes only when no worktree has it checked out and none of its commits is unsaved.
+ */
+async function clearInterruptedAdd(repo: Repository, record: WorktreeRecord, entries: WorktreeEntry[]): Promise<string> {
+  const notes: string[] = []
+  const adminDir = halfGoneAdminDir(repo.commonDir, record)
+  if (adminDir) {
+    fs.rmSync(adminDir, { recursive: true, force: true })
+    notes.push(`its git dir ${adminDir}`)
+  }
+  const folder = (() => {
+    try {
+      return fs.readdirSync(record.path)
+    } catch {
+      return undefined
+    }
+  })()
+  if (folder && folder.every(name => name === '.git')) {
+    fs.rmSync(record.path, { recursive: true, force: true })
+    notes.push('its empty folder')
+  }
+  const ref = `refs/heads/${record.branch}`
+  if (record.branch && !entries.some(e => e.branch === ref) && (await repo.git.branchExists(record.branch))) {
+    const unsaved = await repo.git.run(['log', '--format=%h', ref, '--not', record.baseSha, '--remotes', '--'])
+    if (unsaved.exitCode === 0 && unsaved.stdout.trim() === '' && (await repo.git.run(['branch', '-D', record.branch])).exitCode === 0) {
+      notes.push(`its branch ${record.branch}`)
+    }
+  }
+  return notes.length ? `; removed ${notes.join(' and ')}, left by a step that was cut short` : ''
+}
+
+/**
+ * A git dir of this worktree that git no longer lists, because an add or a removal was cut short: it still
+ * holds this step's record, or it lacks the gitdir file and bears the worktree's name (git's id for it).
+ */
+function halfGoneAdminDir(commonDir: string, record: WorktreeRecord): string | undefined {
+  const root = path.join(commonDir, 'worktrees')
+  const id = path.basename(record.path)
+  let names: string[]
+  try {
+    names = fs.readdirSync(root)
+  } catch {
+    return undefined
+  }
+  for (const name of names) {
+    const dir = path.join(root, name)
+    if (readRecordFile(dir)?.token === record.token) return dir
+    const sameId = name === id || new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\d+$`).test(name)
+    if (sameId && !fs.existsSync(path.join(dir, 'gitdir'))) return dir
+  }
+  return undefined
 }
 
 /** The branch this step created, while it still exists: removing the worktree deletes it too. */

@@ -1,5 +1,6 @@
 // Every git call of the action goes through here.
-import * as exec from '@actions/exec'
+import { spawn } from 'node:child_process'
+import { lockHeld, noteLockChild } from './repository-lock.js'
 
 export interface GitResult {
   exitCode: number
@@ -18,7 +19,7 @@ export class GitError extends Error {
 }
 
 // Never prompt for credentials: a prompt would hang an unattended job.
-const GIT_ENV: Record<string, string> = { GIT_TERMINAL_PROMPT: '0' }
+const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0' }
 
 export class Git {
   /** `globalArgs` go before the command, e.g. --git-dir and --work-tree to pin a worktree's own git dir. */
@@ -27,16 +28,24 @@ export class Git {
     private readonly globalArgs: string[] = []
   ) {}
 
-  /** Runs git and returns its result whatever the exit code. */
+  /**
+   * Runs git and returns its result whatever the exit code. While the repository lock is held, git runs in a
+   * process group of its own and is recorded in the lock: a step killed mid-call then neither cuts git off
+   * half-way, leaving its ref and packed-refs locks behind, nor lets the next step go ahead before git ends.
+   */
   async run(args: string[]): Promise<GitResult> {
-    const env: Record<string, string> = {}
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
-    return exec.getExecOutput('git', [...this.globalArgs, ...args], {
-      cwd: this.cwd,
-      env: { ...env, ...GIT_ENV },
-      silent: true,
-      ignoreReturnCode: true
+    const locked = lockHeld()
+    const child = spawn('git', [...this.globalArgs, ...args], { cwd: this.cwd, env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'], detached: locked })
+    if (locked && child.pid) noteLockChild(child.pid)
+    const stdout: Buffer[] = []
+    const stderr: Buffer[] = []
+    child.stdout.on('data', (d: Buffer) => stdout.push(d))
+    child.stderr.on('data', (d: Buffer) => stderr.push(d))
+    const exitCode = await new Promise<number>((resolve, reject) => {
+      child.on('error', reject)
+      child.on('close', code => resolve(code ?? 128))
     })
+    return { exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }
   }
 
   /** Runs git; throws GitError unless it exits 0. Returns stdout. */

@@ -20,6 +20,25 @@ interface Holder {
   pid: number
   host: string
   id: string
+  /** The git process the holder is running, which may outlive a killed holder by a moment. */
+  child?: number
+}
+
+/** The lock this process holds, if any. */
+let held: { file: string; holder: Holder } | undefined
+
+export function lockHeld(): boolean {
+  return held !== undefined
+}
+
+/** Records the git process now running under the lock: until it ends, the lock is not stale. */
+export function noteLockChild(pid: number): void {
+  if (!held) return
+  held.holder.child = pid
+  // Replaced whole by a rename, so that a reader never sees half a record.
+  const temp = `${held.file}.${held.holder.id}.tmp`
+  fs.writeFileSync(temp, JSON.stringify(held.holder))
+  fs.renameSync(temp, held.file)
 }
 
 const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
@@ -54,7 +73,8 @@ function readHolder(file: string): { holder?: Holder; text: string; ageMs: numbe
 function stealIfStale(file: string, options: LockOptions): void {
   const seen = readHolder(file)
   if (!seen) return
-  const deadHere = seen.holder !== undefined && seen.holder.host === os.hostname() && !isAlive(seen.holder.pid)
+  const holder = seen.holder
+  const deadHere = holder !== undefined && holder.host === os.hostname() && !isAlive(holder.pid) && !(holder.child && isAlive(holder.child))
   if (!deadHere && seen.ageMs < options.staleMs) return
   const guard = `${file}.steal`
   try {
@@ -70,6 +90,14 @@ function stealIfStale(file: string, options: LockOptions): void {
   } finally {
     fs.rmSync(guard, { force: true })
   }
+}
+
+/**
+ * Waits until no step holds the lock, taking over one that a killed step left: afterwards the repository
+ * is as the last git call left it, and no lock file of a crash stays behind.
+ */
+export async function settle(commonDir: string): Promise<void> {
+  await withRepositoryLock(commonDir, async () => undefined)
 }
 
 /** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */
@@ -96,6 +124,11 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
     // Short, growing, jittered waits: most holds last tens of milliseconds.
     await sleep(Math.min(20 * 2 ** Math.min(attempt, 4), 250) * (0.5 + Math.random()))
   }
+  held = { file, holder: me }
+  // A holder killed between writing and renaming its record leaves the temporary file: only a holder clears them.
+  for (const name of fs.readdirSync(commonDir)) {
+    if (name.startsWith(`${LOCK_FILE}.`) && name.endsWith('.tmp')) fs.rmSync(path.join(commonDir, name), { force: true })
+  }
   // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
   const heartbeat = setInterval(() => {
     const now = new Date()
@@ -106,6 +139,7 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
     return await fn()
   } finally {
     clearInterval(heartbeat)
+    held = undefined
     if (readHolder(file)?.holder?.id === me.id) fs.rmSync(file, { force: true })
   }
 }

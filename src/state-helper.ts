@@ -7,6 +7,8 @@ import type { CheckoutSnapshot } from './isolation.js'
 
 /** State key of the main step: the worktree record, saved before anything is created. */
 export const STATE_RECORD = 'worktree'
+/** State key of the main step: the repository's common git dir, saved before its lock is taken. */
+export const STATE_COMMON_DIR = 'common-dir'
 
 /** Environment variables that tell later steps (and the exit sub-action) where the job works. */
 export const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH'
@@ -35,6 +37,8 @@ export interface WorktreeRecord {
   owner: JobIdentity
   /** Set by the exit sub-action: the post step then leaves the worktree alone. */
   exited?: OnExit
+  /** Set just before git removes the worktree: a step cut short in the middle finishes the removal. */
+  removing?: boolean
 }
 
 export interface JobIdentity {

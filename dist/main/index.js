@@ -31111,14 +31111,14 @@ var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arg
  */
 function exec_exec(commandLine, args, options) {
     return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = argStringToArray(commandLine);
+        const commandArgs = tr.argStringToArray(commandLine);
         if (commandArgs.length === 0) {
             throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
         }
         // Path to tool to execute should be first arg
         const toolPath = commandArgs[0];
         args = commandArgs.slice(1).concat(args || []);
-        const runner = new ToolRunner(toolPath, args, options);
+        const runner = new tr.ToolRunner(toolPath, args, options);
         return runner.exec();
     });
 }
@@ -31138,8 +31138,8 @@ function getExecOutput(commandLine, args, options) {
         let stdout = '';
         let stderr = '';
         //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new external_string_decoder_.StringDecoder('utf8');
-        const stderrDecoder = new external_string_decoder_.StringDecoder('utf8');
+        const stdoutDecoder = new StringDecoder('utf8');
+        const stderrDecoder = new StringDecoder('utf8');
         const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
         const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
         const stdErrListener = (data) => {
@@ -31556,8 +31556,147 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/repository-lock.ts
+// One lock per git common dir, across processes: git's worktree and ref commands race when several
+// jobs share one repository (a half-written commondir, packed-refs.lock, config.lock).
+
+
+
+
+const LOCK_FILE = 'agent-worktree.lock';
+const DEFAULTS = { timeoutMs: 180_000, staleMs: 30_000 };
+/** The lock this process holds, if any. */
+let held;
+function lockHeld() {
+    return held !== undefined;
+}
+/** Records the git process now running under the lock: until it ends, the lock is not stale. */
+function noteLockChild(pid) {
+    if (!held)
+        return;
+    held.holder.child = pid;
+    // Replaced whole by a rename, so that a reader never sees half a record.
+    const temp = `${held.file}.${held.holder.id}.tmp`;
+    external_node_fs_namespaceObject.writeFileSync(temp, JSON.stringify(held.holder));
+    external_node_fs_namespaceObject.renameSync(temp, held.file);
+}
+const sleep = (ms) => new Promise(resolve => setTimeout(resolve, ms));
+function isAlive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === 'EPERM';
+    }
+}
+function readHolder(file) {
+    try {
+        const text = external_node_fs_namespaceObject.readFileSync(file, 'utf8');
+        const ageMs = Date.now() - external_node_fs_namespaceObject.statSync(file).mtimeMs;
+        try {
+            return { holder: JSON.parse(text), text, ageMs };
+        }
+        catch {
+            return { text, ageMs }; // still being written, or torn by a crash: judged by age
+        }
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Removes a lock whose holder is gone. Stealers take a second, short-lived lock first and check that the
+ * lock is still the one they judged stale, so that two of them never remove a lock a third just took.
+ */
+function stealIfStale(file, options) {
+    const seen = readHolder(file);
+    if (!seen)
+        return;
+    const holder = seen.holder;
+    const deadHere = holder !== undefined && holder.host === external_node_os_namespaceObject.hostname() && !isAlive(holder.pid) && !(holder.child && isAlive(holder.child));
+    if (!deadHere && seen.ageMs < options.staleMs)
+        return;
+    const guard = `${file}.steal`;
+    try {
+        external_node_fs_namespaceObject.writeFileSync(guard, String(process.pid), { flag: 'wx' });
+    }
+    catch {
+        // Another stealer is at work; a guard left by a killed stealer is old and goes.
+        const guardAge = readHolder(guard)?.ageMs ?? 0;
+        if (guardAge > options.staleMs)
+            external_node_fs_namespaceObject.rmSync(guard, { force: true });
+        return;
+    }
+    try {
+        if (readHolder(file)?.text === seen.text)
+            external_node_fs_namespaceObject.rmSync(file, { force: true });
+    }
+    finally {
+        external_node_fs_namespaceObject.rmSync(guard, { force: true });
+    }
+}
+/**
+ * Waits until no step holds the lock, taking over one that a killed step left: afterwards the repository
+ * is as the last git call left it, and no lock file of a crash stays behind.
+ */
+async function settle(commonDir) {
+    await withRepositoryLock(commonDir, async () => undefined);
+}
+/** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */
+async function withRepositoryLock(commonDir, fn, options = DEFAULTS) {
+    const file = external_node_path_namespaceObject.join(commonDir, LOCK_FILE);
+    const me = { pid: process.pid, host: external_node_os_namespaceObject.hostname(), id: (0,external_node_crypto_.randomBytes)(6).toString('hex') };
+    const started = Date.now();
+    for (let attempt = 0;; attempt++) {
+        try {
+            external_node_fs_namespaceObject.writeFileSync(file, JSON.stringify(me), { flag: 'wx' });
+            break;
+        }
+        catch (error) {
+            if (error.code !== 'EEXIST')
+                throw error;
+        }
+        stealIfStale(file, options);
+        if (Date.now() - started > options.timeoutMs) {
+            const seen = readHolder(file);
+            const who = seen?.holder ? `process ${seen.holder.pid} on ${seen.holder.host}` : 'another process';
+            throw new Error(`Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${file}, held by ${who}. ` +
+                'Another agent-worktree step is working on this repository; if none is, delete that file.');
+        }
+        // Short, growing, jittered waits: most holds last tens of milliseconds.
+        await sleep(Math.min(20 * 2 ** Math.min(attempt, 4), 250) * (0.5 + Math.random()));
+    }
+    held = { file, holder: me };
+    // A holder killed between writing and renaming its record leaves the temporary file: only a holder clears them.
+    for (const name of external_node_fs_namespaceObject.readdirSync(commonDir)) {
+        if (name.startsWith(`${LOCK_FILE}.`) && name.endsWith('.tmp'))
+            external_node_fs_namespaceObject.rmSync(external_node_path_namespaceObject.join(commonDir, name), { force: true });
+    }
+    // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
+    const heartbeat = setInterval(() => {
+        const now = new Date();
+        external_node_fs_namespaceObject.utimes(file, now, now, () => undefined);
+    }, options.staleMs / 3);
+    heartbeat.unref();
+    try {
+        return await fn();
+    }
+    finally {
+        clearInterval(heartbeat);
+        held = undefined;
+        if (readHolder(file)?.holder?.id === me.id)
+            external_node_fs_namespaceObject.rmSync(file, { force: true });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/git-command-manager.ts
 // Every git call of the action goes through here.
+
 
 class GitError extends Error {
     args;
@@ -31570,7 +31709,7 @@ class GitError extends Error {
     }
 }
 // Never prompt for credentials: a prompt would hang an unattended job.
-const GIT_ENV = { GIT_TERMINAL_PROMPT: '0' };
+const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
 class Git {
     cwd;
     globalArgs;
@@ -31579,18 +31718,25 @@ class Git {
         this.cwd = cwd;
         this.globalArgs = globalArgs;
     }
-    /** Runs git and returns its result whatever the exit code. */
+    /**
+     * Runs git and returns its result whatever the exit code. While the repository lock is held, git runs in a
+     * process group of its own and is recorded in the lock: a step killed mid-call then neither cuts git off
+     * half-way, leaving its ref and packed-refs locks behind, nor lets the next step go ahead before git ends.
+     */
     async run(args) {
-        const env = {};
-        for (const [k, v] of Object.entries(process.env))
-            if (v !== undefined)
-                env[k] = v;
-        return getExecOutput('git', [...this.globalArgs, ...args], {
-            cwd: this.cwd,
-            env: { ...env, ...GIT_ENV },
-            silent: true,
-            ignoreReturnCode: true
+        const locked = lockHeld();
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...this.globalArgs, ...args], { cwd: this.cwd, env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'], detached: locked });
+        if (locked && child.pid)
+            noteLockChild(child.pid);
+        const stdout = [];
+        const stderr = [];
+        child.stdout.on('data', (d) => stdout.push(d));
+        child.stderr.on('data', (d) => stderr.push(d));
+        const exitCode = await new Promise((resolve, reject) => {
+            child.on('error', reject);
+            child.on('close', code => resolve(code ?? 128));
         });
+        return { exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
     }
     /** Runs git; throws GitError unless it exits 0. Returns stdout. */
     async exec(args) {
@@ -31827,112 +31973,6 @@ function compareSnapshots(before, after) {
     return changes;
 }
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/repository-lock.ts
-// One lock per git common dir, across processes: git's worktree and ref commands race when several
-// jobs share one repository (a half-written commondir, packed-refs.lock, config.lock).
-
-
-
-
-const LOCK_FILE = 'agent-worktree.lock';
-const DEFAULTS = { timeoutMs: 180_000, staleMs: 30_000 };
-const sleep = (ms) => new Promise(resolve => setTimeout(resolve, ms));
-function isAlive(pid) {
-    try {
-        process.kill(pid, 0);
-        return true;
-    }
-    catch (error) {
-        return error.code === 'EPERM';
-    }
-}
-function readHolder(file) {
-    try {
-        const text = external_node_fs_namespaceObject.readFileSync(file, 'utf8');
-        const ageMs = Date.now() - external_node_fs_namespaceObject.statSync(file).mtimeMs;
-        try {
-            return { holder: JSON.parse(text), text, ageMs };
-        }
-        catch {
-            return { text, ageMs }; // still being written, or torn by a crash: judged by age
-        }
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * Removes a lock whose holder is gone. Stealers take a second, short-lived lock first and check that the
- * lock is still the one they judged stale, so that two of them never remove a lock a third just took.
- */
-function stealIfStale(file, options) {
-    const seen = readHolder(file);
-    if (!seen)
-        return;
-    const deadHere = seen.holder !== undefined && seen.holder.host === external_node_os_namespaceObject.hostname() && !isAlive(seen.holder.pid);
-    if (!deadHere && seen.ageMs < options.staleMs)
-        return;
-    const guard = `${file}.steal`;
-    try {
-        external_node_fs_namespaceObject.writeFileSync(guard, String(process.pid), { flag: 'wx' });
-    }
-    catch {
-        // Another stealer is at work; a guard left by a killed stealer is old and goes.
-        const guardAge = readHolder(guard)?.ageMs ?? 0;
-        if (guardAge > options.staleMs)
-            external_node_fs_namespaceObject.rmSync(guard, { force: true });
-        return;
-    }
-    try {
-        if (readHolder(file)?.text === seen.text)
-            external_node_fs_namespaceObject.rmSync(file, { force: true });
-    }
-    finally {
-        external_node_fs_namespaceObject.rmSync(guard, { force: true });
-    }
-}
-/** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */
-async function withRepositoryLock(commonDir, fn, options = DEFAULTS) {
-    const file = external_node_path_namespaceObject.join(commonDir, LOCK_FILE);
-    const me = { pid: process.pid, host: external_node_os_namespaceObject.hostname(), id: (0,external_node_crypto_.randomBytes)(6).toString('hex') };
-    const started = Date.now();
-    for (let attempt = 0;; attempt++) {
-        try {
-            external_node_fs_namespaceObject.writeFileSync(file, JSON.stringify(me), { flag: 'wx' });
-            break;
-        }
-        catch (error) {
-            if (error.code !== 'EEXIST')
-                throw error;
-        }
-        stealIfStale(file, options);
-        if (Date.now() - started > options.timeoutMs) {
-            const seen = readHolder(file);
-            const who = seen?.holder ? `process ${seen.holder.pid} on ${seen.holder.host}` : 'another process';
-            throw new Error(`Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${file}, held by ${who}. ` +
-                'Another agent-worktree step is working on this repository; if none is, delete that file.');
-        }
-        // Short, growing, jittered waits: most holds last tens of milliseconds.
-        await sleep(Math.min(20 * 2 ** Math.min(attempt, 4), 250) * (0.5 + Math.random()));
-    }
-    // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
-    const heartbeat = setInterval(() => {
-        const now = new Date();
-        external_node_fs_namespaceObject.utimes(file, now, now, () => undefined);
-    }, options.staleMs / 3);
-    heartbeat.unref();
-    try {
-        return await fn();
-    }
-    finally {
-        clearInterval(heartbeat);
-        if (readHolder(file)?.holder?.id === me.id)
-            external_node_fs_namespaceObject.rmSync(file, { force: true });
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/repository.ts
 // The repository a job works in, and its registered worktrees.
 
@@ -32029,6 +32069,8 @@ function worktreeGit(adminDir, p) {
 
 /** State key of the main step: the worktree record, saved before anything is created. */
 const STATE_RECORD = 'worktree';
+/** State key of the main step: the repository's common git dir, saved before its lock is taken. */
+const STATE_COMMON_DIR = 'common-dir';
 /** Environment variables that tell later steps (and the exit sub-action) where the job works. */
 const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH';
 const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH';
@@ -32133,16 +32175,28 @@ async function exitWorktree(record, options) {
     catch (error) {
         return kept(`Kept ${record.path}: the repository ${record.repository} could not be opened (${error.message}).`, true);
     }
-    const found = findWorktree(await listWorktrees(repo), record.path);
+    const entries = await listWorktrees(repo);
+    const found = findWorktree(entries, record.path);
     if (!found) {
-        return kept(`Nothing to do: ${record.path} is no longer a worktree of ${record.repository}.`, false);
+        const cleaned = record.created ? await withRepositoryLock(repo.commonDir, () => clearInterruptedAdd(repo, record, entries)) : '';
+        return kept(`Nothing to do: ${record.path} is no longer a worktree of ${record.repository}${cleaned}.`, false);
     }
     if (found.isMain)
         return kept(`Kept ${record.path}: it is the main worktree, which is never removed.`, true);
     const adminDir = adminDirOf(repo.commonDir, record.path);
     const fileRecord = adminDir ? readRecordFile(adminDir) : undefined;
     const ours = fileRecord?.token === record.token;
-    const lockedByUs = found.entry.locked?.startsWith(`agent-worktree ${record.token}:`) ?? false;
+    // git marks a worktree "initializing" until its add finishes: at the path this step planned under the
+    // repository lock, with no record written yet, that is this step's own add, cut short.
+    const interruptedAdd = record.created && !fileRecord && found.entry.locked === 'initializing';
+    const lockedByUs = interruptedAdd || (found.entry.locked?.startsWith(`agent-worktree ${record.token}:`) ?? false);
+    if (ours && fileRecord?.removing) {
+        // The gate allowed this removal before the step was cut short; only git's part is left to do.
+        const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir, true, found.entry.locked, lockedByUs));
+        if (outcome.error)
+            return kept(`Kept ${record.path}: git could not finish removing it (${outcome.error}).`, true);
+        return { record, action: 'remove', removed: true, breach: [], message: `Removed ${record.path}${outcome.branchNote}, finishing a removal that was cut short.`, warning: false };
+    }
     if (record.created && !ours && !lockedByUs) {
         return kept(`Kept ${record.path}: it is not the worktree this step created, so it is left alone.`, true);
     }
@@ -32154,9 +32208,12 @@ async function exitWorktree(record, options) {
     }
     const folder = adminDir ? checkFolder(record.path, adminDir) : 'its git dir could not be found';
     const submodules = folder === 'intact' && external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(adminDir, 'modules'));
+    // The main step creates without checkout, then checks out; git writes the index last. Without an index the
+    // main step was cut short before the agent could start: nothing in the folder is anyone's work.
+    const checkedOut = !record.created || folder !== 'intact' || external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(adminDir, 'index'));
     const [findings, breach] = await Promise.all([
         inspect({
-            worktree: folder === 'intact' ? worktreeGit(adminDir, record.path) : undefined,
+            worktree: folder === 'intact' && checkedOut ? worktreeGit(adminDir, record.path) : undefined,
             submodules,
             repository: repo.git,
             head: found.entry.head,
@@ -32175,8 +32232,8 @@ async function exitWorktree(record, options) {
         return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings, breach);
     }
     // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
-    const force = verdict === 'remove-discard' || submodules;
-    const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, force, found.entry.locked, lockedByUs));
+    const force = verdict === 'remove-discard' || submodules || !checkedOut;
+    const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir, force, found.entry.locked, lockedByUs));
     if (outcome.error)
         return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings, breach);
     const branchNote = outcome.branchNote;
@@ -32195,13 +32252,17 @@ async function isolationBreach(record) {
     }
 }
 /** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */
-async function remove(repo, record, force, lock, lockedByUs) {
+async function remove(repo, record, adminDir, force, lock, lockedByUs) {
+    // Marked first: git deletes the files before the registration, and a step cut short in between must be
+    // able to finish the removal, not take the deleted files for unsaved work.
+    writeRecordFile(adminDir, { ...record, removing: true });
     if (lockedByUs)
         await repo.git.exec(['worktree', 'unlock', record.path]);
     const removal = await repo.git.run(['worktree', 'remove', ...(force ? ['--force'] : []), record.path]);
     if (removal.exitCode !== 0) {
         if (lockedByUs)
             await repo.git.run(['worktree', 'lock', '--reason', lock, record.path]);
+        writeRecordFile(adminDir, record);
         return { error: removal.stderr.trim(), branchNote: '' };
     }
     if (!record.created || !record.branch)
@@ -32209,6 +32270,63 @@ async function remove(repo, record, force, lock, lockedByUs) {
     // The gate counted this branch's commits, so deleting it loses nothing that was not discarded on purpose.
     const deletion = await repo.git.run(['branch', '-D', record.branch]);
     return { branchNote: deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})` };
+}
+/**
+ * What a step cut short in the middle of `git worktree add` or of a removal leaves at a path that is no
+ * longer a worktree: a folder holding nothing but a .git file, and the branch, which git creates first and
+ * deletes last. The branch goes only when no worktree has it checked out and none of its commits is unsaved.
+ */
+async function clearInterruptedAdd(repo, record, entries) {
+    const notes = [];
+    const adminDir = halfGoneAdminDir(repo.commonDir, record);
+    if (adminDir) {
+        external_node_fs_namespaceObject.rmSync(adminDir, { recursive: true, force: true });
+        notes.push(`its git dir ${adminDir}`);
+    }
+    const folder = (() => {
+        try {
+            return external_node_fs_namespaceObject.readdirSync(record.path);
+        }
+        catch {
+            return undefined;
+        }
+    })();
+    if (folder && folder.every(name => name === '.git')) {
+        external_node_fs_namespaceObject.rmSync(record.path, { recursive: true, force: true });
+        notes.push('its empty folder');
+    }
+    const ref = `refs/heads/${record.branch}`;
+    if (record.branch && !entries.some(e => e.branch === ref) && (await repo.git.branchExists(record.branch))) {
+        const unsaved = await repo.git.run(['log', '--format=%h', ref, '--not', record.baseSha, '--remotes', '--']);
+        if (unsaved.exitCode === 0 && unsaved.stdout.trim() === '' && (await repo.git.run(['branch', '-D', record.branch])).exitCode === 0) {
+            notes.push(`its branch ${record.branch}`);
+        }
+    }
+    return notes.length ? `; removed ${notes.join(' and ')}, left by a step that was cut short` : '';
+}
+/**
+ * A git dir of this worktree that git no longer lists, because an add or a removal was cut short: it still
+ * holds this step's record, or it lacks the gitdir file and bears the worktree's name (git's id for it).
+ */
+function halfGoneAdminDir(commonDir, record) {
+    const root = external_node_path_namespaceObject.join(commonDir, 'worktrees');
+    const id = external_node_path_namespaceObject.basename(record.path);
+    let names;
+    try {
+        names = external_node_fs_namespaceObject.readdirSync(root);
+    }
+    catch {
+        return undefined;
+    }
+    for (const name of names) {
+        const dir = external_node_path_namespaceObject.join(root, name);
+        if (readRecordFile(dir)?.token === record.token)
+            return dir;
+        const sameId = name === id || new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\d+$`).test(name);
+        if (sameId && !external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(dir, 'gitdir')))
+            return dir;
+    }
+    return undefined;
 }
 /** The branch this step created, while it still exists: removing the worktree deletes it too. */
 async function branchToDelete(repo, record, checkedOut) {
@@ -32378,6 +32496,7 @@ async function run() {
     try {
         const settings = getEnterSettings();
         const repo = await openRepository(settings.repositoryPath, 'repository-path');
+        saveState(STATE_COMMON_DIR, repo.commonDir);
         const [original] = await Promise.all([snapshotCheckout(repo.toplevel), sweep(repo)]);
         const record = settings.path ? await enterByPath(repo, settings, original) : await create(repo, settings, original);
         setOutputs(record, adminDirOf(repo.commonDir, record.path), repo.commonDir);
