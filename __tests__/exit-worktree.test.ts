@@ -4,6 +4,7 @@ import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { exitWorktree } from '../src/exit-worktree.js'
 import { RECORD_FILE, writeRecordFile, type WorktreeRecord } from '../src/state-helper.js'
+import { createLikeMain } from './helpers/worktree.js'
 import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
 
 let repos: Repos
@@ -13,25 +14,8 @@ beforeEach(() => {
 })
 afterEach(() => repos.cleanup())
 
-/** A worktree made as the main step makes one: locked with the token, with its record in its git dir. */
 function created(name: string, overrides: Partial<WorktreeRecord> = {}): WorktreeRecord {
-  const wt = path.join(repos.root, 'wts', name)
-  const record: WorktreeRecord = {
-    token: `${name}0token`,
-    repository: repos.clone,
-    path: wt,
-    name,
-    branch: `worktree-${name}`,
-    baseSha: git(repos.clone, 'rev-parse', 'HEAD'),
-    created: true,
-    onExit: 'remove',
-    discardChanges: false,
-    owner: { runner: 'runner-1', run: '1-1', job: 'agents' },
-    ...overrides
-  }
-  git(repos.clone, 'worktree', 'add', '--quiet', '--lock', '--reason', `agent-worktree ${record.token}: test`, '-b', record.branch, wt, record.baseSha)
-  writeRecordFile(git(wt, 'rev-parse', '--absolute-git-dir'), record)
-  return record
+  return createLikeMain(repos, name, overrides)
 }
 
 const NO_OWNER = { runner: '', run: '', job: '' }
