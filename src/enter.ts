@@ -6,6 +6,7 @@ import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
 import { flattenName, getEnterSettings, InputError, NAME_MAX_LENGTH, type EnterSettings } from './input-helper.js'
 import { snapshotCheckout, type CheckoutSnapshot } from './isolation.js'
+import { copyIncludedFiles, createLinks, planLinks, resolveIncludeFile } from './prepare-worktree.js'
 import { withRepositoryLock } from './repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, realPath, type Repository } from './repository.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, STATE_COMMON_DIR, currentJob, saveRecordState, writeRecordFile, type WorktreeRecord } from './state-helper.js'
@@ -43,22 +44,40 @@ export function defaultWorktreesDir(toplevel: string): string {
  * pass the checks; the checkout, the slow part, runs after the lock is released.
  */
 async function create(repo: Repository, settings: EnterSettings, original: CheckoutSnapshot): Promise<WorktreeRecord> {
-  const record = await withRepositoryLock(repo.commonDir, async () => {
+  const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (settings.fetch) await fetchBase(repo, settings.baseRef)
-    const planned = { ...(await planCreate(repo, settings)), original }
+    const planned = await planCreate(repo, settings, original)
+    const { record } = planned
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
-    saveRecordState(planned)
-    fs.mkdirSync(path.dirname(planned.path), { recursive: true })
+    saveRecordState(record)
+    fs.mkdirSync(path.dirname(record.path), { recursive: true })
     // The base is a commit id, so git writes no upstream configuration for the branch.
-    await repo.git.exec(['worktree', 'add', '--quiet', '--no-checkout', '--lock', '--reason', lockReason(planned), '-b', planned.branch, planned.path, planned.baseSha])
-    const gitDir = adminDirOf(repo.commonDir, planned.path)
-    if (!gitDir) throw new Error(`git created ${planned.path} but did not register it`)
-    writeRecordFile(gitDir, planned)
+    await repo.git.exec(['worktree', 'add', '--quiet', '--no-checkout', '--lock', '--reason', lockReason(record), '-b', record.branch, record.path, record.baseSha])
+    // Sparse checkout turns on per-worktree configuration in the shared config: a write that races.
+    if (settings.sparsePaths.length) await new Git(record.path).exec(['sparse-checkout', 'set', '--cone', '--stdin'], settings.sparsePaths.join('\n'))
+    const gitDir = adminDirOf(repo.commonDir, record.path)
+    if (!gitDir) throw new Error(`git created ${record.path} but did not register it`)
+    writeRecordFile(gitDir, record)
     return planned
   })
+  const { record } = plan
   // What `git worktree add` does to check out, here outside the lock.
   await new Git(record.path).exec(['reset', '--hard', '--quiet'])
+  prepare(repo, plan)
+  if (plan.includeFile) {
+    const { copied, skipped } = await copyIncludedFiles(repo.toplevel, record.path, plan.includeFile)
+    core.info(`Copied ${copied.length} ignored file(s) that ${path.relative(repo.toplevel, plan.includeFile)} names${copied.length ? `: ${copied.join(', ')}` : ''}.`)
+    if (skipped.length) core.info(`Not copied: ${skipped.join(', ')}.`)
+  }
   return record
+}
+
+/** Links the folders planned, and says which were not there to link. */
+function prepare(repo: Repository, plan: Plan): void {
+  const { record, missingLinks } = plan
+  const taken = createLinks(repo.toplevel, record.path, record.links ?? [])
+  if (missingLinks.length) core.warning(`symlink-dirs: ${missingLinks.join(', ')} not found in ${repo.toplevel}, so not linked.`, { title: 'agent-worktree' })
+  if (taken.length) core.warning(`symlink-dirs: ${taken.join(', ')} already in the worktree, so not linked.`, { title: 'agent-worktree' })
 }
 
 /** Updates a remote-tracking base from its remote, so that a long-lived shared clone starts from the newest commit. */
@@ -75,7 +94,14 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<void> {
   }
 }
 
-async function planCreate(repo: Repository, settings: EnterSettings): Promise<WorktreeRecord> {
+interface Plan {
+  record: WorktreeRecord
+  includeFile?: string
+  /** symlink-dirs that the checkout does not have. */
+  missingLinks: string[]
+}
+
+async function planCreate(repo: Repository, settings: EnterSettings, original: CheckoutSnapshot): Promise<Plan> {
   const name = settings.name ?? generateName()
   const nameInput = settings.name === undefined ? 'name (generated)' : 'name'
   const worktreesDir = checkWorktreesDir(settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel))
@@ -98,7 +124,9 @@ async function planCreate(repo: Repository, settings: EnterSettings): Promise<Wo
   if (!baseSha) {
     throw new InputError('base-ref', settings.baseRef, `it does not name a commit in ${repo.toplevel}`, 'Use a branch, tag or commit that exists there; fetch it first if it is only on the remote.')
   }
-  return {
+  const includeFile = resolveIncludeFile(repo.toplevel, settings.includeFile)
+  const { links, missing } = await planLinks(repo.git, repo.toplevel, baseSha, settings.symlinkDirs)
+  const record: WorktreeRecord = {
     token: randomBytes(8).toString('hex'),
     repository: repo.toplevel,
     path: worktreePath,
@@ -106,10 +134,13 @@ async function planCreate(repo: Repository, settings: EnterSettings): Promise<Wo
     branch,
     baseSha,
     created: true,
+    links,
     onExit: settings.onExit ?? 'remove',
     discardChanges: settings.discardChanges,
+    original,
     owner: currentJob()
   }
+  return { record, includeFile, missingLinks: missing }
 }
 
 /** A folder, or a path that does not exist yet; not a symlink, which could lead anywhere. */

@@ -3,6 +3,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { OnExit } from './input-helper.js'
 import { compareSnapshots, snapshotCheckout } from './isolation.js'
+import { ownLinks } from './prepare-worktree.js'
 import { withRepositoryLock } from './repository-lock.js'
 import type { WorktreeEntry } from './porcelain.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, samePath, worktreeGit, type Repository } from './repository.js'
@@ -75,10 +76,12 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
   // The main step creates without checkout, then checks out; git writes the index last. Without an index the
   // main step was cut short before the agent could start: nothing in the folder is anyone's work.
   const checkedOut = !record.created || folder !== 'intact' || fs.existsSync(path.join(adminDir!, 'index'))
+  const links = folder === 'intact' ? ownLinks(record.repository, record.path, record.links) : []
   const [findings, breach] = await Promise.all([
     inspect({
       worktree: folder === 'intact' && checkedOut ? worktreeGit(adminDir!, record.path) : undefined,
       submodules,
+      ownLinks: links,
       repository: repo.git,
       head: found.entry.head,
       baseSha: record.baseSha,
@@ -96,6 +99,8 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
 
   // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
   const force = verdict === 'remove-discard' || submodules || !checkedOut
+  // The links go first, by unlink, which never touches what they point to; git would count them as untracked.
+  for (const link of links) fs.unlinkSync(path.join(record.path, link))
   const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir!, force, found.entry.locked, lockedByUs))
   if (outcome.error) return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings, breach)
   const branchNote = outcome.branchNote

@@ -29,18 +29,19 @@ export class Git {
   ) {}
 
   /**
-   * Runs git and returns its result whatever the exit code. While the repository lock is held, git runs in a
+   * Runs git, with `input` on its standard input, and returns its result whatever the exit code. While the repository lock is held, git runs in a
    * process group of its own and is recorded in the lock: a step killed mid-call then neither cuts git off
    * half-way, leaving its ref and packed-refs locks behind, nor lets the next step go ahead before git ends.
    */
-  async run(args: string[]): Promise<GitResult> {
+  async run(args: string[], input?: string): Promise<GitResult> {
     const locked = lockHeld()
-    const child = spawn('git', [...this.globalArgs, ...args], { cwd: this.cwd, env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'], detached: locked })
+    const child = spawn('git', [...this.globalArgs, ...args], { cwd: this.cwd, env: GIT_ENV, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: locked })
+    child.stdin?.end(input)
     if (locked && child.pid) noteLockChild(child.pid)
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
-    child.stdout.on('data', (d: Buffer) => stdout.push(d))
-    child.stderr.on('data', (d: Buffer) => stderr.push(d))
+    child.stdout!.on('data', (d: Buffer) => stdout.push(d))
+    child.stderr!.on('data', (d: Buffer) => stderr.push(d))
     const exitCode = await new Promise<number>((resolve, reject) => {
       child.on('error', reject)
       child.on('close', code => resolve(code ?? 128))
@@ -49,8 +50,8 @@ export class Git {
   }
 
   /** Runs git; throws GitError unless it exits 0. Returns stdout. */
-  async exec(args: string[]): Promise<string> {
-    const result = await this.run(args)
+  async exec(args: string[], input?: string): Promise<string> {
+    const result = await this.run(args, input)
     if (result.exitCode !== 0) throw new GitError(args, result)
     return result.stdout
   }

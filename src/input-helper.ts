@@ -18,6 +18,12 @@ export interface EnterSettings {
   discardChanges: boolean
   /** Fetch base-ref from its remote before creating. */
   fetch: boolean
+  /** gitignore-style file in the checkout naming ignored files to copy; undefined: .worktreeinclude if present. */
+  includeFile?: string
+  /** Folders of the checkout to link into the worktree, relative paths. */
+  symlinkDirs: string[]
+  /** Cone-mode sparse checkout of these folders; empty: the whole tree. */
+  sparsePaths: string[]
 }
 
 export interface ExitSettings {
@@ -88,6 +94,25 @@ function optional(input: string): string | undefined {
   return checked(input) || undefined
 }
 
+/** A list of relative paths inside the checkout, one per line or separated by commas. */
+function pathList(input: string): string[] {
+  const value = core.getInput(input)
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/.test(value)) {
+    throw new InputError(input, value, 'it contains a control character', 'Remove it; separate paths with newlines or commas.')
+  }
+  const entries = value
+    .split(/[\r\n,]+/)
+    .map(e => e.trim().replace(/^(\.\/)+/, '').replace(/\/+$/, ''))
+    .filter(Boolean)
+  for (const entry of entries) {
+    if (path.isAbsolute(entry) || entry.split('/').some(segment => segment === '..' || segment === '.') || entry.startsWith('-')) {
+      throw new InputError(input, entry, 'it is not a plain path relative to the checkout', 'Give folders inside the checkout, such as node_modules or packages/app, without "..".')
+    }
+  }
+  return [...new Set(entries)]
+}
+
 function absolute(p: string): string {
   return path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), p)
 }
@@ -108,12 +133,23 @@ export function getEnterSettings(): EnterSettings {
   const baseRef = optional('base-ref')
   const worktreesDir = optional('worktrees-dir')
   const fetch = parseBoolean('fetch', checked('fetch'))
+  const includeFile = optional('include-file')
+  const symlinkDirs = pathList('symlink-dirs')
+  const sparsePaths = pathList('sparse-paths')
   if (worktreePath !== undefined) {
-    if (fetch) throw new InputError('fetch', 'true', 'it applies only to a new worktree, and path enters an existing one', 'Remove fetch, or remove path to create a new worktree.')
     // These shape a new worktree; an existing one keeps its own.
-    for (const [input, value] of [['branch', branch], ['base-ref', baseRef], ['worktrees-dir', worktreesDir]]) {
+    const shaping: [string, string | undefined][] = [
+      ['branch', branch],
+      ['base-ref', baseRef],
+      ['worktrees-dir', worktreesDir],
+      ['fetch', fetch ? 'true' : undefined],
+      ['include-file', includeFile],
+      ['symlink-dirs', symlinkDirs.join(',') || undefined],
+      ['sparse-paths', sparsePaths.join(',') || undefined]
+    ]
+    for (const [input, value] of shaping) {
       if (value !== undefined) {
-        throw new InputError(input!, value, 'it applies only to a new worktree, and path enters an existing one', `Remove ${input}, or remove path to create a new worktree.`)
+        throw new InputError(input, value, 'it applies only to a new worktree, and path enters an existing one', `Remove ${input}, or remove path to create a new worktree.`)
       }
     }
   }
@@ -126,7 +162,10 @@ export function getEnterSettings(): EnterSettings {
     worktreesDir: worktreesDir === undefined ? undefined : absolute(worktreesDir),
     onExit: parseOnExit('on-exit', checked('on-exit')),
     discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
-    fetch
+    fetch,
+    includeFile,
+    symlinkDirs,
+    sparsePaths
   }
 }
 

@@ -17,6 +17,8 @@ export interface GateInput {
   worktree?: Git
   /** The worktree has initialised submodules, whose refs and objects go with it. */
   submodules: boolean
+  /** Links this action made (symlink-dirs): git sees them as untracked, but they are not work. */
+  ownLinks: string[]
   /** Git in the repository. */
   repository: Git
   /** The worktree's HEAD commit, as its registration says. */
@@ -47,7 +49,7 @@ export async function inspect(input: GateInput): Promise<Findings> {
   ])
   const failed = [status, log, submoduleLog].find(r => r !== undefined && r.exitCode !== 0)
   const findings: Findings = {
-    uncommitted: status ? parseStatus(status.stdout).map(e => `${e.code} ${e.path}`) : [],
+    uncommitted: status ? parseStatus(status.stdout).filter(e => !(e.code === '??' && input.ownLinks.includes(e.path))).map(e => `${e.code} ${e.path}`) : [],
     unsavedCommits: [...log.stdout.split('\n'), ...(submoduleLog?.stdout.split('\n') ?? [])].filter(Boolean)
   }
   if (failed) findings.error = failed.stderr.trim() || `git exited with code ${failed.exitCode}`

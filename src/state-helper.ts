@@ -29,6 +29,8 @@ export interface WorktreeRecord {
   baseSha: string
   /** True when this step created the worktree and its branch. */
   created: boolean
+  /** Folders of the checkout linked into the worktree (symlink-dirs), relative paths. */
+  links?: string[]
   onExit: OnExit
   discardChanges: boolean
   /** The original checkout as the job entered the worktree: compared at exit, to tell whether the agent stayed inside. */

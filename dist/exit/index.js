@@ -31710,7 +31710,7 @@ class GitError extends Error {
 }
 // Never prompt for credentials: a prompt would hang an unattended job.
 const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
-class Git {
+class git_command_manager_Git {
     cwd;
     globalArgs;
     /** `globalArgs` go before the command, e.g. --git-dir and --work-tree to pin a worktree's own git dir. */
@@ -31719,13 +31719,14 @@ class Git {
         this.globalArgs = globalArgs;
     }
     /**
-     * Runs git and returns its result whatever the exit code. While the repository lock is held, git runs in a
+     * Runs git, with `input` on its standard input, and returns its result whatever the exit code. While the repository lock is held, git runs in a
      * process group of its own and is recorded in the lock: a step killed mid-call then neither cuts git off
      * half-way, leaving its ref and packed-refs locks behind, nor lets the next step go ahead before git ends.
      */
-    async run(args) {
+    async run(args, input) {
         const locked = lockHeld();
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...this.globalArgs, ...args], { cwd: this.cwd, env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'], detached: locked });
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...this.globalArgs, ...args], { cwd: this.cwd, env: GIT_ENV, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: locked });
+        child.stdin?.end(input);
         if (locked && child.pid)
             noteLockChild(child.pid);
         const stdout = [];
@@ -31739,8 +31740,8 @@ class Git {
         return { exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
     }
     /** Runs git; throws GitError unless it exits 0. Returns stdout. */
-    async exec(args) {
-        const result = await this.run(args);
+    async exec(args, input) {
+        const result = await this.run(args, input);
         if (result.exitCode !== 0)
             throw new GitError(args, result);
         return result.stdout;
@@ -31820,7 +31821,7 @@ function parseStatus(text) {
 
 
 async function snapshotCheckout(toplevel) {
-    const git = new Git(toplevel);
+    const git = new git_command_manager_Git(toplevel);
     const [head, status] = await Promise.all([
         git.run(['rev-parse', '--verify', '--quiet', 'HEAD']),
         git.exec(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=dirty'])
@@ -31865,7 +31866,7 @@ function compareSnapshots(before, after) {
 
 
 /** A bad input: names the input, the value and the fix. */
-class InputError extends Error {
+class input_helper_InputError extends Error {
     input;
     value;
     constructor(input, value, problem, fix) {
@@ -31902,26 +31903,44 @@ function parseBoolean(input, value) {
         return false;
     if (TRUE_VALUES.includes(value))
         return true;
-    throw new InputError(input, value, 'it is not a boolean', 'Use true or false.');
+    throw new input_helper_InputError(input, value, 'it is not a boolean', 'Use true or false.');
 }
 function parseOnExit(input, value) {
     if (value === '')
         return undefined;
     if (value === 'keep' || value === 'remove')
         return value;
-    throw new InputError(input, value, 'it is neither keep nor remove', 'Use on-exit: keep or on-exit: remove.');
+    throw new input_helper_InputError(input, value, 'it is neither keep nor remove', 'Use on-exit: keep or on-exit: remove.');
 }
 // Control characters have no place in a name, ref or path, and a newline could forge a file-command line.
 function checked(input) {
     const value = getInput(input);
     // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(value)) {
-        throw new InputError(input, value, 'it contains a control character such as a newline', 'Remove it.');
+        throw new input_helper_InputError(input, value, 'it contains a control character such as a newline', 'Remove it.');
     }
     return value;
 }
 function optional(input) {
     return checked(input) || undefined;
+}
+/** A list of relative paths inside the checkout, one per line or separated by commas. */
+function pathList(input) {
+    const value = core.getInput(input);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/.test(value)) {
+        throw new input_helper_InputError(input, value, 'it contains a control character', 'Remove it; separate paths with newlines or commas.');
+    }
+    const entries = value
+        .split(/[\r\n,]+/)
+        .map(e => e.trim().replace(/^(\.\/)+/, '').replace(/\/+$/, ''))
+        .filter(Boolean);
+    for (const entry of entries) {
+        if (path.isAbsolute(entry) || entry.split('/').some(segment => segment === '..' || segment === '.') || entry.startsWith('-')) {
+            throw new input_helper_InputError(input, entry, 'it is not a plain path relative to the checkout', 'Give folders inside the checkout, such as node_modules or packages/app, without "..".');
+        }
+    }
+    return [...new Set(entries)];
 }
 function absolute(p) {
     return external_node_path_namespaceObject.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), p);
@@ -31932,23 +31951,33 @@ function getEnterSettings() {
     if (name !== undefined) {
         const problem = nameProblem(name);
         if (problem) {
-            throw new InputError('name', name, problem, 'Use "/"-separated segments of letters, digits, ".", "_" and "-", at most 64 characters in all.');
+            throw new input_helper_InputError('name', name, problem, 'Use "/"-separated segments of letters, digits, ".", "_" and "-", at most 64 characters in all.');
         }
     }
     if (name !== undefined && worktreePath !== undefined) {
-        throw new InputError('path', worktreePath, 'it cannot be given together with name', 'Give name to create a new worktree, or path to enter an existing one, not both.');
+        throw new input_helper_InputError('path', worktreePath, 'it cannot be given together with name', 'Give name to create a new worktree, or path to enter an existing one, not both.');
     }
     const branch = optional('branch');
     const baseRef = optional('base-ref');
     const worktreesDir = optional('worktrees-dir');
     const fetch = parseBoolean('fetch', checked('fetch'));
+    const includeFile = optional('include-file');
+    const symlinkDirs = pathList('symlink-dirs');
+    const sparsePaths = pathList('sparse-paths');
     if (worktreePath !== undefined) {
-        if (fetch)
-            throw new InputError('fetch', 'true', 'it applies only to a new worktree, and path enters an existing one', 'Remove fetch, or remove path to create a new worktree.');
         // These shape a new worktree; an existing one keeps its own.
-        for (const [input, value] of [['branch', branch], ['base-ref', baseRef], ['worktrees-dir', worktreesDir]]) {
+        const shaping = [
+            ['branch', branch],
+            ['base-ref', baseRef],
+            ['worktrees-dir', worktreesDir],
+            ['fetch', fetch ? 'true' : undefined],
+            ['include-file', includeFile],
+            ['symlink-dirs', symlinkDirs.join(',') || undefined],
+            ['sparse-paths', sparsePaths.join(',') || undefined]
+        ];
+        for (const [input, value] of shaping) {
             if (value !== undefined) {
-                throw new InputError(input, value, 'it applies only to a new worktree, and path enters an existing one', `Remove ${input}, or remove path to create a new worktree.`);
+                throw new input_helper_InputError(input, value, 'it applies only to a new worktree, and path enters an existing one', `Remove ${input}, or remove path to create a new worktree.`);
             }
         }
     }
@@ -31961,7 +31990,10 @@ function getEnterSettings() {
         worktreesDir: worktreesDir === undefined ? undefined : absolute(worktreesDir),
         onExit: parseOnExit('on-exit', checked('on-exit')),
         discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
-        fetch
+        fetch,
+        includeFile,
+        symlinkDirs,
+        sparsePaths
     };
 }
 function getExitSettings() {
@@ -31971,6 +32003,114 @@ function getExitSettings() {
         onExit: parseOnExit('on-exit', checked('on-exit')),
         discardChanges: parseBoolean('discard-changes', checked('discard-changes'))
     };
+}
+
+;// CONCATENATED MODULE: ./src/prepare-worktree.ts
+// Makes a new worktree ready to work in: the checkout's ignored local files copied in, big ignored
+// folders linked instead of installed again.
+
+
+
+
+const DEFAULT_INCLUDE_FILE = '.worktreeinclude';
+/** The include file to use, or undefined; one named explicitly must exist. */
+function resolveIncludeFile(toplevel, given) {
+    const file = path.resolve(toplevel, given ?? DEFAULT_INCLUDE_FILE);
+    if (fs.existsSync(file))
+        return file;
+    if (given !== undefined)
+        throw new InputError('include-file', given, `there is no file ${file}`, 'Name a gitignore-style file in the checkout, or remove include-file.');
+    return undefined;
+}
+/**
+ * The folders to link: those that exist in the checkout. A folder tracked in the base would be replaced
+ * by the link, so it is refused: links are for ignored folders such as node_modules.
+ */
+async function planLinks(git, toplevel, baseSha, dirs) {
+    if (!dirs.length)
+        return { links: [], missing: [] };
+    const tracked = (await git.exec(['ls-tree', '-z', '--name-only', baseSha, '--', ...dirs])).split('\0').filter(Boolean);
+    if (tracked.length) {
+        throw new InputError('symlink-dirs', tracked[0], 'it is tracked in the base commit, and a link would replace it', 'Link only ignored folders, such as node_modules or .venv.');
+    }
+    const isDir = (dir) => fs.statSync(path.join(toplevel, dir), { throwIfNoEntry: false })?.isDirectory() ?? false;
+    return { links: dirs.filter(isDir), missing: dirs.filter(d => !isDir(d)) };
+}
+/** Links each folder of the checkout into the worktree; returns those whose place was taken. */
+function createLinks(toplevel, worktree, links) {
+    const taken = [];
+    for (const link of links) {
+        const at = path.join(worktree, link);
+        if (fs.lstatSync(at, { throwIfNoEntry: false })) {
+            taken.push(link);
+            continue;
+        }
+        fs.mkdirSync(path.dirname(at), { recursive: true });
+        fs.symlinkSync(path.join(toplevel, link), at, 'dir');
+    }
+    return taken;
+}
+/** Links this action made that are still as it made them: the gate does not count them, removal unlinks them. */
+function ownLinks(toplevel, worktree, links = []) {
+    return links.filter(link => {
+        try {
+            const at = external_node_path_namespaceObject.join(worktree, link);
+            return external_node_fs_namespaceObject.lstatSync(at).isSymbolicLink() && external_node_fs_namespaceObject.readlinkSync(at) === external_node_path_namespaceObject.join(toplevel, link);
+        }
+        catch {
+            return false;
+        }
+    });
+}
+/**
+ * Copies every file of the checkout that the include file matches and git ignores (.env, local settings).
+ * Tracked files are never copied, nothing in the worktree is overwritten, and a symbolic link is copied
+ * only when it stays inside the checkout.
+ */
+async function copyIncludedFiles(toplevel, worktree, includeFile) {
+    const git = new Git(toplevel);
+    // Untracked files that the include patterns match, then those of them that git ignores.
+    const matched = (await git.exec(['ls-files', '-z', '--others', '--ignored', `--exclude-from=${includeFile}`])).split('\0').filter(Boolean);
+    if (!matched.length)
+        return { copied: [], skipped: [] };
+    const check = await git.run(['check-ignore', '-z', '--stdin'], matched.join('\0'));
+    if (check.exitCode > 1)
+        throw new Error(`git check-ignore failed: ${check.stderr.trim()}`);
+    const result = { copied: [], skipped: [] };
+    const root = fs.realpathSync(toplevel);
+    for (const file of check.stdout.split('\0').filter(Boolean)) {
+        const from = path.join(toplevel, file);
+        const to = path.join(worktree, file);
+        const stat = fs.lstatSync(from);
+        if (fs.lstatSync(to, { throwIfNoEntry: false })) {
+            result.skipped.push(`${file} (already in the worktree)`);
+            continue;
+        }
+        fs.mkdirSync(path.dirname(to), { recursive: true });
+        if (stat.isSymbolicLink()) {
+            const target = (() => {
+                try {
+                    return fs.realpathSync(from);
+                }
+                catch {
+                    return undefined; // dangling
+                }
+            })();
+            if (!target || (target !== root && !target.startsWith(`${root}${path.sep}`))) {
+                result.skipped.push(`${file} (a symbolic link leading outside the checkout)`);
+                continue;
+            }
+            fs.symlinkSync(fs.readlinkSync(from), to);
+        }
+        else if (stat.isFile()) {
+            fs.copyFileSync(from, to, fs.constants.COPYFILE_EXCL);
+        }
+        else {
+            continue;
+        }
+        result.copied.push(file);
+    }
+    return result;
 }
 
 ;// CONCATENATED MODULE: ./src/repository.ts
@@ -31984,14 +32124,14 @@ function getExitSettings() {
 async function openRepository(dir, input) {
     const fix = 'Point it at a git checkout, for example the folder actions/checkout wrote.';
     if (!external_node_fs_namespaceObject.existsSync(dir))
-        throw new InputError(input, dir, 'the folder does not exist', fix);
-    const git = new Git(dir);
+        throw new input_helper_InputError(input, dir, 'the folder does not exist', fix);
+    const git = new git_command_manager_Git(dir);
     const result = await git.run(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir']);
     const [toplevel, commonDir] = result.stdout.trim().split('\n');
     if (result.exitCode !== 0 || !toplevel || !commonDir) {
-        throw new InputError(input, dir, 'it is not inside the working tree of a git repository', fix);
+        throw new input_helper_InputError(input, dir, 'it is not inside the working tree of a git repository', fix);
     }
-    return { toplevel, commonDir, git: new Git(toplevel) };
+    return { toplevel, commonDir, git: new git_command_manager_Git(toplevel) };
 }
 /**
  * Another job's `git worktree add`, half-way through, makes `git worktree list` fail for a moment
@@ -32059,7 +32199,7 @@ function adminDirOf(commonDir, p) {
 }
 /** Git pinned to a worktree's registered git dir and folder. */
 function worktreeGit(adminDir, p) {
-    return new Git(p, [`--git-dir=${adminDir}`, `--work-tree=${p}`]);
+    return new git_command_manager_Git(p, [`--git-dir=${adminDir}`, `--work-tree=${p}`]);
 }
 
 ;// CONCATENATED MODULE: ./src/safety-gate.ts
@@ -32087,7 +32227,7 @@ async function inspect(input) {
     ]);
     const failed = [status, log, submoduleLog].find(r => r !== undefined && r.exitCode !== 0);
     const findings = {
-        uncommitted: status ? parseStatus(status.stdout).map(e => `${e.code} ${e.path}`) : [],
+        uncommitted: status ? parseStatus(status.stdout).filter(e => !(e.code === '??' && input.ownLinks.includes(e.path))).map(e => `${e.code} ${e.path}`) : [],
         unsavedCommits: [...log.stdout.split('\n'), ...(submoduleLog?.stdout.split('\n') ?? [])].filter(Boolean)
     };
     if (failed)
@@ -32166,6 +32306,7 @@ function readRecordFile(gitDir) {
 
 
 
+
 async function exit_worktree_exitWorktree(record, options) {
     const kept = (message, warning, findings, breach = []) => ({ record, action: 'keep', removed: false, findings, breach, message, warning });
     let repo;
@@ -32211,10 +32352,12 @@ async function exit_worktree_exitWorktree(record, options) {
     // The main step creates without checkout, then checks out; git writes the index last. Without an index the
     // main step was cut short before the agent could start: nothing in the folder is anyone's work.
     const checkedOut = !record.created || folder !== 'intact' || external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(adminDir, 'index'));
+    const links = folder === 'intact' ? ownLinks(record.repository, record.path, record.links) : [];
     const [findings, breach] = await Promise.all([
         inspect({
             worktree: folder === 'intact' && checkedOut ? worktreeGit(adminDir, record.path) : undefined,
             submodules,
+            ownLinks: links,
             repository: repo.git,
             head: found.entry.head,
             baseSha: record.baseSha,
@@ -32233,6 +32376,9 @@ async function exit_worktree_exitWorktree(record, options) {
     }
     // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
     const force = verdict === 'remove-discard' || submodules || !checkedOut;
+    // The links go first, by unlink, which never touches what they point to; git would count them as untracked.
+    for (const link of links)
+        external_node_fs_namespaceObject.unlinkSync(external_node_path_namespaceObject.join(record.path, link));
     const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir, force, found.entry.locked, lockedByUs));
     if (outcome.error)
         return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings, breach);
@@ -32490,7 +32636,7 @@ async function findRecord(given) {
     const target = given ?? process.env[ENV_WORKTREE_PATH];
     const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`;
     if (!target) {
-        throw new InputError('path', '', 'no worktree was entered in this job', 'Run the agent-worktree action before this step, or give the path of a worktree it entered.');
+        throw new input_helper_InputError('path', '', 'no worktree was entered in this job', 'Run the agent-worktree action before this step, or give the path of a worktree it entered.');
     }
     // A folder the agent deleted is still registered in the repository the job came from.
     const start = external_node_fs_namespaceObject.existsSync(target) ? target : process.env[ENV_ORIGINAL_PATH];
@@ -32498,7 +32644,7 @@ async function findRecord(given) {
     const adminDir = repo && adminDirOf(repo.commonDir, target);
     const record = adminDir && readRecordFile(adminDir);
     if (!record) {
-        throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', 'Give the worktree-path output of an agent-worktree step.');
+        throw new input_helper_InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', 'Give the worktree-path output of an agent-worktree step.');
     }
     return record;
 }

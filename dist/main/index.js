@@ -31719,13 +31719,14 @@ class Git {
         this.globalArgs = globalArgs;
     }
     /**
-     * Runs git and returns its result whatever the exit code. While the repository lock is held, git runs in a
+     * Runs git, with `input` on its standard input, and returns its result whatever the exit code. While the repository lock is held, git runs in a
      * process group of its own and is recorded in the lock: a step killed mid-call then neither cuts git off
      * half-way, leaving its ref and packed-refs locks behind, nor lets the next step go ahead before git ends.
      */
-    async run(args) {
+    async run(args, input) {
         const locked = lockHeld();
-        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...this.globalArgs, ...args], { cwd: this.cwd, env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'], detached: locked });
+        const child = (0,external_node_child_process_namespaceObject.spawn)('git', [...this.globalArgs, ...args], { cwd: this.cwd, env: GIT_ENV, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: locked });
+        child.stdin?.end(input);
         if (locked && child.pid)
             noteLockChild(child.pid);
         const stdout = [];
@@ -31739,8 +31740,8 @@ class Git {
         return { exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
     }
     /** Runs git; throws GitError unless it exits 0. Returns stdout. */
-    async exec(args) {
-        const result = await this.run(args);
+    async exec(args, input) {
+        const result = await this.run(args, input);
         if (result.exitCode !== 0)
             throw new GitError(args, result);
         return result.stdout;
@@ -31823,6 +31824,24 @@ function checked(input) {
 function optional(input) {
     return checked(input) || undefined;
 }
+/** A list of relative paths inside the checkout, one per line or separated by commas. */
+function pathList(input) {
+    const value = getInput(input);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/.test(value)) {
+        throw new InputError(input, value, 'it contains a control character', 'Remove it; separate paths with newlines or commas.');
+    }
+    const entries = value
+        .split(/[\r\n,]+/)
+        .map(e => e.trim().replace(/^(\.\/)+/, '').replace(/\/+$/, ''))
+        .filter(Boolean);
+    for (const entry of entries) {
+        if (external_node_path_namespaceObject.isAbsolute(entry) || entry.split('/').some(segment => segment === '..' || segment === '.') || entry.startsWith('-')) {
+            throw new InputError(input, entry, 'it is not a plain path relative to the checkout', 'Give folders inside the checkout, such as node_modules or packages/app, without "..".');
+        }
+    }
+    return [...new Set(entries)];
+}
 function absolute(p) {
     return external_node_path_namespaceObject.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), p);
 }
@@ -31842,11 +31861,21 @@ function getEnterSettings() {
     const baseRef = optional('base-ref');
     const worktreesDir = optional('worktrees-dir');
     const fetch = parseBoolean('fetch', checked('fetch'));
+    const includeFile = optional('include-file');
+    const symlinkDirs = pathList('symlink-dirs');
+    const sparsePaths = pathList('sparse-paths');
     if (worktreePath !== undefined) {
-        if (fetch)
-            throw new InputError('fetch', 'true', 'it applies only to a new worktree, and path enters an existing one', 'Remove fetch, or remove path to create a new worktree.');
         // These shape a new worktree; an existing one keeps its own.
-        for (const [input, value] of [['branch', branch], ['base-ref', baseRef], ['worktrees-dir', worktreesDir]]) {
+        const shaping = [
+            ['branch', branch],
+            ['base-ref', baseRef],
+            ['worktrees-dir', worktreesDir],
+            ['fetch', fetch ? 'true' : undefined],
+            ['include-file', includeFile],
+            ['symlink-dirs', symlinkDirs.join(',') || undefined],
+            ['sparse-paths', sparsePaths.join(',') || undefined]
+        ];
+        for (const [input, value] of shaping) {
             if (value !== undefined) {
                 throw new InputError(input, value, 'it applies only to a new worktree, and path enters an existing one', `Remove ${input}, or remove path to create a new worktree.`);
             }
@@ -31861,7 +31890,10 @@ function getEnterSettings() {
         worktreesDir: worktreesDir === undefined ? undefined : absolute(worktreesDir),
         onExit: parseOnExit('on-exit', checked('on-exit')),
         discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
-        fetch
+        fetch,
+        includeFile,
+        symlinkDirs,
+        sparsePaths
     };
 }
 function getExitSettings() {
@@ -31971,6 +32003,114 @@ function compareSnapshots(before, after) {
         changes.push(`${file} (${kind})`);
     }
     return changes;
+}
+
+;// CONCATENATED MODULE: ./src/prepare-worktree.ts
+// Makes a new worktree ready to work in: the checkout's ignored local files copied in, big ignored
+// folders linked instead of installed again.
+
+
+
+
+const DEFAULT_INCLUDE_FILE = '.worktreeinclude';
+/** The include file to use, or undefined; one named explicitly must exist. */
+function resolveIncludeFile(toplevel, given) {
+    const file = external_node_path_namespaceObject.resolve(toplevel, given ?? DEFAULT_INCLUDE_FILE);
+    if (external_node_fs_namespaceObject.existsSync(file))
+        return file;
+    if (given !== undefined)
+        throw new InputError('include-file', given, `there is no file ${file}`, 'Name a gitignore-style file in the checkout, or remove include-file.');
+    return undefined;
+}
+/**
+ * The folders to link: those that exist in the checkout. A folder tracked in the base would be replaced
+ * by the link, so it is refused: links are for ignored folders such as node_modules.
+ */
+async function planLinks(git, toplevel, baseSha, dirs) {
+    if (!dirs.length)
+        return { links: [], missing: [] };
+    const tracked = (await git.exec(['ls-tree', '-z', '--name-only', baseSha, '--', ...dirs])).split('\0').filter(Boolean);
+    if (tracked.length) {
+        throw new InputError('symlink-dirs', tracked[0], 'it is tracked in the base commit, and a link would replace it', 'Link only ignored folders, such as node_modules or .venv.');
+    }
+    const isDir = (dir) => external_node_fs_namespaceObject.statSync(external_node_path_namespaceObject.join(toplevel, dir), { throwIfNoEntry: false })?.isDirectory() ?? false;
+    return { links: dirs.filter(isDir), missing: dirs.filter(d => !isDir(d)) };
+}
+/** Links each folder of the checkout into the worktree; returns those whose place was taken. */
+function createLinks(toplevel, worktree, links) {
+    const taken = [];
+    for (const link of links) {
+        const at = external_node_path_namespaceObject.join(worktree, link);
+        if (external_node_fs_namespaceObject.lstatSync(at, { throwIfNoEntry: false })) {
+            taken.push(link);
+            continue;
+        }
+        external_node_fs_namespaceObject.mkdirSync(external_node_path_namespaceObject.dirname(at), { recursive: true });
+        external_node_fs_namespaceObject.symlinkSync(external_node_path_namespaceObject.join(toplevel, link), at, 'dir');
+    }
+    return taken;
+}
+/** Links this action made that are still as it made them: the gate does not count them, removal unlinks them. */
+function ownLinks(toplevel, worktree, links = []) {
+    return links.filter(link => {
+        try {
+            const at = external_node_path_namespaceObject.join(worktree, link);
+            return external_node_fs_namespaceObject.lstatSync(at).isSymbolicLink() && external_node_fs_namespaceObject.readlinkSync(at) === external_node_path_namespaceObject.join(toplevel, link);
+        }
+        catch {
+            return false;
+        }
+    });
+}
+/**
+ * Copies every file of the checkout that the include file matches and git ignores (.env, local settings).
+ * Tracked files are never copied, nothing in the worktree is overwritten, and a symbolic link is copied
+ * only when it stays inside the checkout.
+ */
+async function copyIncludedFiles(toplevel, worktree, includeFile) {
+    const git = new Git(toplevel);
+    // Untracked files that the include patterns match, then those of them that git ignores.
+    const matched = (await git.exec(['ls-files', '-z', '--others', '--ignored', `--exclude-from=${includeFile}`])).split('\0').filter(Boolean);
+    if (!matched.length)
+        return { copied: [], skipped: [] };
+    const check = await git.run(['check-ignore', '-z', '--stdin'], matched.join('\0'));
+    if (check.exitCode > 1)
+        throw new Error(`git check-ignore failed: ${check.stderr.trim()}`);
+    const result = { copied: [], skipped: [] };
+    const root = external_node_fs_namespaceObject.realpathSync(toplevel);
+    for (const file of check.stdout.split('\0').filter(Boolean)) {
+        const from = external_node_path_namespaceObject.join(toplevel, file);
+        const to = external_node_path_namespaceObject.join(worktree, file);
+        const stat = external_node_fs_namespaceObject.lstatSync(from);
+        if (external_node_fs_namespaceObject.lstatSync(to, { throwIfNoEntry: false })) {
+            result.skipped.push(`${file} (already in the worktree)`);
+            continue;
+        }
+        external_node_fs_namespaceObject.mkdirSync(external_node_path_namespaceObject.dirname(to), { recursive: true });
+        if (stat.isSymbolicLink()) {
+            const target = (() => {
+                try {
+                    return external_node_fs_namespaceObject.realpathSync(from);
+                }
+                catch {
+                    return undefined; // dangling
+                }
+            })();
+            if (!target || (target !== root && !target.startsWith(`${root}${external_node_path_namespaceObject.sep}`))) {
+                result.skipped.push(`${file} (a symbolic link leading outside the checkout)`);
+                continue;
+            }
+            external_node_fs_namespaceObject.symlinkSync(external_node_fs_namespaceObject.readlinkSync(from), to);
+        }
+        else if (stat.isFile()) {
+            external_node_fs_namespaceObject.copyFileSync(from, to, external_node_fs_namespaceObject.constants.COPYFILE_EXCL);
+        }
+        else {
+            continue;
+        }
+        result.copied.push(file);
+    }
+    return result;
 }
 
 ;// CONCATENATED MODULE: ./src/repository.ts
@@ -32124,7 +32264,7 @@ async function inspect(input) {
     ]);
     const failed = [status, log, submoduleLog].find(r => r !== undefined && r.exitCode !== 0);
     const findings = {
-        uncommitted: status ? parseStatus(status.stdout).map(e => `${e.code} ${e.path}`) : [],
+        uncommitted: status ? parseStatus(status.stdout).filter(e => !(e.code === '??' && input.ownLinks.includes(e.path))).map(e => `${e.code} ${e.path}`) : [],
         unsavedCommits: [...log.stdout.split('\n'), ...(submoduleLog?.stdout.split('\n') ?? [])].filter(Boolean)
     };
     if (failed)
@@ -32159,6 +32299,7 @@ function safety_gate_describeFindings(findings) {
 
 ;// CONCATENATED MODULE: ./src/exit-worktree.ts
 // Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
+
 
 
 
@@ -32211,10 +32352,12 @@ async function exitWorktree(record, options) {
     // The main step creates without checkout, then checks out; git writes the index last. Without an index the
     // main step was cut short before the agent could start: nothing in the folder is anyone's work.
     const checkedOut = !record.created || folder !== 'intact' || external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(adminDir, 'index'));
+    const links = folder === 'intact' ? ownLinks(record.repository, record.path, record.links) : [];
     const [findings, breach] = await Promise.all([
         inspect({
             worktree: folder === 'intact' && checkedOut ? worktreeGit(adminDir, record.path) : undefined,
             submodules,
+            ownLinks: links,
             repository: repo.git,
             head: found.entry.head,
             baseSha: record.baseSha,
@@ -32233,6 +32376,9 @@ async function exitWorktree(record, options) {
     }
     // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
     const force = verdict === 'remove-discard' || submodules || !checkedOut;
+    // The links go first, by unlink, which never touches what they point to; git would count them as untracked.
+    for (const link of links)
+        external_node_fs_namespaceObject.unlinkSync(external_node_path_namespaceObject.join(record.path, link));
     const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir, force, found.entry.locked, lockedByUs));
     if (outcome.error)
         return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings, breach);
@@ -32492,6 +32638,7 @@ async function sweep(repo) {
 
 
 
+
 async function run() {
     try {
         const settings = getEnterSettings();
@@ -32522,24 +32669,45 @@ function defaultWorktreesDir(toplevel) {
  * pass the checks; the checkout, the slow part, runs after the lock is released.
  */
 async function create(repo, settings, original) {
-    const record = await withRepositoryLock(repo.commonDir, async () => {
+    const plan = await withRepositoryLock(repo.commonDir, async () => {
         if (settings.fetch)
             await fetchBase(repo, settings.baseRef);
-        const planned = { ...(await planCreate(repo, settings)), original };
+        const planned = await planCreate(repo, settings, original);
+        const { record } = planned;
         // Saved before anything is created, so that a post after a crash or a cancel finds it.
-        saveRecordState(planned);
-        external_node_fs_namespaceObject.mkdirSync(external_node_path_namespaceObject.dirname(planned.path), { recursive: true });
+        saveRecordState(record);
+        external_node_fs_namespaceObject.mkdirSync(external_node_path_namespaceObject.dirname(record.path), { recursive: true });
         // The base is a commit id, so git writes no upstream configuration for the branch.
-        await repo.git.exec(['worktree', 'add', '--quiet', '--no-checkout', '--lock', '--reason', lockReason(planned), '-b', planned.branch, planned.path, planned.baseSha]);
-        const gitDir = adminDirOf(repo.commonDir, planned.path);
+        await repo.git.exec(['worktree', 'add', '--quiet', '--no-checkout', '--lock', '--reason', lockReason(record), '-b', record.branch, record.path, record.baseSha]);
+        // Sparse checkout turns on per-worktree configuration in the shared config: a write that races.
+        if (settings.sparsePaths.length)
+            await new Git(record.path).exec(['sparse-checkout', 'set', '--cone', '--stdin'], settings.sparsePaths.join('\n'));
+        const gitDir = adminDirOf(repo.commonDir, record.path);
         if (!gitDir)
-            throw new Error(`git created ${planned.path} but did not register it`);
-        writeRecordFile(gitDir, planned);
+            throw new Error(`git created ${record.path} but did not register it`);
+        writeRecordFile(gitDir, record);
         return planned;
     });
+    const { record } = plan;
     // What `git worktree add` does to check out, here outside the lock.
     await new Git(record.path).exec(['reset', '--hard', '--quiet']);
+    prepare(repo, plan);
+    if (plan.includeFile) {
+        const { copied, skipped } = await copyIncludedFiles(repo.toplevel, record.path, plan.includeFile);
+        info(`Copied ${copied.length} ignored file(s) that ${external_node_path_namespaceObject.relative(repo.toplevel, plan.includeFile)} names${copied.length ? `: ${copied.join(', ')}` : ''}.`);
+        if (skipped.length)
+            info(`Not copied: ${skipped.join(', ')}.`);
+    }
     return record;
+}
+/** Links the folders planned, and says which were not there to link. */
+function prepare(repo, plan) {
+    const { record, missingLinks } = plan;
+    const taken = createLinks(repo.toplevel, record.path, record.links ?? []);
+    if (missingLinks.length)
+        warning(`symlink-dirs: ${missingLinks.join(', ')} not found in ${repo.toplevel}, so not linked.`, { title: 'agent-worktree' });
+    if (taken.length)
+        warning(`symlink-dirs: ${taken.join(', ')} already in the worktree, so not linked.`, { title: 'agent-worktree' });
 }
 /** Updates a remote-tracking base from its remote, so that a long-lived shared clone starts from the newest commit. */
 async function fetchBase(repo, baseRef) {
@@ -32554,7 +32722,7 @@ async function fetchBase(repo, baseRef) {
         throw new InputError('base-ref', baseRef, `git fetch ${remote} ${branch} failed: ${result.stderr.trim()}`, 'Check that the branch exists on the remote and that the job can read it.');
     }
 }
-async function planCreate(repo, settings) {
+async function planCreate(repo, settings, original) {
     const name = settings.name ?? generateName();
     const nameInput = settings.name === undefined ? 'name (generated)' : 'name';
     const worktreesDir = checkWorktreesDir(settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel));
@@ -32575,7 +32743,9 @@ async function planCreate(repo, settings) {
     if (!baseSha) {
         throw new InputError('base-ref', settings.baseRef, `it does not name a commit in ${repo.toplevel}`, 'Use a branch, tag or commit that exists there; fetch it first if it is only on the remote.');
     }
-    return {
+    const includeFile = resolveIncludeFile(repo.toplevel, settings.includeFile);
+    const { links, missing } = await planLinks(repo.git, repo.toplevel, baseSha, settings.symlinkDirs);
+    const record = {
         token: (0,external_node_crypto_.randomBytes)(8).toString('hex'),
         repository: repo.toplevel,
         path: worktreePath,
@@ -32583,10 +32753,13 @@ async function planCreate(repo, settings) {
         branch,
         baseSha,
         created: true,
+        links,
         onExit: settings.onExit ?? 'remove',
         discardChanges: settings.discardChanges,
+        original,
         owner: currentJob()
     };
+    return { record, includeFile, missingLinks: missing };
 }
 /** A folder, or a path that does not exist yet; not a symlink, which could lead anywhere. */
 function checkWorktreesDir(dir) {
