@@ -76,8 +76,16 @@ describe('reading the inputs as the runner passes them', () => {
       worktreesDir: '/ws/repo/wts',
       onExit: undefined,
       discardChanges: false,
-      fetch: false
+      fetch: false,
+      includeFile: undefined,
+      symlinkDirs: [],
+      sparsePaths: []
     })
+  })
+
+  it('reads path lists separated by newlines or commas, tidied', () => {
+    inputs({ 'symlink-dirs': 'node_modules/\n./.venv , node_modules\n\n', 'sparse-paths': 'packages/a,packages/b' })
+    expect(getEnterSettings()).toMatchObject({ symlinkDirs: ['node_modules', '.venv'], sparsePaths: ['packages/a', 'packages/b'] })
   })
 
   it('reads every input of the exit sub-action', () => {
@@ -91,6 +99,9 @@ describe('reading the inputs as the runner passes them', () => {
     [{ path: '/x', branch: 'b' }, "Input 'branch'"],
     [{ path: '/x', 'worktrees-dir': '/y' }, "Input 'worktrees-dir'"],
     [{ path: '/x', fetch: 'true' }, "Input 'fetch'"],
+    [{ path: '/x', 'sparse-paths': 'a' }, "Input 'sparse-paths'"],
+    [{ 'symlink-dirs': 'a/../../b' }, "Input 'symlink-dirs'"],
+    [{ 'sparse-paths': '-x' }, "Input 'sparse-paths'"],
     [{ 'base-ref': 'main\nx=y' }, 'control character'],
     [{ 'repository-path': '/x\ry' }, 'control character']
   ])('refuses %j', (values, message) => {
