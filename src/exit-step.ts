@@ -1,30 +1,13 @@
-// The two ways out of a worktree: the root action's post step, and the exit sub-action in the middle of a job.
+// The exit sub-action: leave a worktree in the middle of a job; its decision is final for the post step.
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import { exitWorktree } from './exit-worktree.js'
 import { getExitSettings, InputError } from './input-helper.js'
 import { report, setExitOutputs, writeSummary } from './report.js'
-import { settle } from './repository-lock.js'
 import { adminDirOf, openRepository } from './repository.js'
-import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, STATE_COMMON_DIR, loadRecordState, readRecordFile, type WorktreeRecord } from './state-helper.js'
+import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, readRecordFile, type WorktreeRecord } from './state-helper.js'
 
-/** Post step: never fails the job; a problem becomes a warning and the worktree stays. */
-export async function runPost(): Promise<void> {
-  try {
-    // A main step killed while it held the repository lock leaves the lock file, and maybe a git call, behind.
-    const commonDir = core.getState(STATE_COMMON_DIR)
-    if (commonDir) await settle(commonDir)
-    const record = loadRecordState()
-    if (!record) return core.debug('The main step created nothing: nothing to exit.')
-    const result = await exitWorktree(record, { onExit: record.onExit, discardChanges: record.discardChanges, step: 'post' })
-    report(result)
-    await writeSummary(result)
-  } catch (error) {
-    core.warning(`agent-worktree could not exit the worktree and left it as it was: ${(error as Error).message}`)
-  }
-}
-
-export async function runExit(): Promise<void> {
+export async function run(): Promise<void> {
   try {
     const settings = getExitSettings()
     const record = await findRecord(settings.path)

@@ -1,3 +1,3 @@
-import { runExit } from './exit-step.js'
+import { run } from './exit-step.js'
 
-void runExit()
+void run()

@@ -1,3 +1,3 @@
-import { runPost } from './exit-step.js'
+import { run } from './post-step.js'
 
-void runPost()
+void run()

@@ -31644,7 +31644,7 @@ function stealIfStale(file, options) {
  * Waits until no step holds the lock, taking over one that a killed step left: afterwards the repository
  * is as the last git call left it, and no lock file of a crash stays behind.
  */
-async function repository_lock_settle(commonDir) {
+async function settle(commonDir) {
     await withRepositoryLock(commonDir, async () => undefined);
 }
 /** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */
@@ -32268,7 +32268,7 @@ function describeFindings(findings) {
 /** State key of the main step: the worktree record, saved before anything is created. */
 const STATE_RECORD = 'worktree';
 /** State key of the main step: the repository's common git dir, saved before its lock is taken. */
-const state_helper_STATE_COMMON_DIR = 'common-dir';
+const STATE_COMMON_DIR = 'common-dir';
 /** Environment variables that tell later steps (and the exit sub-action) where the job works. */
 const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH';
 const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH';
@@ -32280,7 +32280,7 @@ function currentJob(env = process.env) {
 function saveRecordState(record) {
     core.saveState(STATE_RECORD, JSON.stringify(record));
 }
-function state_helper_loadRecordState() {
+function loadRecordState() {
     const text = core.getState(STATE_RECORD);
     return text ? JSON.parse(text) : undefined;
 }
@@ -32307,7 +32307,7 @@ function readRecordFile(gitDir) {
 
 
 
-async function exit_worktree_exitWorktree(record, options) {
+async function exitWorktree(record, options) {
     const kept = (message, warning, findings, breach = []) => ({ record, action: 'keep', removed: false, findings, breach, message, warning });
     let repo;
     try {
@@ -32523,7 +32523,7 @@ function keepMessage(record, verdict, findings) {
 
 
 const LISTED = 10;
-function report_report(result) {
+function report(result) {
     if (result.breach.length) {
         const shown = result.breach.slice(0, LISTED).join(', ') + (result.breach.length > LISTED ? `, and ${result.breach.length - LISTED} more` : '');
         warning(`The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}.`, { title: 'agent-worktree: isolation breach' });
@@ -32559,7 +32559,7 @@ function report_escape(text) {
     return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 /** Appends to the job summary; a summary that cannot be written (no runner) is not an error of the exit. */
-async function report_writeSummary(result) {
+async function writeSummary(result) {
     const { record, findings } = result;
     const found = findings ? `${describeFindings(findings)}${findings.error ? ` (state unknown: ${report_escape(findings.error)})` : ''}` : '—';
     try {
@@ -32586,7 +32586,7 @@ async function report_writeSummary(result) {
 }
 
 ;// CONCATENATED MODULE: ./src/exit-step.ts
-// The two ways out of a worktree: the root action's post step, and the exit sub-action in the middle of a job.
+// The exit sub-action: leave a worktree in the middle of a job; its decision is final for the post step.
 
 
 
@@ -32594,38 +32594,19 @@ async function report_writeSummary(result) {
 
 
 
-
-/** Post step: never fails the job; a problem becomes a warning and the worktree stays. */
-async function runPost() {
-    try {
-        // A main step killed while it held the repository lock leaves the lock file, and maybe a git call, behind.
-        const commonDir = core.getState(STATE_COMMON_DIR);
-        if (commonDir)
-            await settle(commonDir);
-        const record = loadRecordState();
-        if (!record)
-            return core.debug('The main step created nothing: nothing to exit.');
-        const result = await exitWorktree(record, { onExit: record.onExit, discardChanges: record.discardChanges, step: 'post' });
-        report(result);
-        await writeSummary(result);
-    }
-    catch (error) {
-        core.warning(`agent-worktree could not exit the worktree and left it as it was: ${error.message}`);
-    }
-}
-async function runExit() {
+async function run() {
     try {
         const settings = getExitSettings();
         const record = await findRecord(settings.path);
-        const result = await exit_worktree_exitWorktree(record, {
+        const result = await exitWorktree(record, {
             // Like the root action: remove what was created, keep what was entered by path unless told otherwise.
             onExit: settings.onExit ?? (record.created ? 'remove' : 'keep'),
             discardChanges: settings.discardChanges,
             step: 'exit'
         });
-        report_report(result);
+        report(result);
         setExitOutputs(result);
-        await report_writeSummary(result);
+        await writeSummary(result);
     }
     catch (error) {
         setFailed(error.message);
@@ -32651,5 +32632,5 @@ async function findRecord(given) {
 
 ;// CONCATENATED MODULE: ./src/exit.ts
 
-void runExit();
+void run();
 

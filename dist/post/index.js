@@ -31996,7 +31996,7 @@ function getEnterSettings() {
         sparsePaths
     };
 }
-function input_helper_getExitSettings() {
+function getExitSettings() {
     const worktreePath = optional('path');
     return {
         path: worktreePath === undefined ? undefined : absolute(worktreePath),
@@ -32121,7 +32121,7 @@ async function copyIncludedFiles(toplevel, worktree, includeFile) {
 
 
 /** Opens the repository at `dir`; `input` names the input the path came from, for the error. */
-async function repository_openRepository(dir, input) {
+async function openRepository(dir, input) {
     const fix = 'Point it at a git checkout, for example the folder actions/checkout wrote.';
     if (!external_node_fs_namespaceObject.existsSync(dir))
         throw new input_helper_InputError(input, dir, 'the folder does not exist', fix);
@@ -32176,7 +32176,7 @@ function findWorktree(entries, p) {
  * The git dir (.git/worktrees/<id>) that git registered for the worktree at `p`. Found from the
  * repository's side, never from the worktree's .git file, which whatever ran inside may have changed.
  */
-function repository_adminDirOf(commonDir, p) {
+function adminDirOf(commonDir, p) {
     const root = external_node_path_namespaceObject.join(commonDir, 'worktrees');
     let ids;
     try {
@@ -32270,8 +32270,8 @@ const STATE_RECORD = 'worktree';
 /** State key of the main step: the repository's common git dir, saved before its lock is taken. */
 const STATE_COMMON_DIR = 'common-dir';
 /** Environment variables that tell later steps (and the exit sub-action) where the job works. */
-const state_helper_ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH';
-const state_helper_ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH';
+const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH';
+const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH';
 /** Kept inside the worktree's own git dir, so it lives exactly as long as the worktree's registration. */
 const RECORD_FILE = 'agent-worktree.json';
 function currentJob(env = process.env) {
@@ -32288,7 +32288,7 @@ function writeRecordFile(gitDir, record) {
     external_node_fs_namespaceObject.writeFileSync(external_node_path_namespaceObject.join(gitDir, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
 }
 /** The record in a worktree's git dir, or undefined when there is none or it cannot be read. */
-function state_helper_readRecordFile(gitDir) {
+function readRecordFile(gitDir) {
     try {
         return JSON.parse(external_node_fs_namespaceObject.readFileSync(external_node_path_namespaceObject.join(gitDir, RECORD_FILE), 'utf8'));
     }
@@ -32307,11 +32307,11 @@ function state_helper_readRecordFile(gitDir) {
 
 
 
-async function exit_worktree_exitWorktree(record, options) {
+async function exitWorktree(record, options) {
     const kept = (message, warning, findings, breach = []) => ({ record, action: 'keep', removed: false, findings, breach, message, warning });
     let repo;
     try {
-        repo = await repository_openRepository(record.repository, 'repository-path');
+        repo = await openRepository(record.repository, 'repository-path');
     }
     catch (error) {
         return kept(`Kept ${record.path}: the repository ${record.repository} could not be opened (${error.message}).`, true);
@@ -32324,8 +32324,8 @@ async function exit_worktree_exitWorktree(record, options) {
     }
     if (found.isMain)
         return kept(`Kept ${record.path}: it is the main worktree, which is never removed.`, true);
-    const adminDir = repository_adminDirOf(repo.commonDir, record.path);
-    const fileRecord = adminDir ? state_helper_readRecordFile(adminDir) : undefined;
+    const adminDir = adminDirOf(repo.commonDir, record.path);
+    const fileRecord = adminDir ? readRecordFile(adminDir) : undefined;
     const ours = fileRecord?.token === record.token;
     // git marks a worktree "initializing" until its add finishes: at the path this step planned under the
     // repository lock, with no record written yet, that is this step's own add, cut short.
@@ -32466,7 +32466,7 @@ function halfGoneAdminDir(commonDir, record) {
     }
     for (const name of names) {
         const dir = external_node_path_namespaceObject.join(root, name);
-        if (state_helper_readRecordFile(dir)?.token === record.token)
+        if (readRecordFile(dir)?.token === record.token)
             return dir;
         const sameId = name === id || new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\d+$`).test(name);
         if (sameId && !external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(dir, 'gitdir')))
@@ -32523,7 +32523,7 @@ function keepMessage(record, verdict, findings) {
 
 
 const LISTED = 10;
-function report_report(result) {
+function report(result) {
     if (result.breach.length) {
         const shown = result.breach.slice(0, LISTED).join(', ') + (result.breach.length > LISTED ? `, and ${result.breach.length - LISTED} more` : '');
         warning(`The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}.`, { title: 'agent-worktree: isolation breach' });
@@ -32538,7 +32538,7 @@ function report_report(result) {
         lines.push(`Unsaved commits: ${unsavedCommits.slice(0, LISTED).join(', ')}${unsavedCommits.length > LISTED ? ', …' : ''}`);
     warning(lines.join('\n'), { title: 'agent-worktree' });
 }
-function report_setExitOutputs(result) {
+function setExitOutputs(result) {
     core.setOutput('action', result.action);
     core.setOutput('removed', String(result.removed));
     core.setOutput('worktree-path', result.record.path);
@@ -32559,7 +32559,7 @@ function report_escape(text) {
     return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 /** Appends to the job summary; a summary that cannot be written (no runner) is not an error of the exit. */
-async function report_writeSummary(result) {
+async function writeSummary(result) {
     const { record, findings } = result;
     const found = findings ? `${describeFindings(findings)}${findings.error ? ` (state unknown: ${report_escape(findings.error)})` : ''}` : '—';
     try {
@@ -32585,18 +32585,15 @@ async function report_writeSummary(result) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/exit-step.ts
-// The two ways out of a worktree: the root action's post step, and the exit sub-action in the middle of a job.
-
-
-
+;// CONCATENATED MODULE: ./src/post-step.ts
+// The root action's post step: exit the worktree the main step entered, as the main step recorded.
 
 
 
 
 
 /** Post step: never fails the job; a problem becomes a warning and the worktree stays. */
-async function runPost() {
+async function run() {
     try {
         // A main step killed while it held the repository lock leaves the lock file, and maybe a git call, behind.
         const commonDir = getState(STATE_COMMON_DIR);
@@ -32605,51 +32602,16 @@ async function runPost() {
         const record = loadRecordState();
         if (!record)
             return core_debug('The main step created nothing: nothing to exit.');
-        const result = await exit_worktree_exitWorktree(record, { onExit: record.onExit, discardChanges: record.discardChanges, step: 'post' });
-        report_report(result);
-        await report_writeSummary(result);
+        const result = await exitWorktree(record, { onExit: record.onExit, discardChanges: record.discardChanges, step: 'post' });
+        report(result);
+        await writeSummary(result);
     }
     catch (error) {
         warning(`agent-worktree could not exit the worktree and left it as it was: ${error.message}`);
     }
 }
-async function runExit() {
-    try {
-        const settings = getExitSettings();
-        const record = await findRecord(settings.path);
-        const result = await exitWorktree(record, {
-            // Like the root action: remove what was created, keep what was entered by path unless told otherwise.
-            onExit: settings.onExit ?? (record.created ? 'remove' : 'keep'),
-            discardChanges: settings.discardChanges,
-            step: 'exit'
-        });
-        report(result);
-        setExitOutputs(result);
-        await writeSummary(result);
-    }
-    catch (error) {
-        core.setFailed(error.message);
-    }
-}
-/** The record that the main step left in the worktree's git dir. */
-async function findRecord(given) {
-    const target = given ?? process.env[ENV_WORKTREE_PATH];
-    const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`;
-    if (!target) {
-        throw new InputError('path', '', 'no worktree was entered in this job', 'Run the agent-worktree action before this step, or give the path of a worktree it entered.');
-    }
-    // A folder the agent deleted is still registered in the repository the job came from.
-    const start = fs.existsSync(target) ? target : process.env[ENV_ORIGINAL_PATH];
-    const repo = start ? await openRepository(start, input).catch(() => undefined) : undefined;
-    const adminDir = repo && adminDirOf(repo.commonDir, target);
-    const record = adminDir && readRecordFile(adminDir);
-    if (!record) {
-        throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', 'Give the worktree-path output of an agent-worktree step.');
-    }
-    return record;
-}
 
 ;// CONCATENATED MODULE: ./src/post.ts
 
-void runPost();
+void run();
 
