@@ -25,6 +25,7 @@ function expectConverged(context: string): void {
   expect(fs.existsSync(dir) ? fs.readdirSync(dir) : [], context).toEqual([])
   expect(git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/heads/'), context).toBe('refs/heads/main')
   expect(lockFiles(path.join(repos.clone, '.git')), context).toEqual([])
+  expect(fs.readdirSync(path.join(repos.clone, '.git')).filter(name => name.startsWith('agent-worktree')), context).toEqual([])
   git(repos.clone, 'fsck', '--no-dangling', '--no-progress')
 }
 

@@ -38,7 +38,7 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
   try {
     repo = await openRepository(record.repository, 'repository-path')
   } catch (error) {
-    return kept(`Kept ${record.path}: the repository ${record.repository} could not be opened (${(error as Error).message}).`, true)
+    return kept(`Kept ${record.path}: the repository ${record.repository} could not be opened (${(error as Error).message}). Check that repository-path still exists.`, true)
   }
   const entries = await listWorktrees(repo)
   const found = findWorktree(entries, record.path)
@@ -58,17 +58,17 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
   if (ours && fileRecord?.removing) {
     // The gate allowed this removal before the step was cut short; only git's part is left to do.
     const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir!, true, found.entry.locked, lockedByUs))
-    if (outcome.error) return kept(`Kept ${record.path}: git could not finish removing it (${outcome.error}).`, true)
+    if (outcome.error) return kept(`Kept ${record.path}: git could not finish removing it (${outcome.error}). Remove it with git worktree remove --force once nothing there is needed.`, true)
     return { record, action: 'remove', removed: true, breach: [], message: `Removed ${record.path}${outcome.branchNote}, finishing a removal that was cut short.`, warning: false }
   }
   if (record.created && !ours && !lockedByUs) {
-    return kept(`Kept ${record.path}: it is not the worktree this step created, so it is left alone.`, true)
+    return kept(`Kept ${record.path}: it is not the worktree this step created, so it is left alone. Its owner decides what becomes of it.`, true)
   }
   if (options.step === 'post' && ours && fileRecord?.exited) {
     return kept(`Nothing to do: the exit step already exited ${record.path} (${fileRecord.exited}).`, false)
   }
   if (found.entry.locked !== undefined && !lockedByUs && options.onExit === 'remove') {
-    return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}).`, true)
+    return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}). Unlock it with git worktree unlock if it should go.`, true)
   }
 
   const folder = adminDir ? checkFolder(record.path, adminDir) : 'its git dir could not be found'
@@ -102,7 +102,7 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
   // The links go first, by unlink, which never touches what they point to; git would count them as untracked.
   for (const link of links) fs.unlinkSync(path.join(record.path, link))
   const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir!, force, found.entry.locked, lockedByUs))
-  if (outcome.error) return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings, breach)
+  if (outcome.error) return kept(`Kept ${record.path}: git could not remove it (${outcome.error}). Look at it, and remove it by hand if nothing there is needed.`, true, findings, breach)
   const branchNote = outcome.branchNote
   const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
   return { record, action: 'remove', removed: true, findings, breach, message: `Removed ${record.path}${branchNote}${what}.`, warning: false }
@@ -225,7 +225,7 @@ function keepMessage(record: WorktreeRecord, verdict: Verdict, findings: Finding
     case 'keep-asked':
       return `Kept ${record.path} as on-exit: keep asked; it has ${describeFindings(findings)}${findings.error ? ` (state not fully known: ${findings.error})` : ''}.`
     case 'keep-unknown':
-      return `Kept ${record.path}: its state could not be determined (${findings.error}), so nothing was removed.`
+      return `Kept ${record.path}: its state could not be determined (${findings.error}), so nothing was removed. Look at it, and remove it by hand if nothing there is needed.`
     default:
       return `Kept ${record.path}: it has ${describeFindings(findings)}. Commit and push the work, or exit with discard-changes: true to remove it anyway.`
   }

@@ -8,7 +8,7 @@ const LISTED = 10
 export function report(result: ExitResult): void {
   if (result.breach.length) {
     const shown = result.breach.slice(0, LISTED).join(', ') + (result.breach.length > LISTED ? `, and ${result.breach.length - LISTED} more` : '')
-    core.warning(`The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}.`, { title: 'agent-worktree: isolation breach' })
+    core.warning(`The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}. Give the agent the worktree-path output as its working directory.`, { title: 'agent-worktree: isolation breach' })
   }
   if (!result.warning) return core.info(result.message)
   const lines = [result.message]

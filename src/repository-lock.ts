@@ -105,15 +105,26 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
   const file = path.join(commonDir, LOCK_FILE)
   const me: Holder = { pid: process.pid, host: os.hostname(), id: randomBytes(6).toString('hex') }
   const started = Date.now()
+  // Written aside, then linked into place, which fails when the lock exists: a lock file is never half-written.
+  const draft = `${file}.${me.id}.tmp`
+  fs.writeFileSync(draft, JSON.stringify(me))
   for (let attempt = 0; ; attempt++) {
     try {
-      fs.writeFileSync(file, JSON.stringify(me), { flag: 'wx' })
+      fs.linkSync(draft, file)
+      fs.rmSync(draft, { force: true })
       break
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const code = (error as NodeJS.ErrnoException).code
+      // A holder clears old drafts, a long wait's among them: write it again.
+      if (code === 'ENOENT') fs.writeFileSync(draft, JSON.stringify(me))
+      else if (code !== 'EEXIST') {
+        fs.rmSync(draft, { force: true })
+        throw error
+      }
     }
     stealIfStale(file, options)
     if (Date.now() - started > options.timeoutMs) {
+      fs.rmSync(draft, { force: true })
       const seen = readHolder(file)
       const who = seen?.holder ? `process ${seen.holder.pid} on ${seen.holder.host}` : 'another process'
       throw new Error(
@@ -125,9 +136,14 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
     await sleep(Math.min(20 * 2 ** Math.min(attempt, 4), 250) * (0.5 + Math.random()))
   }
   held = { file, holder: me }
-  // A holder killed between writing and renaming its record leaves the temporary file: only a holder clears them.
+  // A step killed while it waited, or while it rewrote its record, leaves a draft: the holder clears old ones.
   for (const name of fs.readdirSync(commonDir)) {
-    if (name.startsWith(`${LOCK_FILE}.`) && name.endsWith('.tmp')) fs.rmSync(path.join(commonDir, name), { force: true })
+    if (!name.startsWith(`${LOCK_FILE}.`) || !name.endsWith('.tmp')) continue
+    const draftFile = path.join(commonDir, name)
+    const seen = readHolder(draftFile)
+    // Half-written means its writer was killed, or is writing it now and will write it again.
+    const writerGone = !seen?.holder || (seen.holder.host === os.hostname() && !isAlive(seen.holder.pid))
+    if (seen && (writerGone || seen.ageMs > options.staleMs)) fs.rmSync(draftFile, { force: true })
   }
   // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
   const heartbeat = setInterval(() => {

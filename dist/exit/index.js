@@ -31652,17 +31652,28 @@ async function withRepositoryLock(commonDir, fn, options = DEFAULTS) {
     const file = external_node_path_namespaceObject.join(commonDir, LOCK_FILE);
     const me = { pid: process.pid, host: external_node_os_namespaceObject.hostname(), id: (0,external_node_crypto_.randomBytes)(6).toString('hex') };
     const started = Date.now();
+    // Written aside, then linked into place, which fails when the lock exists: a lock file is never half-written.
+    const draft = `${file}.${me.id}.tmp`;
+    external_node_fs_namespaceObject.writeFileSync(draft, JSON.stringify(me));
     for (let attempt = 0;; attempt++) {
         try {
-            external_node_fs_namespaceObject.writeFileSync(file, JSON.stringify(me), { flag: 'wx' });
+            external_node_fs_namespaceObject.linkSync(draft, file);
+            external_node_fs_namespaceObject.rmSync(draft, { force: true });
             break;
         }
         catch (error) {
-            if (error.code !== 'EEXIST')
+            const code = error.code;
+            // A holder clears old drafts, a long wait's among them: write it again.
+            if (code === 'ENOENT')
+                external_node_fs_namespaceObject.writeFileSync(draft, JSON.stringify(me));
+            else if (code !== 'EEXIST') {
+                external_node_fs_namespaceObject.rmSync(draft, { force: true });
                 throw error;
+            }
         }
         stealIfStale(file, options);
         if (Date.now() - started > options.timeoutMs) {
+            external_node_fs_namespaceObject.rmSync(draft, { force: true });
             const seen = readHolder(file);
             const who = seen?.holder ? `process ${seen.holder.pid} on ${seen.holder.host}` : 'another process';
             throw new Error(`Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${file}, held by ${who}. ` +
@@ -31672,10 +31683,16 @@ async function withRepositoryLock(commonDir, fn, options = DEFAULTS) {
         await sleep(Math.min(20 * 2 ** Math.min(attempt, 4), 250) * (0.5 + Math.random()));
     }
     held = { file, holder: me };
-    // A holder killed between writing and renaming its record leaves the temporary file: only a holder clears them.
+    // A step killed while it waited, or while it rewrote its record, leaves a draft: the holder clears old ones.
     for (const name of external_node_fs_namespaceObject.readdirSync(commonDir)) {
-        if (name.startsWith(`${LOCK_FILE}.`) && name.endsWith('.tmp'))
-            external_node_fs_namespaceObject.rmSync(external_node_path_namespaceObject.join(commonDir, name), { force: true });
+        if (!name.startsWith(`${LOCK_FILE}.`) || !name.endsWith('.tmp'))
+            continue;
+        const draftFile = external_node_path_namespaceObject.join(commonDir, name);
+        const seen = readHolder(draftFile);
+        // Half-written means its writer was killed, or is writing it now and will write it again.
+        const writerGone = !seen?.holder || (seen.holder.host === external_node_os_namespaceObject.hostname() && !isAlive(seen.holder.pid));
+        if (seen && (writerGone || seen.ageMs > options.staleMs))
+            external_node_fs_namespaceObject.rmSync(draftFile, { force: true });
     }
     // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
     const heartbeat = setInterval(() => {
@@ -32314,7 +32331,7 @@ async function exitWorktree(record, options) {
         repo = await openRepository(record.repository, 'repository-path');
     }
     catch (error) {
-        return kept(`Kept ${record.path}: the repository ${record.repository} could not be opened (${error.message}).`, true);
+        return kept(`Kept ${record.path}: the repository ${record.repository} could not be opened (${error.message}). Check that repository-path still exists.`, true);
     }
     const entries = await listWorktrees(repo);
     const found = findWorktree(entries, record.path);
@@ -32335,17 +32352,17 @@ async function exitWorktree(record, options) {
         // The gate allowed this removal before the step was cut short; only git's part is left to do.
         const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir, true, found.entry.locked, lockedByUs));
         if (outcome.error)
-            return kept(`Kept ${record.path}: git could not finish removing it (${outcome.error}).`, true);
+            return kept(`Kept ${record.path}: git could not finish removing it (${outcome.error}). Remove it with git worktree remove --force once nothing there is needed.`, true);
         return { record, action: 'remove', removed: true, breach: [], message: `Removed ${record.path}${outcome.branchNote}, finishing a removal that was cut short.`, warning: false };
     }
     if (record.created && !ours && !lockedByUs) {
-        return kept(`Kept ${record.path}: it is not the worktree this step created, so it is left alone.`, true);
+        return kept(`Kept ${record.path}: it is not the worktree this step created, so it is left alone. Its owner decides what becomes of it.`, true);
     }
     if (options.step === 'post' && ours && fileRecord?.exited) {
         return kept(`Nothing to do: the exit step already exited ${record.path} (${fileRecord.exited}).`, false);
     }
     if (found.entry.locked !== undefined && !lockedByUs && options.onExit === 'remove') {
-        return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}).`, true);
+        return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}). Unlock it with git worktree unlock if it should go.`, true);
     }
     const folder = adminDir ? checkFolder(record.path, adminDir) : 'its git dir could not be found';
     const submodules = folder === 'intact' && external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(adminDir, 'modules'));
@@ -32381,7 +32398,7 @@ async function exitWorktree(record, options) {
         external_node_fs_namespaceObject.unlinkSync(external_node_path_namespaceObject.join(record.path, link));
     const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir, force, found.entry.locked, lockedByUs));
     if (outcome.error)
-        return kept(`Kept ${record.path}: git could not remove it (${outcome.error}).`, true, findings, breach);
+        return kept(`Kept ${record.path}: git could not remove it (${outcome.error}). Look at it, and remove it by hand if nothing there is needed.`, true, findings, breach);
     const branchNote = outcome.branchNote;
     const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found';
     return { record, action: 'remove', removed: true, findings, breach, message: `Removed ${record.path}${branchNote}${what}.`, warning: false };
@@ -32512,7 +32529,7 @@ function keepMessage(record, verdict, findings) {
         case 'keep-asked':
             return `Kept ${record.path} as on-exit: keep asked; it has ${describeFindings(findings)}${findings.error ? ` (state not fully known: ${findings.error})` : ''}.`;
         case 'keep-unknown':
-            return `Kept ${record.path}: its state could not be determined (${findings.error}), so nothing was removed.`;
+            return `Kept ${record.path}: its state could not be determined (${findings.error}), so nothing was removed. Look at it, and remove it by hand if nothing there is needed.`;
         default:
             return `Kept ${record.path}: it has ${describeFindings(findings)}. Commit and push the work, or exit with discard-changes: true to remove it anyway.`;
     }
@@ -32526,7 +32543,7 @@ const LISTED = 10;
 function report(result) {
     if (result.breach.length) {
         const shown = result.breach.slice(0, LISTED).join(', ') + (result.breach.length > LISTED ? `, and ${result.breach.length - LISTED} more` : '');
-        warning(`The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}.`, { title: 'agent-worktree: isolation breach' });
+        warning(`The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}. Give the agent the worktree-path output as its working directory.`, { title: 'agent-worktree: isolation breach' });
     }
     if (!result.warning)
         return info(result.message);
