@@ -8,6 +8,7 @@ import { flattenName, getEnterSettings, InputError, NAME_MAX_LENGTH, type EnterS
 import { snapshotCheckout, type CheckoutSnapshot } from './isolation.js'
 import { copyIncludedFiles, createLinks, planLinks, resolveIncludeFile } from './prepare-worktree.js'
 import { withRepositoryLock } from './repository-lock.js'
+import { checkOutTaken, takeParked } from './worktree-pool.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, realPath, type Repository } from './repository.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, STATE_COMMON_DIR, currentJob, saveRecordState, writeRecordFile, type WorktreeRecord } from './state-helper.js'
 import { sweep } from './sweep.js'
@@ -51,6 +52,7 @@ async function create(repo: Repository, settings: EnterSettings, original: Check
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
     saveRecordState(record)
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
+    if (record.recycle && (await takeParked(repo, record, await listWorktrees(repo), lockReason(record)))) return { ...planned, taken: true }
     // The base is a commit id, so git writes no upstream configuration for the branch.
     await repo.git.exec(['worktree', 'add', '--quiet', '--no-checkout', '--lock', '--reason', lockReason(record), '-b', record.branch, record.path, record.baseSha])
     // Sparse checkout turns on per-worktree configuration in the shared config: a write that races.
@@ -58,11 +60,14 @@ async function create(repo: Repository, settings: EnterSettings, original: Check
     const gitDir = adminDirOf(repo.commonDir, record.path)
     if (!gitDir) throw new Error(`git created ${record.path} but did not register it`)
     writeRecordFile(gitDir, record)
-    return planned
+    return { ...planned, taken: false }
   })
   const { record } = plan
-  // What `git worktree add` does to check out, here outside the lock.
-  await new Git(record.path).exec(['reset', '--hard', '--quiet'])
+  // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does),
+  // of the files that differ for one taken from the pool.
+  if (plan.taken) await checkOutTaken(record)
+  else await new Git(record.path).exec(['reset', '--hard', '--quiet'])
+  if (plan.taken) core.info(`Took ${record.path} from the pool of parked worktrees.`)
   prepare(repo, plan)
   if (plan.includeFile) {
     const { copied, skipped } = await copyIncludedFiles(repo.toplevel, record.path, plan.includeFile)
@@ -135,6 +140,7 @@ async function planCreate(repo: Repository, settings: EnterSettings, original: C
     baseSha,
     created: true,
     links,
+    recycle: settings.recycle || undefined,
     onExit: settings.onExit ?? 'remove',
     discardChanges: settings.discardChanges,
     original,

@@ -4,6 +4,7 @@ import * as path from 'node:path'
 import type { OnExit } from './input-helper.js'
 import { compareSnapshots, snapshotCheckout } from './isolation.js'
 import { ownLinks } from './prepare-worktree.js'
+import { park } from './worktree-pool.js'
 import { withRepositoryLock } from './repository-lock.js'
 import type { WorktreeEntry } from './porcelain.js'
 import { adminDirOf, findWorktree, listWorktrees, openRepository, samePath, worktreeGit, type Repository } from './repository.js'
@@ -101,6 +102,12 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions)
   const force = verdict === 'remove-discard' || submodules || !checkedOut
   // The links go first, by unlink, which never touches what they point to; git would count them as untracked.
   for (const link of links) fs.unlinkSync(path.join(record.path, link))
+  // Only a whole, clean, plain worktree goes to the pool.
+  const parkable = verdict === 'remove-clean' && record.recycle && record.created && checkedOut && !submodules && !fs.existsSync(path.join(adminDir!, 'info', 'sparse-checkout'))
+  if (parkable && (await withRepositoryLock(repo.commonDir, async () => park(repo, record, adminDir!, await listWorktrees(repo), found.entry.locked)))) {
+    const message = `Parked ${record.path} in the pool for the next job and deleted its branch ${record.branch}: nothing unsaved was found.`
+    return { record, action: 'remove', removed: true, findings, breach, message, warning: false }
+  }
   const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir!, force, found.entry.locked, lockedByUs))
   if (outcome.error) return kept(`Kept ${record.path}: git could not remove it (${outcome.error}). Look at it, and remove it by hand if nothing there is needed.`, true, findings, breach)
   const branchNote = outcome.branchNote

@@ -24,6 +24,8 @@ export interface EnterSettings {
   symlinkDirs: string[]
   /** Cone-mode sparse checkout of these folders; empty: the whole tree. */
   sparsePaths: string[]
+  /** Take a parked worktree from the pool at enter, park a clean one at exit. */
+  recycle: boolean
 }
 
 export interface ExitSettings {
@@ -136,6 +138,10 @@ export function getEnterSettings(): EnterSettings {
   const includeFile = optional('include-file')
   const symlinkDirs = pathList('symlink-dirs')
   const sparsePaths = pathList('sparse-paths')
+  const recycle = parseBoolean('recycle', checked('recycle'))
+  if (recycle && sparsePaths.length) {
+    throw new InputError('recycle', 'true', 'the pool holds whole worktrees, and sparse-paths asks for a sparse one', 'Use recycle or sparse-paths, not both.')
+  }
   if (worktreePath !== undefined) {
     // These shape a new worktree; an existing one keeps its own.
     const shaping: [string, string | undefined][] = [
@@ -145,7 +151,8 @@ export function getEnterSettings(): EnterSettings {
       ['fetch', fetch ? 'true' : undefined],
       ['include-file', includeFile],
       ['symlink-dirs', symlinkDirs.join(',') || undefined],
-      ['sparse-paths', sparsePaths.join(',') || undefined]
+      ['sparse-paths', sparsePaths.join(',') || undefined],
+      ['recycle', recycle ? 'true' : undefined]
     ]
     for (const [input, value] of shaping) {
       if (value !== undefined) {
@@ -165,7 +172,8 @@ export function getEnterSettings(): EnterSettings {
     fetch,
     includeFile,
     symlinkDirs,
-    sparsePaths
+    sparsePaths,
+    recycle
   }
 }
 

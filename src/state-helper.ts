@@ -41,6 +41,10 @@ export interface WorktreeRecord {
   exited?: OnExit
   /** Set just before git removes the worktree: a step cut short in the middle finishes the removal. */
   removing?: boolean
+  /** recycle: true: park the worktree in the pool at exit instead of deleting it. */
+  recycle?: boolean
+  /** When it was parked in the pool. */
+  parked?: string
 }
 
 export interface JobIdentity {

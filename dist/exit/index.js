@@ -31981,6 +31981,10 @@ function getEnterSettings() {
     const includeFile = optional('include-file');
     const symlinkDirs = pathList('symlink-dirs');
     const sparsePaths = pathList('sparse-paths');
+    const recycle = parseBoolean('recycle', checked('recycle'));
+    if (recycle && sparsePaths.length) {
+        throw new input_helper_InputError('recycle', 'true', 'the pool holds whole worktrees, and sparse-paths asks for a sparse one', 'Use recycle or sparse-paths, not both.');
+    }
     if (worktreePath !== undefined) {
         // These shape a new worktree; an existing one keeps its own.
         const shaping = [
@@ -31990,7 +31994,8 @@ function getEnterSettings() {
             ['fetch', fetch ? 'true' : undefined],
             ['include-file', includeFile],
             ['symlink-dirs', symlinkDirs.join(',') || undefined],
-            ['sparse-paths', sparsePaths.join(',') || undefined]
+            ['sparse-paths', sparsePaths.join(',') || undefined],
+            ['recycle', recycle ? 'true' : undefined]
         ];
         for (const [input, value] of shaping) {
             if (value !== undefined) {
@@ -32010,7 +32015,8 @@ function getEnterSettings() {
         fetch,
         includeFile,
         symlinkDirs,
-        sparsePaths
+        sparsePaths,
+        recycle
     };
 }
 function getExitSettings() {
@@ -32193,7 +32199,7 @@ function findWorktree(entries, p) {
  * The git dir (.git/worktrees/<id>) that git registered for the worktree at `p`. Found from the
  * repository's side, never from the worktree's .git file, which whatever ran inside may have changed.
  */
-function adminDirOf(commonDir, p) {
+function repository_adminDirOf(commonDir, p) {
     const root = external_node_path_namespaceObject.join(commonDir, 'worktrees');
     let ids;
     try {
@@ -32215,8 +32221,143 @@ function adminDirOf(commonDir, p) {
     return undefined;
 }
 /** Git pinned to a worktree's registered git dir and folder. */
-function worktreeGit(adminDir, p) {
+function repository_worktreeGit(adminDir, p) {
     return new git_command_manager_Git(p, [`--git-dir=${adminDir}`, `--work-tree=${p}`]);
+}
+
+;// CONCATENATED MODULE: ./src/state-helper.ts
+// What the main step hands to the post step and to the exit sub-action.
+
+
+
+/** State key of the main step: the worktree record, saved before anything is created. */
+const STATE_RECORD = 'worktree';
+/** State key of the main step: the repository's common git dir, saved before its lock is taken. */
+const STATE_COMMON_DIR = 'common-dir';
+/** Environment variables that tell later steps (and the exit sub-action) where the job works. */
+const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH';
+const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH';
+/** Kept inside the worktree's own git dir, so it lives exactly as long as the worktree's registration. */
+const RECORD_FILE = 'agent-worktree.json';
+function currentJob(env = process.env) {
+    return { runner: env.RUNNER_NAME ?? '', run: env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT || '1'}` : '', job: env.GITHUB_JOB ?? '' };
+}
+function saveRecordState(record) {
+    core.saveState(STATE_RECORD, JSON.stringify(record));
+}
+function loadRecordState() {
+    const text = core.getState(STATE_RECORD);
+    return text ? JSON.parse(text) : undefined;
+}
+function state_helper_writeRecordFile(gitDir, record) {
+    external_node_fs_namespaceObject.writeFileSync(external_node_path_namespaceObject.join(gitDir, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
+}
+/** The record in a worktree's git dir, or undefined when there is none or it cannot be read. */
+function readRecordFile(gitDir) {
+    try {
+        return JSON.parse(external_node_fs_namespaceObject.readFileSync(external_node_path_namespaceObject.join(gitDir, RECORD_FILE), 'utf8'));
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/worktree-pool.ts
+// The worktree pool (recycle: true): a worktree the gate proved clean is parked instead of deleted, and
+// the next job takes it and moves it to its own base, which rewrites only the files that differ.
+// Every function here runs under the repository lock, so two legs never park or take the same one.
+
+
+
+
+
+/** Parked worktrees of one repository, at most; beyond, a clean worktree is deleted as without recycle. */
+const POOL_SIZE = 8;
+/** A parked worktree older than this is removed by the sweep. */
+const PARKED_MAX_AGE_MS = (/* unused pure expression or super */ null && (24 * 60 * 60 * 1000));
+const PARKED = 'agent-worktree parked ';
+function parkedSince(entry) {
+    if (!entry.locked?.startsWith(PARKED))
+        return undefined;
+    const since = Date.parse(entry.locked.slice(PARKED.length));
+    return Number.isNaN(since) ? undefined : since;
+}
+/**
+ * Parks a worktree that the gate proved clean: HEAD detached, its branch deleted, untracked and ignored
+ * files cleaned (nothing leaks from one job to the next), locked as parked. False when the pool is full.
+ */
+async function park(repo, record, adminDir, entries, lock) {
+    if (entries.filter(e => parkedSince(e) !== undefined).length >= POOL_SIZE)
+        return false;
+    const git = repository_worktreeGit(adminDir, record.path);
+    await git.exec(['checkout', '--quiet', '--detach']);
+    await git.exec(['clean', '-ffdxq']);
+    if (record.created && record.branch)
+        await repo.git.exec(['branch', '-D', record.branch]);
+    const since = new Date().toISOString();
+    if (lock !== undefined)
+        await repo.git.exec(['worktree', 'unlock', record.path]);
+    await repo.git.exec(['worktree', 'lock', '--reason', `${PARKED}${since}`, record.path]);
+    state_helper_writeRecordFile(adminDir, { ...record, parked: since });
+    return true;
+}
+/**
+ * Takes a parked worktree for `record`: checks it is clean, ignored files included, writes the new record
+ * into its git dir first (a step cut short afterwards finds it), moves it to the new path, locks it as the
+ * job's, and creates the new branch at the base. Returns its git dir, or undefined when none could be taken.
+ */
+async function takeParked(repo, record, entries, lockReason) {
+    const parked = entries.filter(e => parkedSince(e) !== undefined).sort((a, b) => parkedSince(b) - parkedSince(a));
+    for (const entry of parked) {
+        const adminDir = adminDirOf(repo.commonDir, entry.path);
+        if (!adminDir || !fs.existsSync(entry.path))
+            continue;
+        const status = await worktreeGit(adminDir, entry.path).run(['status', '--porcelain', '--ignored', '--untracked-files=all']);
+        if (status.exitCode !== 0 || status.stdout !== '') {
+            // Someone used it while it was parked: it is theirs now, no longer the pool's.
+            await repo.git.run(['worktree', 'unlock', entry.path]);
+            await repo.git.run(['worktree', 'lock', '--reason', 'agent-worktree: taken out of the pool, it was not clean', entry.path]);
+            continue;
+        }
+        writeRecordFile(adminDir, record);
+        await repo.git.exec(['worktree', 'unlock', entry.path]);
+        fs.mkdirSync(path.dirname(record.path), { recursive: true });
+        const moved = await repo.git.run(['worktree', 'move', entry.path, record.path]);
+        if (moved.exitCode !== 0) {
+            // Another file system, for one: leave it parked.
+            await repo.git.exec(['worktree', 'lock', '--reason', entry.locked, entry.path]);
+            continue;
+        }
+        await repo.git.exec(['worktree', 'lock', '--reason', lockReason, record.path]);
+        await repo.git.exec(['branch', record.branch, record.baseSha]);
+        return adminDir;
+    }
+    return undefined;
+}
+/** Checks out the new branch in a worktree taken from the pool, and checks it is clean and at the base. */
+async function checkOutTaken(record) {
+    const git = new Git(record.path);
+    await git.exec(['checkout', '--quiet', record.branch]);
+    const [head, status] = await Promise.all([git.exec(['rev-parse', 'HEAD']), git.exec(['status', '--porcelain', '--untracked-files=all'])]);
+    if (head.trim() !== record.baseSha || status !== '') {
+        throw new Error(`the worktree taken from the pool is not clean at ${record.baseSha} after checkout: ${status.trim() || head.trim()}`);
+    }
+}
+/** Removes parked worktrees older than the limit; git itself refuses any that is not clean. */
+async function expireParked(repo, entries, now = Date.now()) {
+    const removed = [];
+    for (const entry of entries) {
+        const since = parkedSince(entry);
+        if (since === undefined || now - since < PARKED_MAX_AGE_MS)
+            continue;
+        await repo.git.exec(['worktree', 'unlock', entry.path]);
+        const removal = await repo.git.run(['worktree', 'remove', entry.path]);
+        if (removal.exitCode === 0)
+            removed.push(entry.path);
+        else
+            await repo.git.run(['worktree', 'lock', '--reason', entry.locked, entry.path]);
+    }
+    return removed;
 }
 
 ;// CONCATENATED MODULE: ./src/safety-gate.ts
@@ -32277,45 +32418,9 @@ function describeFindings(findings) {
     return parts.length ? parts.join(' and ') : 'nothing unsaved';
 }
 
-;// CONCATENATED MODULE: ./src/state-helper.ts
-// What the main step hands to the post step and to the exit sub-action.
-
-
-
-/** State key of the main step: the worktree record, saved before anything is created. */
-const STATE_RECORD = 'worktree';
-/** State key of the main step: the repository's common git dir, saved before its lock is taken. */
-const STATE_COMMON_DIR = 'common-dir';
-/** Environment variables that tell later steps (and the exit sub-action) where the job works. */
-const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH';
-const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH';
-/** Kept inside the worktree's own git dir, so it lives exactly as long as the worktree's registration. */
-const RECORD_FILE = 'agent-worktree.json';
-function currentJob(env = process.env) {
-    return { runner: env.RUNNER_NAME ?? '', run: env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT || '1'}` : '', job: env.GITHUB_JOB ?? '' };
-}
-function saveRecordState(record) {
-    core.saveState(STATE_RECORD, JSON.stringify(record));
-}
-function loadRecordState() {
-    const text = core.getState(STATE_RECORD);
-    return text ? JSON.parse(text) : undefined;
-}
-function writeRecordFile(gitDir, record) {
-    external_node_fs_namespaceObject.writeFileSync(external_node_path_namespaceObject.join(gitDir, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
-}
-/** The record in a worktree's git dir, or undefined when there is none or it cannot be read. */
-function readRecordFile(gitDir) {
-    try {
-        return JSON.parse(external_node_fs_namespaceObject.readFileSync(external_node_path_namespaceObject.join(gitDir, RECORD_FILE), 'utf8'));
-    }
-    catch {
-        return undefined;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/exit-worktree.ts
 // Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
+
 
 
 
@@ -32341,7 +32446,7 @@ async function exitWorktree(record, options) {
     }
     if (found.isMain)
         return kept(`Kept ${record.path}: it is the main worktree, which is never removed.`, true);
-    const adminDir = adminDirOf(repo.commonDir, record.path);
+    const adminDir = repository_adminDirOf(repo.commonDir, record.path);
     const fileRecord = adminDir ? readRecordFile(adminDir) : undefined;
     const ours = fileRecord?.token === record.token;
     // git marks a worktree "initializing" until its add finishes: at the path this step planned under the
@@ -32372,7 +32477,7 @@ async function exitWorktree(record, options) {
     const links = folder === 'intact' ? ownLinks(record.repository, record.path, record.links) : [];
     const [findings, breach] = await Promise.all([
         inspect({
-            worktree: folder === 'intact' && checkedOut ? worktreeGit(adminDir, record.path) : undefined,
+            worktree: folder === 'intact' && checkedOut ? repository_worktreeGit(adminDir, record.path) : undefined,
             submodules,
             ownLinks: links,
             repository: repo.git,
@@ -32388,7 +32493,7 @@ async function exitWorktree(record, options) {
     if (!verdict.startsWith('remove')) {
         // An explicit exit is final: the post step must not remove what the exit step kept.
         if (options.step === 'exit' && adminDir)
-            writeRecordFile(adminDir, { ...record, exited: 'keep' });
+            state_helper_writeRecordFile(adminDir, { ...record, exited: 'keep' });
         return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings, breach);
     }
     // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
@@ -32396,6 +32501,12 @@ async function exitWorktree(record, options) {
     // The links go first, by unlink, which never touches what they point to; git would count them as untracked.
     for (const link of links)
         external_node_fs_namespaceObject.unlinkSync(external_node_path_namespaceObject.join(record.path, link));
+    // Only a whole, clean, plain worktree goes to the pool.
+    const parkable = verdict === 'remove-clean' && record.recycle && record.created && checkedOut && !submodules && !external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(adminDir, 'info', 'sparse-checkout'));
+    if (parkable && (await withRepositoryLock(repo.commonDir, async () => park(repo, record, adminDir, await listWorktrees(repo), found.entry.locked)))) {
+        const message = `Parked ${record.path} in the pool for the next job and deleted its branch ${record.branch}: nothing unsaved was found.`;
+        return { record, action: 'remove', removed: true, findings, breach, message, warning: false };
+    }
     const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir, force, found.entry.locked, lockedByUs));
     if (outcome.error)
         return kept(`Kept ${record.path}: git could not remove it (${outcome.error}). Look at it, and remove it by hand if nothing there is needed.`, true, findings, breach);
@@ -32418,14 +32529,14 @@ async function isolationBreach(record) {
 async function remove(repo, record, adminDir, force, lock, lockedByUs) {
     // Marked first: git deletes the files before the registration, and a step cut short in between must be
     // able to finish the removal, not take the deleted files for unsaved work.
-    writeRecordFile(adminDir, { ...record, removing: true });
+    state_helper_writeRecordFile(adminDir, { ...record, removing: true });
     if (lockedByUs)
         await repo.git.exec(['worktree', 'unlock', record.path]);
     const removal = await repo.git.run(['worktree', 'remove', ...(force ? ['--force'] : []), record.path]);
     if (removal.exitCode !== 0) {
         if (lockedByUs)
             await repo.git.run(['worktree', 'lock', '--reason', lock, record.path]);
-        writeRecordFile(adminDir, record);
+        state_helper_writeRecordFile(adminDir, record);
         return { error: removal.stderr.trim(), branchNote: '' };
     }
     if (!record.created || !record.branch)
@@ -32639,7 +32750,7 @@ async function findRecord(given) {
     // A folder the agent deleted is still registered in the repository the job came from.
     const start = external_node_fs_namespaceObject.existsSync(target) ? target : process.env[ENV_ORIGINAL_PATH];
     const repo = start ? await openRepository(start, input).catch(() => undefined) : undefined;
-    const adminDir = repo && adminDirOf(repo.commonDir, target);
+    const adminDir = repo && repository_adminDirOf(repo.commonDir, target);
     const record = adminDir && readRecordFile(adminDir);
     if (!record) {
         throw new input_helper_InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', 'Give the worktree-path output of an agent-worktree step.');

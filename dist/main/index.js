@@ -31881,6 +31881,10 @@ function getEnterSettings() {
     const includeFile = optional('include-file');
     const symlinkDirs = pathList('symlink-dirs');
     const sparsePaths = pathList('sparse-paths');
+    const recycle = parseBoolean('recycle', checked('recycle'));
+    if (recycle && sparsePaths.length) {
+        throw new InputError('recycle', 'true', 'the pool holds whole worktrees, and sparse-paths asks for a sparse one', 'Use recycle or sparse-paths, not both.');
+    }
     if (worktreePath !== undefined) {
         // These shape a new worktree; an existing one keeps its own.
         const shaping = [
@@ -31890,7 +31894,8 @@ function getEnterSettings() {
             ['fetch', fetch ? 'true' : undefined],
             ['include-file', includeFile],
             ['symlink-dirs', symlinkDirs.join(',') || undefined],
-            ['sparse-paths', sparsePaths.join(',') || undefined]
+            ['sparse-paths', sparsePaths.join(',') || undefined],
+            ['recycle', recycle ? 'true' : undefined]
         ];
         for (const [input, value] of shaping) {
             if (value !== undefined) {
@@ -31910,7 +31915,8 @@ function getEnterSettings() {
         fetch,
         includeFile,
         symlinkDirs,
-        sparsePaths
+        sparsePaths,
+        recycle
     };
 }
 function getExitSettings() {
@@ -32256,6 +32262,104 @@ function readRecordFile(gitDir) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/worktree-pool.ts
+// The worktree pool (recycle: true): a worktree the gate proved clean is parked instead of deleted, and
+// the next job takes it and moves it to its own base, which rewrites only the files that differ.
+// Every function here runs under the repository lock, so two legs never park or take the same one.
+
+
+
+
+
+/** Parked worktrees of one repository, at most; beyond, a clean worktree is deleted as without recycle. */
+const POOL_SIZE = 8;
+/** A parked worktree older than this is removed by the sweep. */
+const PARKED_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+const PARKED = 'agent-worktree parked ';
+function parkedSince(entry) {
+    if (!entry.locked?.startsWith(PARKED))
+        return undefined;
+    const since = Date.parse(entry.locked.slice(PARKED.length));
+    return Number.isNaN(since) ? undefined : since;
+}
+/**
+ * Parks a worktree that the gate proved clean: HEAD detached, its branch deleted, untracked and ignored
+ * files cleaned (nothing leaks from one job to the next), locked as parked. False when the pool is full.
+ */
+async function park(repo, record, adminDir, entries, lock) {
+    if (entries.filter(e => parkedSince(e) !== undefined).length >= POOL_SIZE)
+        return false;
+    const git = worktreeGit(adminDir, record.path);
+    await git.exec(['checkout', '--quiet', '--detach']);
+    await git.exec(['clean', '-ffdxq']);
+    if (record.created && record.branch)
+        await repo.git.exec(['branch', '-D', record.branch]);
+    const since = new Date().toISOString();
+    if (lock !== undefined)
+        await repo.git.exec(['worktree', 'unlock', record.path]);
+    await repo.git.exec(['worktree', 'lock', '--reason', `${PARKED}${since}`, record.path]);
+    writeRecordFile(adminDir, { ...record, parked: since });
+    return true;
+}
+/**
+ * Takes a parked worktree for `record`: checks it is clean, ignored files included, writes the new record
+ * into its git dir first (a step cut short afterwards finds it), moves it to the new path, locks it as the
+ * job's, and creates the new branch at the base. Returns its git dir, or undefined when none could be taken.
+ */
+async function takeParked(repo, record, entries, lockReason) {
+    const parked = entries.filter(e => parkedSince(e) !== undefined).sort((a, b) => parkedSince(b) - parkedSince(a));
+    for (const entry of parked) {
+        const adminDir = adminDirOf(repo.commonDir, entry.path);
+        if (!adminDir || !external_node_fs_namespaceObject.existsSync(entry.path))
+            continue;
+        const status = await worktreeGit(adminDir, entry.path).run(['status', '--porcelain', '--ignored', '--untracked-files=all']);
+        if (status.exitCode !== 0 || status.stdout !== '') {
+            // Someone used it while it was parked: it is theirs now, no longer the pool's.
+            await repo.git.run(['worktree', 'unlock', entry.path]);
+            await repo.git.run(['worktree', 'lock', '--reason', 'agent-worktree: taken out of the pool, it was not clean', entry.path]);
+            continue;
+        }
+        writeRecordFile(adminDir, record);
+        await repo.git.exec(['worktree', 'unlock', entry.path]);
+        external_node_fs_namespaceObject.mkdirSync(external_node_path_namespaceObject.dirname(record.path), { recursive: true });
+        const moved = await repo.git.run(['worktree', 'move', entry.path, record.path]);
+        if (moved.exitCode !== 0) {
+            // Another file system, for one: leave it parked.
+            await repo.git.exec(['worktree', 'lock', '--reason', entry.locked, entry.path]);
+            continue;
+        }
+        await repo.git.exec(['worktree', 'lock', '--reason', lockReason, record.path]);
+        await repo.git.exec(['branch', record.branch, record.baseSha]);
+        return adminDir;
+    }
+    return undefined;
+}
+/** Checks out the new branch in a worktree taken from the pool, and checks it is clean and at the base. */
+async function checkOutTaken(record) {
+    const git = new Git(record.path);
+    await git.exec(['checkout', '--quiet', record.branch]);
+    const [head, status] = await Promise.all([git.exec(['rev-parse', 'HEAD']), git.exec(['status', '--porcelain', '--untracked-files=all'])]);
+    if (head.trim() !== record.baseSha || status !== '') {
+        throw new Error(`the worktree taken from the pool is not clean at ${record.baseSha} after checkout: ${status.trim() || head.trim()}`);
+    }
+}
+/** Removes parked worktrees older than the limit; git itself refuses any that is not clean. */
+async function expireParked(repo, entries, now = Date.now()) {
+    const removed = [];
+    for (const entry of entries) {
+        const since = parkedSince(entry);
+        if (since === undefined || now - since < PARKED_MAX_AGE_MS)
+            continue;
+        await repo.git.exec(['worktree', 'unlock', entry.path]);
+        const removal = await repo.git.run(['worktree', 'remove', entry.path]);
+        if (removal.exitCode === 0)
+            removed.push(entry.path);
+        else
+            await repo.git.run(['worktree', 'lock', '--reason', entry.locked, entry.path]);
+    }
+    return removed;
+}
+
 ;// CONCATENATED MODULE: ./src/safety-gate.ts
 
 async function inspect(input) {
@@ -32316,6 +32420,7 @@ function safety_gate_describeFindings(findings) {
 
 ;// CONCATENATED MODULE: ./src/exit-worktree.ts
 // Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
+
 
 
 
@@ -32396,6 +32501,12 @@ async function exitWorktree(record, options) {
     // The links go first, by unlink, which never touches what they point to; git would count them as untracked.
     for (const link of links)
         external_node_fs_namespaceObject.unlinkSync(external_node_path_namespaceObject.join(record.path, link));
+    // Only a whole, clean, plain worktree goes to the pool.
+    const parkable = verdict === 'remove-clean' && record.recycle && record.created && checkedOut && !submodules && !external_node_fs_namespaceObject.existsSync(external_node_path_namespaceObject.join(adminDir, 'info', 'sparse-checkout'));
+    if (parkable && (await withRepositoryLock(repo.commonDir, async () => park(repo, record, adminDir, await listWorktrees(repo), found.entry.locked)))) {
+        const message = `Parked ${record.path} in the pool for the next job and deleted its branch ${record.branch}: nothing unsaved was found.`;
+        return { record, action: 'remove', removed: true, findings, breach, message, warning: false };
+    }
     const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir, force, found.entry.locked, lockedByUs));
     if (outcome.error)
         return kept(`Kept ${record.path}: git could not remove it (${outcome.error}). Look at it, and remove it by hand if nothing there is needed.`, true, findings, breach);
@@ -32609,14 +32720,17 @@ async function writeSummary(result) {
 
 
 
+
+
+
 /** Leftovers of earlier jobs of this runner: created by this action, not kept on purpose. */
-async function findLeftovers(repo, env = process.env) {
+function findLeftovers(repo, entries, env = process.env) {
     const me = currentJob(env);
     // Without a runner name nothing tells one machine's jobs from another's: touch nothing.
     if (!me.runner)
         return [];
     const leftovers = [];
-    for (const entry of (await listWorktrees(repo)).slice(1)) {
+    for (const entry of entries.slice(1)) {
         if (!entry.locked?.startsWith('agent-worktree '))
             continue;
         const adminDir = adminDirOf(repo.commonDir, entry.path);
@@ -32636,7 +32750,13 @@ async function findLeftovers(repo, env = process.env) {
     return leftovers;
 }
 async function sweep(repo) {
-    for (const record of await findLeftovers(repo)) {
+    const entries = await listWorktrees(repo);
+    if (entries.some(e => Date.now() - (parkedSince(e) ?? Date.now()) >= PARKED_MAX_AGE_MS)) {
+        const expired = await withRepositoryLock(repo.commonDir, async () => expireParked(repo, await listWorktrees(repo)));
+        if (expired.length)
+            info(`Removed ${expired.length} worktree(s) parked in the pool for more than a day: ${expired.join(', ')}.`);
+    }
+    for (const record of findLeftovers(repo, entries)) {
         const result = await exitWorktree(record, { onExit: 'remove', discardChanges: false, step: 'sweep' });
         report({ ...result, message: `Left by an earlier job on this runner: ${result.message}` });
     }
@@ -32644,6 +32764,7 @@ async function sweep(repo) {
 
 ;// CONCATENATED MODULE: ./src/enter.ts
 // The main step: check every input, plan the worktree, save the plan, then create or enter it.
+
 
 
 
@@ -32694,6 +32815,8 @@ async function create(repo, settings, original) {
         // Saved before anything is created, so that a post after a crash or a cancel finds it.
         saveRecordState(record);
         external_node_fs_namespaceObject.mkdirSync(external_node_path_namespaceObject.dirname(record.path), { recursive: true });
+        if (record.recycle && (await takeParked(repo, record, await listWorktrees(repo), lockReason(record))))
+            return { ...planned, taken: true };
         // The base is a commit id, so git writes no upstream configuration for the branch.
         await repo.git.exec(['worktree', 'add', '--quiet', '--no-checkout', '--lock', '--reason', lockReason(record), '-b', record.branch, record.path, record.baseSha]);
         // Sparse checkout turns on per-worktree configuration in the shared config: a write that races.
@@ -32703,11 +32826,17 @@ async function create(repo, settings, original) {
         if (!gitDir)
             throw new Error(`git created ${record.path} but did not register it`);
         writeRecordFile(gitDir, record);
-        return planned;
+        return { ...planned, taken: false };
     });
     const { record } = plan;
-    // What `git worktree add` does to check out, here outside the lock.
-    await new Git(record.path).exec(['reset', '--hard', '--quiet']);
+    // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does),
+    // of the files that differ for one taken from the pool.
+    if (plan.taken)
+        await checkOutTaken(record);
+    else
+        await new Git(record.path).exec(['reset', '--hard', '--quiet']);
+    if (plan.taken)
+        info(`Took ${record.path} from the pool of parked worktrees.`);
     prepare(repo, plan);
     if (plan.includeFile) {
         const { copied, skipped } = await copyIncludedFiles(repo.toplevel, record.path, plan.includeFile);
@@ -32771,6 +32900,7 @@ async function planCreate(repo, settings, original) {
         baseSha,
         created: true,
         links,
+        recycle: settings.recycle || undefined,
         onExit: settings.onExit ?? 'remove',
         discardChanges: settings.discardChanges,
         original,

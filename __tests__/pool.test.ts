@@ -1,0 +1,115 @@
+// recycle: true — the pool of parked worktrees.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Job, type StepResult } from '../scripts/runner.mjs'
+import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+
+let repos: Repos
+let jobs = 0
+beforeEach(() => {
+  repos = makeRepos()
+})
+afterEach(() => repos.cleanup())
+
+const job = (): Job => new Job({ workspace: repos.clone, temp: path.join(repos.root, 'temp', `${++jobs}`), env: { RUNNER_NAME: `runner-${jobs}` } })
+const parked = (): string[] => git(repos.clone, 'worktree', 'list', '--porcelain').split('\n\n').filter(b => b.includes('locked agent-worktree parked ')).map(b => b.split('\n')[0].slice('worktree '.length))
+const warnings = (step: StepResult): string[] => step.annotations.filter(a => a.level === 'warning').map(a => a.message)
+
+async function enterAndPark(name: string, work?: (wt: string) => void): Promise<Record<string, string>> {
+  const j = job()
+  const { outputs, exitCode } = await j.uses('.', { name, recycle: 'true' })
+  expect(exitCode).toBe(0)
+  work?.(outputs['worktree-path'])
+  const [post] = await j.runPosts()
+  expect(warnings(post)).toEqual([])
+  return outputs
+}
+
+describe('the worktree pool', () => {
+  it('parks a clean worktree: branch deleted, HEAD detached, ignored files cleaned, locked as parked', async () => {
+    const first = await enterAndPark('first', wt => write(wt, 'build/cache.bin', 'left by the first job\n'))
+    const wt = first['worktree-path']
+    expect(parked()).toEqual([wt])
+    expect(branchExists(repos.clone, first.branch)).toBe(false)
+    expect(git(wt, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('HEAD')
+    expect(fs.existsSync(path.join(wt, 'build'))).toBe(false)
+    expect(git(wt, 'status', '--porcelain', '--ignored')).toBe('')
+  })
+
+  it('gives it to the next job, moved to its name and base, with nothing of the last job', async () => {
+    const first = await enterAndPark('first', wt => write(wt, 'build/cache.bin', 'x\n'))
+    const newer = commit(repos.clone, 'newer.txt')
+    const j = job()
+    const second = await j.uses('.', { name: 'second', recycle: 'true' })
+    expect(second.exitCode).toBe(0)
+    expect(second.stdout).toContain('Took')
+    const wt = second.outputs['worktree-path']
+    expect(wt).toBe(path.join(`${repos.clone}.worktrees`, 'second'))
+    expect(fs.existsSync(first['worktree-path'])).toBe(false)
+    expect(second.outputs['base-sha']).toBe(newer)
+    expect(git(wt, 'rev-parse', 'HEAD')).toBe(newer)
+    expect(git(wt, 'branch', '--show-current')).toBe('worktree-second')
+    expect(fs.existsSync(path.join(wt, 'newer.txt'))).toBe(true)
+    expect(git(wt, 'status', '--porcelain', '--ignored')).toBe('')
+    expect(git(repos.clone, 'worktree', 'list', '--porcelain')).toContain(`locked agent-worktree ${JSON.parse(second.state.worktree).token}:`)
+    // Its work is guarded as any worktree's.
+    write(wt, 'work.txt', 'unsaved\n')
+    const [post] = await j.runPosts()
+    expect(warnings(post)[0]).toContain('1 uncommitted file')
+    expect(parked()).toEqual([])
+  })
+
+  it('never gives one worktree to two legs taking at once', async () => {
+    // Two in the pool: entered together, so that the second does not take the first.
+    const pair = [job(), job()]
+    await Promise.all(pair.map((j, i) => j.uses('.', { name: `pair-${i}`, recycle: 'true' })))
+    for (const j of pair) await j.runPosts()
+    expect(parked()).toHaveLength(2)
+    const legs = await Promise.all(Array.from({ length: 4 }, (_, i) => job().uses('.', { name: `leg-${i}`, recycle: 'true' })))
+    for (const leg of legs) expect(leg.exitCode, leg.stdout).toBe(0)
+    expect(legs.filter(l => l.stdout.includes('Took')).length).toBe(2)
+    expect(new Set(legs.map(l => l.outputs['worktree-path'])).size).toBe(4)
+    expect(parked()).toEqual([])
+  })
+
+  it('leaves a parked worktree that someone used, and creates a fresh one instead', async () => {
+    const first = await enterAndPark('used')
+    write(first['worktree-path'], 'notes.txt', 'someone worked here\n')
+    const second = await job().uses('.', { name: 'fresh', recycle: 'true' })
+    expect(second.exitCode).toBe(0)
+    expect(second.stdout).not.toContain('Took')
+    expect(fs.readFileSync(path.join(first['worktree-path'], 'notes.txt'), 'utf8')).toBe('someone worked here\n')
+    expect(git(repos.clone, 'worktree', 'list', '--porcelain')).toContain('taken out of the pool, it was not clean')
+  })
+
+  it('does not park a worktree with unsaved work, nor one when the pool is full', async () => {
+    const j = job()
+    const dirty = await j.uses('.', { name: 'dirty', recycle: 'true' })
+    write(dirty.outputs['worktree-path'], 'work.txt', 'unsaved\n')
+    await j.runPosts()
+    expect(parked()).toEqual([])
+    // Nine enter together from an empty pool; eight fit in it.
+    const legs = Array.from({ length: 9 }, () => job())
+    await Promise.all(legs.map((l, i) => l.uses('.', { name: `full-${i}`, recycle: 'true' })))
+    const posts = []
+    for (const l of legs) posts.push(...(await l.runPosts()))
+    expect(parked()).toHaveLength(8)
+    expect(posts.filter(p => p.stdout.includes('Removed'))).toHaveLength(1)
+  })
+
+  it('removes worktrees parked for more than a day, at the next enter', async () => {
+    const first = await enterAndPark('old')
+    const wt = first['worktree-path']
+    git(repos.clone, 'worktree', 'unlock', wt)
+    git(repos.clone, 'worktree', 'lock', '--reason', `agent-worktree parked ${new Date(Date.now() - 25 * 3600_000).toISOString()}`, wt)
+    const next = await job().uses('.', { name: 'next' })
+    expect(next.stdout).toContain('parked in the pool for more than a day')
+    expect(worktreePaths(repos.clone)).not.toContain(wt)
+  })
+
+  it('refuses recycle with sparse-paths', async () => {
+    const step = await job().uses('.', { recycle: 'true', 'sparse-paths': 'src' })
+    expect(step.annotations[0].message).toContain("Input 'recycle'")
+  })
+})
