@@ -79,7 +79,8 @@ describe('reading the inputs as the runner passes them', () => {
       fetch: false,
       includeFile: undefined,
       symlinkDirs: [],
-      sparsePaths: []
+      sparsePaths: [],
+      recycle: false
     })
   })
 
