@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseStatus, parseWorktreeList } from '../src/porcelain.js'
+import { parseStatus, parseStatusV2, parseWorktreeList } from '../src/porcelain.js'
 
 describe('git worktree list --porcelain', () => {
   it('reads every kind of block', () => {
@@ -49,5 +49,36 @@ describe('git status --porcelain=v1 -z', () => {
   })
   it('is empty for a clean tree', () => {
     expect(parseStatus('')).toEqual([])
+  })
+})
+
+describe('git status --porcelain=v2 --branch -z', () => {
+  it('reads HEAD and every kind of entry', () => {
+    const sha = 'a'.repeat(40)
+    const text = [
+      `# branch.oid ${sha}`,
+      '# branch.head main',
+      `1 .M N... 100644 100644 100644 ${sha} ${sha} src/app.txt`,
+      `1 A. N... 000000 100644 100644 ${'0'.repeat(40)} ${sha} with space.txt`,
+      `2 R. N... 100644 100644 100644 ${sha} ${sha} R100 to.txt`,
+      'from.txt',
+      `u UU N... 100644 100644 100644 100644 ${sha} ${sha} ${sha} conflict.txt`,
+      '? new.txt',
+      '! ignored.log',
+      ''
+    ].join('\0')
+    expect(parseStatusV2(text)).toEqual({
+      head: sha,
+      entries: [
+        { code: ' M', path: 'src/app.txt' },
+        { code: 'A ', path: 'with space.txt' },
+        { code: 'R ', path: 'to.txt' },
+        { code: 'UU', path: 'conflict.txt' },
+        { code: '??', path: 'new.txt' }
+      ]
+    })
+  })
+  it('has no HEAD before the first commit', () => {
+    expect(parseStatusV2('# branch.oid (initial)\0# branch.head main\0').head).toBe('')
   })
 })

@@ -111,21 +111,26 @@ async function planCreate(repo: Repository, settings: EnterSettings, original: C
   const nameInput = settings.name === undefined ? 'name (generated)' : 'name'
   const worktreesDir = checkWorktreesDir(settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel))
   const worktreePath = path.join(worktreesDir, flattenName(name))
-  if (fs.existsSync(worktreePath) || findWorktree(await listWorktrees(repo), worktreePath)) {
+  // A registration whose folder is gone counts too: git would refuse to add at its path.
+  if (fs.existsSync(worktreePath) || adminDirOf(repo.commonDir, worktreePath)) {
     throw new InputError(nameInput, name, `the worktree ${worktreePath} already exists`, 'Choose another name, or enter the existing worktree with path.')
   }
 
   const branch = settings.branch ?? `worktree-${flattenName(name)}`
   const branchInput = settings.branch === undefined ? nameInput : 'branch'
   const branchValue = settings.branch ?? name
-  if (branch.startsWith('-') || !(await repo.git.isValidBranchName(branch))) {
+  // Three independent questions, asked at once.
+  const [validBranch, branchTaken, baseSha] = await Promise.all([
+    !branch.startsWith('-') && repo.git.isValidBranchName(branch),
+    repo.git.branchExists(branch),
+    repo.git.resolveCommit(settings.baseRef)
+  ])
+  if (!validBranch) {
     throw new InputError(branchInput, branchValue, `"${branch}" is not a valid branch name`, 'See git check-ref-format for the rules: no "..", no spaces, no leading "-", no trailing ".lock".')
   }
-  if (await repo.git.branchExists(branch)) {
+  if (branchTaken) {
     throw new InputError(branchInput, branchValue, `the branch ${branch} already exists`, 'Choose another branch or name; to work on an existing worktree, enter it with path.')
   }
-
-  const baseSha = await repo.git.resolveCommit(settings.baseRef)
   if (!baseSha) {
     throw new InputError('base-ref', settings.baseRef, `it does not name a commit in ${repo.toplevel}`, 'Use a branch, tag or commit that exists there; fetch it first if it is only on the remote.')
   }

@@ -2,21 +2,22 @@
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import { exitWorktree } from './exit-worktree.js'
+import { Git } from './git-command-manager.js'
 import { getExitSettings, InputError } from './input-helper.js'
 import { report, setExitOutputs, writeSummary } from './report.js'
-import { adminDirOf, openRepository } from './repository.js'
+import { adminDirOf, openRepository, type Repository } from './repository.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, readRecordFile, type WorktreeRecord } from './state-helper.js'
 
 export async function run(): Promise<void> {
   try {
     const settings = getExitSettings()
-    const record = await findRecord(settings.path)
+    const { record, repo } = await findRecord(settings.path)
     const result = await exitWorktree(record, {
       // Like the root action: remove what was created, keep what was entered by path unless told otherwise.
       onExit: settings.onExit ?? (record.created ? 'remove' : 'keep'),
       discardChanges: settings.discardChanges,
       step: 'exit'
-    })
+    }, repo)
     report(result)
     setExitOutputs(result)
     await writeSummary(result)
@@ -26,7 +27,7 @@ export async function run(): Promise<void> {
 }
 
 /** The record that the main step left in the worktree's git dir. */
-async function findRecord(given: string | undefined): Promise<WorktreeRecord> {
+async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository }> {
   const target = given ?? process.env[ENV_WORKTREE_PATH]
   const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`
   if (!target) {
@@ -37,8 +38,9 @@ async function findRecord(given: string | undefined): Promise<WorktreeRecord> {
   const repo = start ? await openRepository(start, input).catch(() => undefined) : undefined
   const adminDir = repo && adminDirOf(repo.commonDir, target)
   const record = adminDir && readRecordFile(adminDir)
-  if (!record) {
+  if (!repo || !record) {
     throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', 'Give the worktree-path output of an agent-worktree step.')
   }
-  return record
+  // Opened from the worktree; git runs from the repository the job came from, which outlives the worktree.
+  return { record, repo: { ...repo, toplevel: record.repository, git: new Git(record.repository) } }
 }

@@ -32,16 +32,18 @@ export interface ExitOptions {
   step: 'post' | 'exit' | 'sweep'
 }
 
-export async function exitWorktree(record: WorktreeRecord, options: ExitOptions): Promise<ExitResult> {
+/** `opened`: the repository, when the caller has it already. */
+export async function exitWorktree(record: WorktreeRecord, options: ExitOptions, opened?: Repository): Promise<ExitResult> {
   const kept = (message: string, warning: boolean, findings?: Findings, breach: string[] = []): ExitResult => ({ record, action: 'keep', removed: false, findings, breach, message, warning })
 
   let repo: Repository
+  let entries: WorktreeEntry[]
   try {
-    repo = await openRepository(record.repository, 'repository-path')
+    repo = opened ?? (await openRepository(record.repository, 'repository-path'))
+    entries = await listWorktrees(repo)
   } catch (error) {
-    return kept(`Kept ${record.path}: the repository ${record.repository} could not be opened (${(error as Error).message}). Check that repository-path still exists.`, true)
+    return kept(`Kept ${record.path}: the repository ${record.repository} could not be read (${(error as Error).message}). Check that repository-path still exists.`, true)
   }
-  const entries = await listWorktrees(repo)
   const found = findWorktree(entries, record.path)
   if (!found) {
     const cleaned = record.created ? await withRepositoryLock(repo.commonDir, () => clearInterruptedAdd(repo, record, entries)) : ''
@@ -130,7 +132,8 @@ async function remove(repo: Repository, record: WorktreeRecord, adminDir: string
   // Marked first: git deletes the files before the registration, and a step cut short in between must be
   // able to finish the removal, not take the deleted files for unsaved work.
   writeRecordFile(adminDir, { ...record, removing: true })
-  if (lockedByUs) await repo.git.exec(['worktree', 'unlock', record.path])
+  // What `git worktree unlock` does, without a git process: the lock is this file (git-worktree(1), DETAILS).
+  if (lockedByUs) fs.rmSync(path.join(adminDir, 'locked'), { force: true })
   const removal = await repo.git.run(['worktree', 'remove', ...(force ? ['--force'] : []), record.path])
   if (removal.exitCode !== 0) {
     if (lockedByUs) await repo.git.run(['worktree', 'lock', '--reason', lock!, record.path])

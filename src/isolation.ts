@@ -2,7 +2,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
-import { parseStatus } from './porcelain.js'
+import { parseStatusV2 } from './porcelain.js'
 
 export interface CheckoutSnapshot {
   head: string
@@ -11,13 +11,10 @@ export interface CheckoutSnapshot {
 }
 
 export async function snapshotCheckout(toplevel: string): Promise<CheckoutSnapshot> {
-  const git = new Git(toplevel)
-  const [head, status] = await Promise.all([
-    git.run(['rev-parse', '--verify', '--quiet', 'HEAD']),
-    git.exec(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=dirty'])
-  ])
+  // One git call tells both HEAD and the changes.
+  const status = parseStatusV2(await new Git(toplevel).exec(['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']))
   const files: Record<string, string> = {}
-  for (const entry of parseStatus(status)) {
+  for (const entry of status.entries) {
     let signature = 'missing'
     try {
       const stat = fs.lstatSync(path.join(toplevel, entry.path))
@@ -27,7 +24,7 @@ export async function snapshotCheckout(toplevel: string): Promise<CheckoutSnapsh
     }
     files[entry.path] = `${entry.code} ${signature}`
   }
-  return { head: head.stdout.trim(), files }
+  return { head: status.head, files }
 }
 
 function label(code: string): string {

@@ -61,3 +61,29 @@ export function parseStatus(text: string): StatusEntry[] {
   }
   return entries
 }
+
+/**
+ * Parses `git status --porcelain=v2 --branch -z`: the HEAD commit ('' before the first commit) and the
+ * entries, in v1's two-letter codes ('??' untracked).
+ */
+export function parseStatusV2(text: string): { head: string; entries: StatusEntry[] } {
+  const fields = text.split('\0')
+  let head = ''
+  const entries: StatusEntry[] = []
+  // Fields before the path: 8 for a change, 9 for a rename or copy, 10 for an unmerged path.
+  const before: Record<string, number> = { '1': 8, '2': 9, u: 10 }
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]
+    if (field.startsWith('# branch.oid ')) {
+      const oid = field.slice('# branch.oid '.length)
+      head = oid === '(initial)' ? '' : oid
+    } else if (field.startsWith('? ')) {
+      entries.push({ code: '??', path: field.slice(2) })
+    } else if (field[0] in before && field[1] === ' ') {
+      const parts = field.split(' ')
+      entries.push({ code: parts[1].replace(/\./g, ' '), path: parts.slice(before[field[0]]).join(' ') })
+      if (field[0] === '2') i++ // the original path follows as its own field
+    }
+  }
+  return { head, entries }
+}

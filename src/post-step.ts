@@ -2,6 +2,7 @@
 import * as core from '@actions/core'
 import { exitWorktree } from './exit-worktree.js'
 import { report, writeSummary } from './report.js'
+import { Git } from './git-command-manager.js'
 import { settle } from './repository-lock.js'
 import { loadRecordState, STATE_COMMON_DIR } from './state-helper.js'
 
@@ -13,7 +14,9 @@ export async function run(): Promise<void> {
     if (commonDir) await settle(commonDir)
     const record = loadRecordState()
     if (!record) return core.debug('The main step created nothing: nothing to exit.')
-    const result = await exitWorktree(record, { onExit: record.onExit, discardChanges: record.discardChanges, step: 'post' })
+    // The main step opened the repository; its facts need no git call again.
+    const repo = commonDir ? { toplevel: record.repository, commonDir, git: new Git(record.repository) } : undefined
+    const result = await exitWorktree(record, { onExit: record.onExit, discardChanges: record.discardChanges, step: 'post' }, repo)
     report(result)
     await writeSummary(result)
   } catch (error) {

@@ -97,6 +97,8 @@ function stealIfStale(file: string, options: LockOptions): void {
  * is as the last git call left it, and no lock file of a crash stays behind.
  */
 export async function settle(commonDir: string): Promise<void> {
+  // Nothing of the lock's there, in the usual case: no need to take it.
+  if (!fs.readdirSync(commonDir).some(name => name.startsWith(LOCK_FILE))) return
   await withRepositoryLock(commonDir, async () => undefined)
 }
 

@@ -36,7 +36,7 @@ export async function sweep(repo: Repository): Promise<void> {
     if (expired.length) core.info(`Removed ${expired.length} worktree(s) parked in the pool for more than a day: ${expired.join(', ')}.`)
   }
   for (const record of findLeftovers(repo, entries)) {
-    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: false, step: 'sweep' })
+    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: false, step: 'sweep' }, repo)
     report({ ...result, message: `Left by an earlier job on this runner: ${result.message}` })
   }
 }
