@@ -7,7 +7,7 @@ import { ownLinks } from './prepare-worktree.js'
 import { park } from './worktree-pool.js'
 import { withRepositoryLock } from './repository-lock.js'
 import type { WorktreeEntry } from './porcelain.js'
-import { adminDirOf, findWorktree, listWorktrees, openRepository, samePath, worktreeGit, type Repository } from './repository.js'
+import { adminDirOf, adminDirs, findWorktree, listWorktrees, openRepository, samePath, worktreeGit, type Repository } from './repository.js'
 import { decide, describeFindings, inspect, type Findings, type Verdict } from './safety-gate.js'
 import { readRecordFile, writeRecordFile, type WorktreeRecord } from './state-helper.js'
 
@@ -184,21 +184,14 @@ async function clearInterruptedAdd(repo: Repository, record: WorktreeRecord, ent
  * holds this step's record, or it lacks the gitdir file and bears the worktree's name (git's id for it).
  */
 function halfGoneAdminDir(commonDir: string, record: WorktreeRecord): string | undefined {
-  const root = path.join(commonDir, 'worktrees')
   const id = path.basename(record.path)
-  let names: string[]
-  try {
-    names = fs.readdirSync(root)
-  } catch {
-    return undefined
-  }
-  for (const name of names) {
-    const dir = path.join(root, name)
-    if (readRecordFile(dir)?.token === record.token) return dir
-    const sameId = name === id || new RegExp(`^${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\d+$`).test(name)
-    if (sameId && !fs.existsSync(path.join(dir, 'gitdir'))) return dir
-  }
-  return undefined
+  return adminDirs(commonDir).find(dir => {
+    if (readRecordFile(dir)?.token === record.token) return true
+    const name = path.basename(dir)
+    // git names the git dir after the folder, with a number added when that name is taken.
+    const sameId = name === id || (name.startsWith(id) && /^\d+$/.test(name.slice(id.length)))
+    return sameId && !fs.existsSync(path.join(dir, 'gitdir'))
+  })
 }
 
 /** The branch this step created, while it still exists: removing the worktree deletes it too. */

@@ -69,22 +69,23 @@ export function findWorktree(entries: WorktreeEntry[], p: string): { entry: Work
  * repository's side, never from the worktree's .git file, which whatever ran inside may have changed.
  */
 export function adminDirOf(commonDir: string, p: string): string | undefined {
-  const root = path.join(commonDir, 'worktrees')
-  let ids: string[]
-  try {
-    ids = fs.readdirSync(root)
-  } catch {
-    return undefined
-  }
-  for (const id of ids) {
+  return adminDirs(commonDir).find(dir => {
     try {
-      const gitdir = fs.readFileSync(path.join(root, id, 'gitdir'), 'utf8').trim()
-      if (samePath(path.dirname(gitdir), p)) return path.join(root, id)
+      return samePath(path.dirname(fs.readFileSync(path.join(dir, 'gitdir'), 'utf8').trim()), p)
     } catch {
-      // not a worktree entry
+      return false // not a whole worktree entry
     }
+  })
+}
+
+/** Every worktree git dir of the repository (.git/worktrees/*). */
+export function adminDirs(commonDir: string): string[] {
+  const root = path.join(commonDir, 'worktrees')
+  try {
+    return fs.readdirSync(root).map(id => path.join(root, id))
+  } catch {
+    return []
   }
-  return undefined
 }
 
 /** Git pinned to a worktree's registered git dir and folder. */
