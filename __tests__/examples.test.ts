@@ -49,7 +49,9 @@ describe("GitHub's parser", () => {
   })
 
   it('finds the errors it is meant to find', async () => {
-    expect(await workflowErrors('broken.yml', 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: x/y@v1\n        with: [1]\n')).not.toEqual([])
+    expect(
+      await workflowErrors('broken.yml', 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: x/y@v1\n        with: [1]\n')
+    ).not.toEqual([])
     const action = parseAction({ name: 'action.yml', content: 'name: x\nruns:\n  using: node24\n  mian: x.js\n' }, new NoOperationTraceWriter())
     expect(action.context.errors.getErrors()).not.toEqual([])
   })

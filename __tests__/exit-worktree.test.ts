@@ -47,7 +47,18 @@ describe('ownership', () => {
   it('never removes a worktree that someone else locked', async () => {
     const wt = path.join(repos.root, 'theirs')
     git(repos.clone, 'worktree', 'add', '--quiet', '--lock', '--reason', 'on a removable disk', '-b', 'theirs', wt)
-    const record: WorktreeRecord = { token: 't', repository: repos.clone, path: wt, name: 'theirs', branch: 'theirs', baseSha: git(wt, 'rev-parse', 'HEAD'), created: false, onExit: 'remove', discardChanges: true, owner: NO_OWNER }
+    const record: WorktreeRecord = {
+      token: 't',
+      repository: repos.clone,
+      path: wt,
+      name: 'theirs',
+      branch: 'theirs',
+      baseSha: git(wt, 'rev-parse', 'HEAD'),
+      created: false,
+      onExit: 'remove',
+      discardChanges: true,
+      owner: NO_OWNER
+    }
     writeRecordFile(git(wt, 'rev-parse', '--absolute-git-dir'), record)
     const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
     expect(result).toMatchObject({ removed: false, warning: true })
@@ -56,7 +67,18 @@ describe('ownership', () => {
   })
 
   it('never removes the main worktree', async () => {
-    const record: WorktreeRecord = { token: 't', repository: repos.clone, path: repos.clone, name: 'main', branch: 'main', baseSha: git(repos.clone, 'rev-parse', 'HEAD'), created: false, onExit: 'remove', discardChanges: true, owner: NO_OWNER }
+    const record: WorktreeRecord = {
+      token: 't',
+      repository: repos.clone,
+      path: repos.clone,
+      name: 'main',
+      branch: 'main',
+      baseSha: git(repos.clone, 'rev-parse', 'HEAD'),
+      created: false,
+      onExit: 'remove',
+      discardChanges: true,
+      owner: NO_OWNER
+    }
     const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
     expect(result).toMatchObject({ removed: false, warning: true })
     expect(result.message).toContain('main worktree')

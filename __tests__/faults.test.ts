@@ -25,7 +25,10 @@ function expectConverged(context: string): void {
   expect(fs.existsSync(dir) ? fs.readdirSync(dir) : [], context).toEqual([])
   expect(git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/heads/'), context).toBe('refs/heads/main')
   expect(lockFiles(path.join(repos.clone, '.git')), context).toEqual([])
-  expect(fs.readdirSync(path.join(repos.clone, '.git')).filter(name => name.startsWith('agent-worktree')), context).toEqual([])
+  expect(
+    fs.readdirSync(path.join(repos.clone, '.git')).filter(name => name.startsWith('agent-worktree')),
+    context
+  ).toEqual([])
   git(repos.clone, 'fsck', '--no-dangling', '--no-progress')
 }
 
@@ -67,7 +70,10 @@ describe('the post step killed in the middle of a removal, then run again', () =
       await job.runPosts({ killAfterMs: moment, signal: 'SIGKILL' })
       const [again] = await job.runPosts()
       expect(again.exitCode, again.stdout).toBe(0)
-      expect(again.annotations.filter(a => a.level !== 'notice'), again.stdout).toEqual([])
+      expect(
+        again.annotations.filter(a => a.level !== 'notice'),
+        again.stdout
+      ).toEqual([])
       expectConverged(`post killed after ${moment} ms: ${again.stdout}`)
     }
   })

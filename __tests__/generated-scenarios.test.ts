@@ -24,7 +24,17 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constantFrom('edit' as const, 'delete' as const), pick: fc.nat(20) }), weight: 4 },
   { arbitrary: fc.record({ kind: fc.constantFrom('create' as const, 'ignored' as const, 'push' as const, 'branch' as const), n: fc.nat(3) }), weight: 8 },
   {
-    arbitrary: fc.record({ kind: fc.constantFrom('stage' as const, 'commit' as const, 'commit-all' as const, 'detach' as const, 'restart' as const, 'switch-back' as const, 'stash' as const) }),
+    arbitrary: fc.record({
+      kind: fc.constantFrom(
+        'stage' as const,
+        'commit' as const,
+        'commit-all' as const,
+        'detach' as const,
+        'restart' as const,
+        'switch-back' as const,
+        'stash' as const
+      )
+    }),
     weight: 12
   },
   // Rarer: the agent deletes its whole folder.
@@ -50,7 +60,9 @@ function tryGit(cwd: string, ...args: string[]): boolean {
 
 function perform(wt: string, record: WorktreeRecord, a: Action, id: number): void {
   if (!fs.existsSync(wt)) return
-  const tracked = git(wt, 'ls-files').split('\n').filter(f => f && f !== '.gitignore')
+  const tracked = git(wt, 'ls-files')
+    .split('\n')
+    .filter(f => f && f !== '.gitignore')
   switch (a.kind) {
     case 'edit':
       if (tracked.length) write(wt, tracked[a.pick % tracked.length], `edited ${Math.random()}\n`)
@@ -102,7 +114,9 @@ function perform(wt: string, record: WorktreeRecord, a: Action, id: number): voi
 /** Every file of the folder with its content, .git aside: what "intact" means. */
 function digest(dir: string): string {
   const hash = createHash('sha256')
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true }).sort((a, b) => path.join(a.parentPath, a.name).localeCompare(path.join(b.parentPath, b.name)))) {
+  for (const entry of fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .sort((a, b) => path.join(a.parentPath, a.name).localeCompare(path.join(b.parentPath, b.name)))) {
     const full = path.join(entry.parentPath, entry.name)
     if (path.relative(dir, full).split(path.sep)[0] === '.git' || !entry.isFile()) continue
     hash.update(`${path.relative(dir, full)}\0${fs.readFileSync(full, 'utf8')}\0`)
@@ -141,42 +155,53 @@ function cleanUp(record: WorktreeRecord): void {
 describe('generated agent scenarios', () => {
   it(`keep the invariant over ${CASES} cases`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(action, { maxLength: 10 }), fc.constantFrom('keep' as const, 'remove' as const), fc.boolean(), async (actions, onExit, discardChanges) => {
-        const id = ++counter
-        const record = createLikeMain(repos, `case-${id}`)
-        const adminDir = git(record.path, 'rev-parse', '--absolute-git-dir')
-        try {
-          for (const a of actions) perform(record.path, record, a, id)
-          const folderBefore = fs.existsSync(record.path)
-          const before = { unsaved: unsavedWork(record.path, record, adminDir), digest: folderBefore ? digest(record.path) : '', head: fs.readFileSync(path.join(adminDir, 'HEAD'), 'utf8'), refs: otherRefs(record.branch), branch: tryGit(repos.clone, 'show-ref', '--verify', '--quiet', `refs/heads/${record.branch}`) }
-          const status = folderBefore ? git(record.path, 'status', '--porcelain', '--untracked-files=all') : ''
-          const hadUnsaved = before.unsaved.files || before.unsaved.commits
-
-          const result = await exitWorktree(record, { onExit, discardChanges, step: 'exit' })
-
-          // Nothing outside this worktree and its branch is ever touched.
-          expect(otherRefs(record.branch)).toBe(before.refs)
-          if (result.removed) {
-            expect(onExit).toBe('remove')
-            expect(!hadUnsaved || discardChanges, `removed with unsaved work: ${JSON.stringify(before.unsaved)}`).toBe(true)
-            expect(fs.existsSync(record.path)).toBe(false)
-            expect(git(repos.clone, 'worktree', 'list', '--porcelain')).not.toContain(record.path)
-          } else {
-            if (folderBefore) {
-              expect(digest(record.path)).toBe(before.digest)
-              expect(git(record.path, 'status', '--porcelain', '--untracked-files=all')).toBe(status)
-              expect(fs.readFileSync(path.join(adminDir, 'HEAD'), 'utf8')).toBe(before.head)
+      fc.asyncProperty(
+        fc.array(action, { maxLength: 10 }),
+        fc.constantFrom('keep' as const, 'remove' as const),
+        fc.boolean(),
+        async (actions, onExit, discardChanges) => {
+          const id = ++counter
+          const record = createLikeMain(repos, `case-${id}`)
+          const adminDir = git(record.path, 'rev-parse', '--absolute-git-dir')
+          try {
+            for (const a of actions) perform(record.path, record, a, id)
+            const folderBefore = fs.existsSync(record.path)
+            const before = {
+              unsaved: unsavedWork(record.path, record, adminDir),
+              digest: folderBefore ? digest(record.path) : '',
+              head: fs.readFileSync(path.join(adminDir, 'HEAD'), 'utf8'),
+              refs: otherRefs(record.branch),
+              branch: tryGit(repos.clone, 'show-ref', '--verify', '--quiet', `refs/heads/${record.branch}`)
             }
-            // The registration, with its HEAD, and the branch stay.
-            expect(fs.existsSync(adminDir)).toBe(true)
-            if (before.branch) expect(tryGit(repos.clone, 'show-ref', '--verify', '--quiet', `refs/heads/${record.branch}`)).toBe(true)
-            // A worktree with nothing unsaved goes when asked: keeping is no escape hatch.
-            expect(onExit === 'remove' && !hadUnsaved, `kept although clean: ${result.message}`).toBe(false)
+            const status = folderBefore ? git(record.path, 'status', '--porcelain', '--untracked-files=all') : ''
+            const hadUnsaved = before.unsaved.files || before.unsaved.commits
+
+            const result = await exitWorktree(record, { onExit, discardChanges, step: 'exit' })
+
+            // Nothing outside this worktree and its branch is ever touched.
+            expect(otherRefs(record.branch)).toBe(before.refs)
+            if (result.removed) {
+              expect(onExit).toBe('remove')
+              expect(!hadUnsaved || discardChanges, `removed with unsaved work: ${JSON.stringify(before.unsaved)}`).toBe(true)
+              expect(fs.existsSync(record.path)).toBe(false)
+              expect(git(repos.clone, 'worktree', 'list', '--porcelain')).not.toContain(record.path)
+            } else {
+              if (folderBefore) {
+                expect(digest(record.path)).toBe(before.digest)
+                expect(git(record.path, 'status', '--porcelain', '--untracked-files=all')).toBe(status)
+                expect(fs.readFileSync(path.join(adminDir, 'HEAD'), 'utf8')).toBe(before.head)
+              }
+              // The registration, with its HEAD, and the branch stay.
+              expect(fs.existsSync(adminDir)).toBe(true)
+              if (before.branch) expect(tryGit(repos.clone, 'show-ref', '--verify', '--quiet', `refs/heads/${record.branch}`)).toBe(true)
+              // A worktree with nothing unsaved goes when asked: keeping is no escape hatch.
+              expect(onExit === 'remove' && !hadUnsaved, `kept although clean: ${result.message}`).toBe(false)
+            }
+          } finally {
+            cleanUp(record)
           }
-        } finally {
-          cleanUp(record)
         }
-      }),
+      ),
       { numRuns: CASES }
     )
   })

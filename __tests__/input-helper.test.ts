@@ -39,7 +39,9 @@ describe('booleans, by the YAML 1.2 core schema', () => {
   })
   it.each(['yes', 'no', 'on', '1', '0', 'tRUE', ' true'])('refuses %j, naming the input, the value and the fix', value => {
     expect(() => parseBoolean('discard-changes', value)).toThrow(InputError)
-    expect(() => parseBoolean('discard-changes', value)).toThrow(`Input 'discard-changes' has the value ${JSON.stringify(value)}: it is not a boolean. Use true or false.`)
+    expect(() => parseBoolean('discard-changes', value)).toThrow(
+      `Input 'discard-changes' has the value ${JSON.stringify(value)}: it is not a boolean. Use true or false.`
+    )
   })
 })
 

@@ -30,7 +30,8 @@ describe('the isolation breach report', () => {
   })
   afterEach(() => repos.cleanup())
 
-  const breaches = (step: { annotations: { level: string; message: string }[] }): string[] => step.annotations.filter(a => a.message.includes('which should have left it alone')).map(a => a.message)
+  const breaches = (step: { annotations: { level: string; message: string }[] }): string[] =>
+    step.annotations.filter(a => a.message.includes('which should have left it alone')).map(a => a.message)
 
   it('says when the agent changed the original checkout, naming the files', async () => {
     write(repos.clone, 'already-dirty.txt', 'before the job\n')
@@ -43,7 +44,8 @@ describe('the isolation breach report', () => {
     const [post] = await job.runPosts()
     const [warning] = breaches(post)
     expect(warning).toContain(`The original checkout ${repos.clone} changed while the job worked in`)
-    for (const change of ['src/app.txt (modified)', 'stray.txt (added)', 'README.md (deleted)', 'already-dirty.txt (modified)']) expect(warning).toContain(change)
+    for (const change of ['src/app.txt (modified)', 'stray.txt (added)', 'README.md (deleted)', 'already-dirty.txt (modified)'])
+      expect(warning).toContain(change)
     expect(warning).not.toContain('untouched-dirty.txt')
     expect(post.summary).toContain('Changed in the original checkout')
   })

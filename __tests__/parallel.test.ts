@@ -94,7 +94,10 @@ describe(`${LEGS} legs at once on one repository`, () => {
 describe('two legs asking for the same name', () => {
   it('exactly one wins; the others fail clearly and their posts never touch the winner', async () => {
     for (let contest = 0; contest < 5; contest++) {
-      const jobs = Array.from({ length: 6 }, (_, leg) => new Job({ workspace: repos.clone, temp: path.join(repos.root, 'temp', `c${contest}-${leg}`), env: { RUNNER_NAME: `runner-${leg}` } }))
+      const jobs = Array.from(
+        { length: 6 },
+        (_, leg) => new Job({ workspace: repos.clone, temp: path.join(repos.root, 'temp', `c${contest}-${leg}`), env: { RUNNER_NAME: `runner-${leg}` } })
+      )
       const mains = await Promise.all(jobs.map(job => job.uses('.', { name: `same-${contest}` })))
       const winners = mains.filter(m => m.exitCode === 0)
       expect(winners).toHaveLength(1)

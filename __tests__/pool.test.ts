@@ -13,7 +13,11 @@ beforeEach(() => {
 afterEach(() => repos.cleanup())
 
 const job = (): Job => new Job({ workspace: repos.clone, temp: path.join(repos.root, 'temp', `${++jobs}`), env: { RUNNER_NAME: `runner-${jobs}` } })
-const parked = (): string[] => git(repos.clone, 'worktree', 'list', '--porcelain').split('\n\n').filter(b => b.includes('locked agent-worktree parked ')).map(b => b.split('\n')[0].slice('worktree '.length))
+const parked = (): string[] =>
+  git(repos.clone, 'worktree', 'list', '--porcelain')
+    .split('\n\n')
+    .filter(b => b.includes('locked agent-worktree parked '))
+    .map(b => b.split('\n')[0].slice('worktree '.length))
 const warnings = (step: StepResult): string[] => step.annotations.filter(a => a.level === 'warning').map(a => a.message)
 
 async function enterAndPark(name: string, work?: (wt: string) => void): Promise<Record<string, string>> {

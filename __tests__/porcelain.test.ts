@@ -26,7 +26,15 @@ describe('git worktree list --porcelain', () => {
     expect(parseWorktreeList(text)).toEqual([
       { path: '/repo', head: '1'.repeat(40), branch: 'refs/heads/main', detached: false, bare: false },
       { path: '/wt/a', head: '2'.repeat(40), detached: true, bare: false, locked: 'agent-worktree abc: run 1' },
-      { path: '/wt/b', head: '3'.repeat(40), branch: 'refs/heads/b', detached: false, bare: false, locked: '', prunable: 'gitdir file points to non-existent location' },
+      {
+        path: '/wt/b',
+        head: '3'.repeat(40),
+        branch: 'refs/heads/b',
+        detached: false,
+        bare: false,
+        locked: '',
+        prunable: 'gitdir file points to non-existent location'
+      },
       { path: '/bare.git', detached: false, bare: true }
     ])
   })

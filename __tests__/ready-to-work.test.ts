@@ -57,7 +57,7 @@ describe('copying ignored files named by .worktreeinclude', () => {
     expect(fs.existsSync(path.join(main.outputs['worktree-path'], '.env'))).toBe(false)
     const missing = await job.uses('.', { name: 'missing', 'include-file': 'nope.include' })
     expect(missing.exitCode).toBe(1)
-    expect(errorOf(missing)).toContain("Input 'include-file' has the value \"nope.include\": there is no file")
+    expect(errorOf(missing)).toContain('Input \'include-file\' has the value "nope.include": there is no file')
     expect(worktreePaths(repos.clone)).toHaveLength(2)
   })
 })
@@ -99,9 +99,9 @@ describe('symlink-dirs', () => {
     expect(missing.exitCode).toBe(0)
     expect(warnings(missing)).toEqual(['symlink-dirs: .cache not found in ' + repos.clone + ', so not linked.'])
     const tracked = await job.uses('.', { name: 'tracked', 'symlink-dirs': 'packages/a' })
-    expect(errorOf(tracked)).toContain("Input 'symlink-dirs' has the value \"packages/a\": it is tracked in the base commit")
+    expect(errorOf(tracked)).toContain('Input \'symlink-dirs\' has the value "packages/a": it is tracked in the base commit')
     const outside = await job.uses('.', { name: 'outside', 'symlink-dirs': '../other' })
-    expect(errorOf(outside)).toContain("Input 'symlink-dirs' has the value \"../other\"")
+    expect(errorOf(outside)).toContain('Input \'symlink-dirs\' has the value "../other"')
   })
 })
 
@@ -127,6 +127,6 @@ describe('sparse-paths', () => {
 
   it('refuses a path that leaves the checkout', async () => {
     const step = await job.uses('.', { 'sparse-paths': 'packages/a,/etc' })
-    expect(errorOf(step)).toContain("Input 'sparse-paths' has the value \"/etc\"")
+    expect(errorOf(step)).toContain('Input \'sparse-paths\' has the value "/etc"')
   })
 })

@@ -14,7 +14,11 @@ afterEach(() => repos.cleanup())
 let jobs = 0
 /** A job on `runner` whose posts never run, as when a runner is killed or a post is cancelled. */
 function job(runner: string, run: number, env: Record<string, string> = {}): Job {
-  return new Job({ workspace: repos.clone, temp: path.join(repos.root, 'temp', `${++jobs}`), env: { GITHUB_RUN_ID: String(run), GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'agents', RUNNER_NAME: runner, ...env } })
+  return new Job({
+    workspace: repos.clone,
+    temp: path.join(repos.root, 'temp', `${++jobs}`),
+    env: { GITHUB_RUN_ID: String(run), GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'agents', RUNNER_NAME: runner, ...env }
+  })
 }
 
 function warnings(step: { annotations: { level: string; message: string }[] }): string[] {
@@ -47,7 +51,9 @@ describe('the sweep at enter', () => {
     expect(branchExists(repos.clone, gone.branch)).toBe(false)
     // Unsaved work stays, and the job is told.
     expect(fs.readFileSync(path.join(dirty['worktree-path'], 'unsaved.txt'), 'utf8')).toBe('x\n')
-    expect(warnings(first).some(w => w.startsWith(`Left by an earlier job on this runner: Kept ${dirty['worktree-path']}: it has 1 uncommitted file.`))).toBe(true)
+    expect(warnings(first).some(w => w.startsWith(`Left by an earlier job on this runner: Kept ${dirty['worktree-path']}: it has 1 uncommitted file.`))).toBe(
+      true
+    )
     expect(branchExists(repos.clone, goneWithWork.branch)).toBe(true)
     expect(warnings(first).some(w => w.includes(`Kept ${goneWithWork['worktree-path']}: it has 1 unsaved commit.`))).toBe(true)
     // Kept on purpose, another runner's, not made by this action: untouched.
@@ -89,7 +95,7 @@ describe('fetch', () => {
   it('refuses a base that is not a remote-tracking branch, and a remote branch that does not exist', async () => {
     const local = await job('r', 1).uses('.', { 'base-ref': 'main', fetch: 'true' })
     expect(local.exitCode).toBe(1)
-    expect(local.annotations[0].message).toContain("Input 'base-ref' has the value \"main\": fetch: true needs a remote-tracking branch")
+    expect(local.annotations[0].message).toContain('Input \'base-ref\' has the value "main": fetch: true needs a remote-tracking branch')
     const missing = await job('r', 1).uses('.', { 'base-ref': 'origin/nope', fetch: 'true' })
     expect(missing.exitCode).toBe(1)
     expect(missing.annotations[0].message).toContain('git fetch origin nope failed')

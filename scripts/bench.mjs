@@ -132,7 +132,8 @@ const results = { cores: os.cpus().length, node: process.version, git: git(ROOT,
 /** @type {string[]} */
 const rows = []
 /** @param {string} what @param {string} size @param {{a: number, b: number, ratio: number}} r @param {string} target @param {boolean} met */
-const row = (what, size, r, target, met) => rows.push(`| ${what} | ${size} | ${ms(r.a)} | ${ms(r.b)} | ${r.ratio.toFixed(2)}× | ${target} | ${met ? 'yes' : '**no**'} |`)
+const row = (what, size, r, target, met) =>
+  rows.push(`| ${what} | ${size} | ${ms(r.a)} | ${ms(r.b)} | ${r.ratio.toFixed(2)}× | ${target} | ${met ? 'yes' : '**no**'} |`)
 
 // Fixed cost per stage, on a tiny repository, against node -e 0.
 {
@@ -161,18 +162,33 @@ for (const size of SIZES) {
   const label = size.toLocaleString('en')
   /** @type {Record<string, Pair>} */
   const r = {}
-  r.cycleVsFloor = await paired(() => time(() => cycle(clone)), () => time(() => floor(clone)))
-  r.cloneVsCycle = await paired(() => time(() => cloneCopy(clone)), () => time(() => cycle(clone)))
+  r.cycleVsFloor = await paired(
+    () => time(() => cycle(clone)),
+    () => time(() => floor(clone))
+  )
+  r.cloneVsCycle = await paired(
+    () => time(() => cloneCopy(clone)),
+    () => time(() => cycle(clone))
+  )
   if (size >= 10000) {
-    r.fullVsSparse = await paired(() => timedEnter(clone, {}), () => timedEnter(clone, { 'sparse-paths': 'd07' }))
+    r.fullVsSparse = await paired(
+      () => timedEnter(clone, {}),
+      () => timedEnter(clone, { 'sparse-paths': 'd07' })
+    )
     // Enter from the pool: each post parks the worktree again for the next take.
     const parkOne = job(clone)
     check('park', await parkOne.uses('.', { name: `park-${jobs}`, recycle: 'true' }))
     await parkOne.runPosts()
-    r.freshVsPool = await paired(() => timedEnter(clone, {}), () => timedEnter(clone, { recycle: 'true' }))
+    r.freshVsPool = await paired(
+      () => timedEnter(clone, {}),
+      () => timedEnter(clone, { recycle: 'true' })
+    )
   }
   // Clear what was kept, so that the next size starts clean.
-  for (const line of git(clone, 'worktree', 'list', '--porcelain').split('\n').filter(l => l.startsWith('worktree ')).slice(1)) {
+  for (const line of git(clone, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter(l => l.startsWith('worktree '))
+    .slice(1)) {
     git(clone, 'worktree', 'remove', '-f', '-f', line.slice('worktree '.length))
   }
   for (const b of git(clone, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/').split('\n')) if (b && b !== 'main') git(clone, 'branch', '-D', b)
@@ -197,7 +213,13 @@ for (const size of SIZES) {
     const par = await time(() => Promise.all(Array.from({ length: LEGS }, leg)))
     runs.push({ seq, par, ratio: par / seq })
   }
-  results.parallel = { legs: LEGS, files: SIZES[0], sequential: median(runs.map(r => r.seq)), parallel: median(runs.map(r => r.par)), ratio: median(runs.map(r => r.ratio)) }
+  results.parallel = {
+    legs: LEGS,
+    files: SIZES[0],
+    sequential: median(runs.map(r => r.seq)),
+    parallel: median(runs.map(r => r.par)),
+    ratio: median(runs.map(r => r.ratio))
+  }
   console.log('parallel', results.parallel)
 }
 
@@ -228,16 +250,36 @@ for (const [size, r] of Object.entries(results.sizes)) {
   const n = Number(size)
   const label = n.toLocaleString('en')
   const cycleTarget = n >= 100000 ? 1.05 : n >= 10000 ? 1.3 : undefined
-  row('A: enter → exit through the bundles; B: raw git (worktree add -b, status, worktree remove, branch -D)', label, r.cycleVsFloor, cycleTarget ? `≤ ${cycleTarget}×` : '—', cycleTarget ? r.cycleVsFloor.ratio <= cycleTarget : true)
+  row(
+    'A: enter → exit through the bundles; B: raw git (worktree add -b, status, worktree remove, branch -D)',
+    label,
+    r.cycleVsFloor,
+    cycleTarget ? `≤ ${cycleTarget}×` : '—',
+    cycleTarget ? r.cycleVsFloor.ratio <= cycleTarget : true
+  )
   row('A: isolation by clone (clone --no-hardlinks, delete); B: enter → exit', label, r.cloneVsCycle, '—', true)
-  if (r.fullVsSparse) row(`A: full enter; B: sparse enter of one folder of ${FOLDERS}`, label, r.fullVsSparse, n === 10000 ? '≥ 10×' : '—', n !== 10000 || r.fullVsSparse.ratio >= 10)
+  if (r.fullVsSparse)
+    row(
+      `A: full enter; B: sparse enter of one folder of ${FOLDERS}`,
+      label,
+      r.fullVsSparse,
+      n === 10000 ? '≥ 10×' : '—',
+      n !== 10000 || r.fullVsSparse.ratio >= 10
+    )
   if (r.freshVsPool) {
     const target = n >= 100000 ? 30 : 10
     row('A: fresh enter; B: enter from the pool', label, r.freshVsPool, `≥ ${target}×`, r.freshVsPool.ratio >= target)
   }
 }
 const p = results.parallel
-lines.push(...rows, '', `## ${p.legs} legs on one repository (${p.files.toLocaleString('en')} files), enter → exit each`, '', '| sequential | parallel | parallel / sequential | target | met |', '|---|---|---|---|---|')
+lines.push(
+  ...rows,
+  '',
+  `## ${p.legs} legs on one repository (${p.files.toLocaleString('en')} files), enter → exit each`,
+  '',
+  '| sequential | parallel | parallel / sequential | target | met |',
+  '|---|---|---|---|---|'
+)
 lines.push(`| ${ms(p.sequential)} | ${ms(p.parallel)} | ${p.ratio.toFixed(2)}× | ≤ 1× | ${p.ratio <= 1 ? 'yes' : '**no**'} |`, '')
 fs.mkdirSync(CACHE, { recursive: true })
 fs.writeFileSync(path.join(CACHE, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)

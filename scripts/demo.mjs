@@ -6,9 +6,15 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { Job, ROOT } from './runner.mjs'
 
-const identity = { GIT_AUTHOR_NAME: 'Demo Agent', GIT_AUTHOR_EMAIL: 'agent@example.com', GIT_COMMITTER_NAME: 'Demo Agent', GIT_COMMITTER_EMAIL: 'agent@example.com' }
+const identity = {
+  GIT_AUTHOR_NAME: 'Demo Agent',
+  GIT_AUTHOR_EMAIL: 'agent@example.com',
+  GIT_COMMITTER_NAME: 'Demo Agent',
+  GIT_COMMITTER_EMAIL: 'agent@example.com'
+}
 /** @param {string} cwd @param {string[]} args */
-const git = (cwd, ...args) => execFileSync('git', args, { cwd, env: { ...process.env, ...identity }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+const git = (cwd, ...args) =>
+  execFileSync('git', args, { cwd, env: { ...process.env, ...identity }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
 
 /** @param {string} title @param {import('./runner.mjs').StepResult} step */
 function show(title, step) {
@@ -39,7 +45,11 @@ try {
   git(root, 'clone', '--quiet', origin, workspace)
   console.log(`Sample repository: ${workspace}`)
 
-  const job = new Job({ workspace, temp: path.join(root, 'runner-temp'), env: { GITHUB_RUN_ID: '1', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'demo', RUNNER_NAME: 'local' } })
+  const job = new Job({
+    workspace,
+    temp: path.join(root, 'runner-temp'),
+    env: { GITHUB_RUN_ID: '1', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'demo', RUNNER_NAME: 'local' }
+  })
   const enter = await job.uses('.', { name: 'demo-agent' })
   show('uses: agent-worktree (main)', enter)
   const wt = enter.outputs['worktree-path']

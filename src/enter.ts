@@ -54,7 +54,19 @@ async function create(repo: Repository, settings: EnterSettings, original: Check
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
     if (record.recycle && (await takeParked(repo, record, await listWorktrees(repo), lockReason(record)))) return { ...planned, taken: true }
     // The base is a commit id, so git writes no upstream configuration for the branch.
-    await repo.git.exec(['worktree', 'add', '--quiet', '--no-checkout', '--lock', '--reason', lockReason(record), '-b', record.branch, record.path, record.baseSha])
+    await repo.git.exec([
+      'worktree',
+      'add',
+      '--quiet',
+      '--no-checkout',
+      '--lock',
+      '--reason',
+      lockReason(record),
+      '-b',
+      record.branch,
+      record.path,
+      record.baseSha
+    ])
     // Sparse checkout turns on per-worktree configuration in the shared config: a write that races.
     if (settings.sparsePaths.length) await new Git(record.path).exec(['sparse-checkout', 'set', '--cone', '--stdin'], settings.sparsePaths.join('\n'))
     const gitDir = adminDirOf(repo.commonDir, record.path)
@@ -71,7 +83,9 @@ async function create(repo: Repository, settings: EnterSettings, original: Check
   prepare(repo, plan)
   if (plan.includeFile) {
     const { copied, skipped } = await copyIncludedFiles(repo.toplevel, record.path, plan.includeFile)
-    core.info(`Copied ${copied.length} ignored file(s) that ${path.relative(repo.toplevel, plan.includeFile)} names${copied.length ? `: ${copied.join(', ')}` : ''}.`)
+    core.info(
+      `Copied ${copied.length} ignored file(s) that ${path.relative(repo.toplevel, plan.includeFile)} names${copied.length ? `: ${copied.join(', ')}` : ''}.`
+    )
     if (skipped.length) core.info(`Not copied: ${skipped.join(', ')}.`)
   }
   return record
@@ -91,11 +105,28 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<void> {
   const remote = remotes.find(r => baseRef.startsWith(`${r}/`))
   const branch = remote && baseRef.slice(remote.length + 1)
   if (!remote || !branch) {
-    throw new InputError('base-ref', baseRef, `fetch: true needs a remote-tracking branch as base, <remote>/<branch>, and the remotes are ${remotes.join(', ') || 'none'}`, 'Use for example base-ref: origin/main, or fetch: false.')
+    throw new InputError(
+      'base-ref',
+      baseRef,
+      `fetch: true needs a remote-tracking branch as base, <remote>/<branch>, and the remotes are ${remotes.join(', ') || 'none'}`,
+      'Use for example base-ref: origin/main, or fetch: false.'
+    )
   }
-  const result = await repo.git.run(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote, `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`])
+  const result = await repo.git.run([
+    'fetch',
+    '--quiet',
+    '--no-tags',
+    '--no-write-fetch-head',
+    remote,
+    `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`
+  ])
   if (result.exitCode !== 0) {
-    throw new InputError('base-ref', baseRef, `git fetch ${remote} ${branch} failed: ${result.stderr.trim()}`, 'Check that the branch exists on the remote and that the job can read it.')
+    throw new InputError(
+      'base-ref',
+      baseRef,
+      `git fetch ${remote} ${branch} failed: ${result.stderr.trim()}`,
+      'Check that the branch exists on the remote and that the job can read it.'
+    )
   }
 }
 
@@ -126,13 +157,28 @@ async function planCreate(repo: Repository, settings: EnterSettings, original: C
     repo.git.resolveCommit(settings.baseRef)
   ])
   if (!validBranch) {
-    throw new InputError(branchInput, branchValue, `"${branch}" is not a valid branch name`, 'See git check-ref-format for the rules: no "..", no spaces, no leading "-", no trailing ".lock".')
+    throw new InputError(
+      branchInput,
+      branchValue,
+      `"${branch}" is not a valid branch name`,
+      'See git check-ref-format for the rules: no "..", no spaces, no leading "-", no trailing ".lock".'
+    )
   }
   if (branchTaken) {
-    throw new InputError(branchInput, branchValue, `the branch ${branch} already exists`, 'Choose another branch or name; to work on an existing worktree, enter it with path.')
+    throw new InputError(
+      branchInput,
+      branchValue,
+      `the branch ${branch} already exists`,
+      'Choose another branch or name; to work on an existing worktree, enter it with path.'
+    )
   }
   if (!baseSha) {
-    throw new InputError('base-ref', settings.baseRef, `it does not name a commit in ${repo.toplevel}`, 'Use a branch, tag or commit that exists there; fetch it first if it is only on the remote.')
+    throw new InputError(
+      'base-ref',
+      settings.baseRef,
+      `it does not name a commit in ${repo.toplevel}`,
+      'Use a branch, tag or commit that exists there; fetch it first if it is only on the remote.'
+    )
   }
   const includeFile = resolveIncludeFile(repo.toplevel, settings.includeFile)
   const { links, missing } = await planLinks(repo.git, repo.toplevel, baseSha, settings.symlinkDirs)
@@ -175,7 +221,12 @@ async function enterByPath(repo: Repository, settings: EnterSettings, original: 
   const given = settings.path!
   const found = findWorktree(await listWorktrees(repo), given)
   if (!found || found.entry.bare) {
-    throw new InputError('path', given, `it is not a worktree of ${repo.toplevel}`, 'Give a path that git worktree list shows, or omit path to create a new worktree.')
+    throw new InputError(
+      'path',
+      given,
+      `it is not a worktree of ${repo.toplevel}`,
+      'Give a path that git worktree list shows, or omit path to create a new worktree.'
+    )
   }
   if (found.isMain) {
     throw new InputError('path', given, 'it is the main checkout, which is not isolated from the rest of the job', 'Omit path to create a new worktree.')
@@ -221,5 +272,7 @@ function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): 
   core.setOutput('created', String(record.created))
   core.exportVariable(ENV_WORKTREE_PATH, record.path)
   core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
-  core.info(`${record.created ? 'Created' : 'Entered'} worktree ${record.path} on ${record.branch ? `branch ${record.branch}` : 'a detached HEAD'} at ${record.baseSha.slice(0, 12)}.`)
+  core.info(
+    `${record.created ? 'Created' : 'Entered'} worktree ${record.path} on ${record.branch ? `branch ${record.branch}` : 'a detached HEAD'} at ${record.baseSha.slice(0, 12)}.`
+  )
 }

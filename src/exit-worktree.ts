@@ -34,7 +34,15 @@ export interface ExitOptions {
 
 /** `opened`: the repository, when the caller has it already. */
 export async function exitWorktree(record: WorktreeRecord, options: ExitOptions, opened?: Repository): Promise<ExitResult> {
-  const kept = (message: string, warning: boolean, findings?: Findings, breach: string[] = []): ExitResult => ({ record, action: 'keep', removed: false, findings, breach, message, warning })
+  const kept = (message: string, warning: boolean, findings?: Findings, breach: string[] = []): ExitResult => ({
+    record,
+    action: 'keep',
+    removed: false,
+    findings,
+    breach,
+    message,
+    warning
+  })
 
   let repo: Repository
   let entries: WorktreeEntry[]
@@ -42,7 +50,10 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions,
     repo = opened ?? (await openRepository(record.repository, 'repository-path'))
     entries = await listWorktrees(repo)
   } catch (error) {
-    return kept(`Kept ${record.path}: the repository ${record.repository} could not be read (${(error as Error).message}). Check that repository-path still exists.`, true)
+    return kept(
+      `Kept ${record.path}: the repository ${record.repository} could not be read (${(error as Error).message}). Check that repository-path still exists.`,
+      true
+    )
   }
   const found = findWorktree(entries, record.path)
   if (!found) {
@@ -61,8 +72,19 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions,
   if (ours && fileRecord?.removing) {
     // The gate allowed this removal before the step was cut short; only git's part is left to do.
     const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir!, true, found.entry.locked, lockedByUs))
-    if (outcome.error) return kept(`Kept ${record.path}: git could not finish removing it (${outcome.error}). Remove it with git worktree remove --force once nothing there is needed.`, true)
-    return { record, action: 'remove', removed: true, breach: [], message: `Removed ${record.path}${outcome.branchNote}, finishing a removal that was cut short.`, warning: false }
+    if (outcome.error)
+      return kept(
+        `Kept ${record.path}: git could not finish removing it (${outcome.error}). Remove it with git worktree remove --force once nothing there is needed.`,
+        true
+      )
+    return {
+      record,
+      action: 'remove',
+      removed: true,
+      breach: [],
+      message: `Removed ${record.path}${outcome.branchNote}, finishing a removal that was cut short.`,
+      warning: false
+    }
   }
   if (record.created && !ours && !lockedByUs) {
     return kept(`Kept ${record.path}: it is not the worktree this step created, so it is left alone. Its owner decides what becomes of it.`, true)
@@ -71,7 +93,10 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions,
     return kept(`Nothing to do: the exit step already exited ${record.path} (${fileRecord.exited}).`, false)
   }
   if (found.entry.locked !== undefined && !lockedByUs && options.onExit === 'remove') {
-    return kept(`Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}). Unlock it with git worktree unlock if it should go.`, true)
+    return kept(
+      `Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}). Unlock it with git worktree unlock if it should go.`,
+      true
+    )
   }
 
   const folder = adminDir ? checkFolder(record.path, adminDir) : 'its git dir could not be found'
@@ -105,13 +130,25 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions,
   // The links go first, by unlink, which never touches what they point to; git would count them as untracked.
   for (const link of links) fs.unlinkSync(path.join(record.path, link))
   // Only a whole, clean, plain worktree goes to the pool.
-  const parkable = verdict === 'remove-clean' && record.recycle && record.created && checkedOut && !submodules && !fs.existsSync(path.join(adminDir!, 'info', 'sparse-checkout'))
+  const parkable =
+    verdict === 'remove-clean' &&
+    record.recycle &&
+    record.created &&
+    checkedOut &&
+    !submodules &&
+    !fs.existsSync(path.join(adminDir!, 'info', 'sparse-checkout'))
   if (parkable && (await withRepositoryLock(repo.commonDir, async () => park(repo, record, adminDir!, await listWorktrees(repo), found.entry.locked)))) {
     const message = `Parked ${record.path} in the pool for the next job and deleted its branch ${record.branch}: nothing unsaved was found.`
     return { record, action: 'remove', removed: true, findings, breach, message, warning: false }
   }
   const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir!, force, found.entry.locked, lockedByUs))
-  if (outcome.error) return kept(`Kept ${record.path}: git could not remove it (${outcome.error}). Look at it, and remove it by hand if nothing there is needed.`, true, findings, breach)
+  if (outcome.error)
+    return kept(
+      `Kept ${record.path}: git could not remove it (${outcome.error}). Look at it, and remove it by hand if nothing there is needed.`,
+      true,
+      findings,
+      breach
+    )
   const branchNote = outcome.branchNote
   const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
   return { record, action: 'remove', removed: true, findings, breach, message: `Removed ${record.path}${branchNote}${what}.`, warning: false }
@@ -128,7 +165,14 @@ async function isolationBreach(record: WorktreeRecord): Promise<string[]> {
 }
 
 /** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */
-async function remove(repo: Repository, record: WorktreeRecord, adminDir: string, force: boolean, lock: string | undefined, lockedByUs: boolean): Promise<{ error?: string; branchNote: string }> {
+async function remove(
+  repo: Repository,
+  record: WorktreeRecord,
+  adminDir: string,
+  force: boolean,
+  lock: string | undefined,
+  lockedByUs: boolean
+): Promise<{ error?: string; branchNote: string }> {
   // Marked first: git deletes the files before the registration, and a step cut short in between must be
   // able to finish the removal, not take the deleted files for unsaved work.
   writeRecordFile(adminDir, { ...record, removing: true })
@@ -143,7 +187,10 @@ async function remove(repo: Repository, record: WorktreeRecord, adminDir: string
   if (!record.created || !record.branch) return { branchNote: '' }
   // The gate counted this branch's commits, so deleting it loses nothing that was not discarded on purpose.
   const deletion = await repo.git.run(['branch', '-D', record.branch])
-  return { branchNote: deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})` }
+  return {
+    branchNote:
+      deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})`
+  }
 }
 
 /**
@@ -206,7 +253,7 @@ async function branchToDelete(repo: Repository, record: WorktreeRecord, checkedO
  * Whether the folder is still the worktree git registered. A symlink in its place may lead anywhere, and a
  * .git file pointing elsewhere makes git speak of another repository: neither is inspected or removed as ours.
  */
-function checkFolder(p: string, adminDir: string): 'intact' | 'missing' | string {
+function checkFolder(p: string, adminDir: string): string {
   let stat: fs.Stats
   try {
     stat = fs.lstatSync(p)

@@ -35,7 +35,12 @@ export class Git {
    */
   async run(args: string[], input?: string): Promise<GitResult> {
     const locked = lockHeld()
-    const child = spawn('git', [...this.globalArgs, ...args], { cwd: this.cwd, env: GIT_ENV, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: locked })
+    const child = spawn('git', [...this.globalArgs, ...args], {
+      cwd: this.cwd,
+      env: GIT_ENV,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: locked
+    })
     child.stdin?.end(input)
     if (locked && child.pid) noteLockChild(child.pid)
     const stdout: Buffer[] = []

@@ -105,11 +105,21 @@ function pathList(input: string): string[] {
   }
   const entries = value
     .split(/[\r\n,]+/)
-    .map(e => e.trim().replace(/^(\.\/)+/, '').replace(/\/+$/, ''))
+    .map(e =>
+      e
+        .trim()
+        .replace(/^(\.\/)+/, '')
+        .replace(/\/+$/, '')
+    )
     .filter(Boolean)
   for (const entry of entries) {
     if (path.isAbsolute(entry) || entry.split('/').some(segment => segment === '..' || segment === '.') || entry.startsWith('-')) {
-      throw new InputError(input, entry, 'it is not a plain path relative to the checkout', 'Give folders inside the checkout, such as node_modules or packages/app, without "..".')
+      throw new InputError(
+        input,
+        entry,
+        'it is not a plain path relative to the checkout',
+        'Give folders inside the checkout, such as node_modules or packages/app, without "..".'
+      )
     }
   }
   return [...new Set(entries)]
@@ -129,7 +139,12 @@ export function getEnterSettings(): EnterSettings {
     }
   }
   if (name !== undefined && worktreePath !== undefined) {
-    throw new InputError('path', worktreePath, 'it cannot be given together with name', 'Give name to create a new worktree, or path to enter an existing one, not both.')
+    throw new InputError(
+      'path',
+      worktreePath,
+      'it cannot be given together with name',
+      'Give name to create a new worktree, or path to enter an existing one, not both.'
+    )
   }
   const branch = optional('branch')
   const baseRef = optional('base-ref')
@@ -156,7 +171,12 @@ export function getEnterSettings(): EnterSettings {
     ]
     for (const [input, value] of shaping) {
       if (value !== undefined) {
-        throw new InputError(input, value, 'it applies only to a new worktree, and path enters an existing one', `Remove ${input}, or remove path to create a new worktree.`)
+        throw new InputError(
+          input,
+          value,
+          'it applies only to a new worktree, and path enters an existing one',
+          `Remove ${input}, or remove path to create a new worktree.`
+        )
       }
     }
   }

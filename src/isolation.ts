@@ -12,7 +12,9 @@ export interface CheckoutSnapshot {
 
 export async function snapshotCheckout(toplevel: string): Promise<CheckoutSnapshot> {
   // One git call tells both HEAD and the changes.
-  const status = parseStatusV2(await new Git(toplevel).exec(['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']))
+  const status = parseStatusV2(
+    await new Git(toplevel).exec(['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty'])
+  )
   const files: Record<string, string> = {}
   for (const entry of status.entries) {
     let signature = 'missing'

@@ -11,7 +11,8 @@ export const DEFAULT_INCLUDE_FILE = '.worktreeinclude'
 export function resolveIncludeFile(toplevel: string, given: string | undefined): string | undefined {
   const file = path.resolve(toplevel, given ?? DEFAULT_INCLUDE_FILE)
   if (fs.existsSync(file)) return file
-  if (given !== undefined) throw new InputError('include-file', given, `there is no file ${file}`, 'Name a gitignore-style file in the checkout, or remove include-file.')
+  if (given !== undefined)
+    throw new InputError('include-file', given, `there is no file ${file}`, 'Name a gitignore-style file in the checkout, or remove include-file.')
   return undefined
 }
 
@@ -23,7 +24,12 @@ export async function planLinks(git: Git, toplevel: string, baseSha: string, dir
   if (!dirs.length) return { links: [], missing: [] }
   const tracked = (await git.exec(['ls-tree', '-z', '--name-only', baseSha, '--', ...dirs])).split('\0').filter(Boolean)
   if (tracked.length) {
-    throw new InputError('symlink-dirs', tracked[0], 'it is tracked in the base commit, and a link would replace it', 'Link only ignored folders, such as node_modules or .venv.')
+    throw new InputError(
+      'symlink-dirs',
+      tracked[0],
+      'it is tracked in the base commit, and a link would replace it',
+      'Link only ignored folders, such as node_modules or .venv.'
+    )
   }
   const isDir = (dir: string): boolean => fs.statSync(path.join(toplevel, dir), { throwIfNoEntry: false })?.isDirectory() ?? false
   return { links: dirs.filter(isDir), missing: dirs.filter(d => !isDir(d)) }

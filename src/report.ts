@@ -8,7 +8,10 @@ const LISTED = 10
 export function report(result: ExitResult): void {
   if (result.breach.length) {
     const shown = result.breach.slice(0, LISTED).join(', ') + (result.breach.length > LISTED ? `, and ${result.breach.length - LISTED} more` : '')
-    core.warning(`The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}. Give the agent the worktree-path output as its working directory.`, { title: 'agent-worktree: isolation breach' })
+    core.warning(
+      `The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}. Give the agent the worktree-path output as its working directory.`,
+      { title: 'agent-worktree: isolation breach' }
+    )
   }
   if (!result.warning) return core.info(result.message)
   const lines = [result.message]
@@ -31,7 +34,10 @@ export function setExitOutputs(result: ExitResult): void {
 
 function listing(title: string, items: string[]): string {
   if (!items.length) return ''
-  const shown = items.slice(0, LISTED).map(i => `<li><code>${escape(i)}</code></li>`).join('')
+  const shown = items
+    .slice(0, LISTED)
+    .map(i => `<li><code>${escape(i)}</code></li>`)
+    .join('')
   const more = items.length > LISTED ? `<li>… and ${items.length - LISTED} more</li>` : ''
   return `<details><summary>${title} (${items.length})</summary><ul>${shown}${more}</ul></details>`
 }
@@ -56,10 +62,22 @@ export async function writeSummary(result: ExitResult): Promise<void> {
           { data: 'found', header: true },
           { data: 'done', header: true }
         ],
-        [escape(record.name), escape(record.branch || '(detached)'), record.baseSha.slice(0, 12), escape(record.path), found, result.removed ? 'removed' : findings ? 'kept' : 'nothing']
+        [
+          escape(record.name),
+          escape(record.branch || '(detached)'),
+          record.baseSha.slice(0, 12),
+          escape(record.path),
+          found,
+          result.removed ? 'removed' : findings ? 'kept' : 'nothing'
+        ]
       ])
       .addRaw(`<p>${escape(result.message)}</p>`, true)
-      .addRaw(listing('Uncommitted files', findings?.uncommitted ?? []) + listing('Unsaved commits', findings?.unsavedCommits ?? []) + listing(`Changed in the original checkout ${escape(record.repository)}`, result.breach), true)
+      .addRaw(
+        listing('Uncommitted files', findings?.uncommitted ?? []) +
+          listing('Unsaved commits', findings?.unsavedCommits ?? []) +
+          listing(`Changed in the original checkout ${escape(record.repository)}`, result.breach),
+        true
+      )
       .write()
   } catch (error) {
     core.debug(`No job summary written: ${(error as Error).message}`)

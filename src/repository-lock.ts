@@ -99,7 +99,7 @@ function stealIfStale(file: string, options: LockOptions): void {
 export async function settle(commonDir: string): Promise<void> {
   // Nothing of the lock's there, in the usual case: no need to take it.
   if (!fs.readdirSync(commonDir).some(name => name.startsWith(LOCK_FILE))) return
-  await withRepositoryLock(commonDir, async () => undefined)
+  await withRepositoryLock(commonDir, () => Promise.resolve())
 }
 
 /** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */

@@ -45,11 +45,17 @@ export async function inspect(input: GateInput): Promise<Findings> {
       '--'
     ]),
     // A submodule's refs live in the worktree's git dir and go with it: its local commits count too.
-    input.submodules ? input.worktree?.run(['submodule', 'foreach', '--quiet', '--recursive', 'git log --format="$displaypath: %h %s" HEAD --branches --not --remotes --']) : undefined
+    input.submodules
+      ? input.worktree?.run(['submodule', 'foreach', '--quiet', '--recursive', 'git log --format="$displaypath: %h %s" HEAD --branches --not --remotes --'])
+      : undefined
   ])
   const failed = [status, log, submoduleLog].find(r => r !== undefined && r.exitCode !== 0)
   const findings: Findings = {
-    uncommitted: status ? parseStatus(status.stdout).filter(e => !(e.code === '??' && input.ownLinks.includes(e.path))).map(e => `${e.code} ${e.path}`) : [],
+    uncommitted: status
+      ? parseStatus(status.stdout)
+          .filter(e => !(e.code === '??' && input.ownLinks.includes(e.path)))
+          .map(e => `${e.code} ${e.path}`)
+      : [],
     unsavedCommits: [...log.stdout.split('\n'), ...(submoduleLog?.stdout.split('\n') ?? [])].filter(Boolean)
   }
   if (failed) findings.error = failed.stderr.trim() || `git exited with code ${failed.exitCode}`
