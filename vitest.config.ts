@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Real git and node processes wait on the disk more than on the CPU: two files at a time on two cores.
+    maxWorkers: 2,
     server: {
       deps: {
         // Its JSON schema import lacks the import attribute Node wants; bundled by Vite, it loads.

@@ -213,7 +213,7 @@ describe('entering an existing worktree by path', () => {
     expect(main.exitCode).toBe(1)
     expect(main.annotations[0]).toMatchObject({ level: 'error' })
     expect(main.annotations[0].message).toContain("Input 'path'")
-    expect(main.annotations[0].message).toContain('main checkout')
+    expect(main.annotations[0].message).toContain('the checkout the job came from')
   })
 })
 

@@ -2,9 +2,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { exitWorktree } from '../src/exit-worktree.js'
 import { RECORD_FILE, writeRecordFile, type WorktreeRecord } from '../src/state-helper.js'
-import { createLikeMain } from './helpers/worktree.js'
+import { createLikeMain, exitAs, TEST_OWNER } from './helpers/worktree.js'
 import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
 
 let repos: Repos
@@ -18,14 +17,15 @@ function created(name: string, overrides: Partial<WorktreeRecord> = {}): Worktre
   return createLikeMain(repos, name, overrides)
 }
 
-const NO_OWNER = { runner: '', run: '', job: '' }
-const remove = { onExit: 'remove', discardChanges: false, step: 'post' } as const
+const NO_OWNER = { ...TEST_OWNER, runner: '' }
+const BASE = { onExitGiven: false, rescue: [], rescueMaxBytes: 1e8, ephemeral: false, fileMode: true }
+const remove = {}
 
 describe('ownership', () => {
   it('proves ownership by the lock reason when the record file was never written (a crash right after git worktree add)', async () => {
     const record = created('crashed')
     fs.rmSync(path.join(git(record.path, 'rev-parse', '--absolute-git-dir'), RECORD_FILE))
-    const result = await exitWorktree(record, remove)
+    const result = await exitAs(record, remove)
     expect(result.removed).toBe(true)
     expect(branchExists(repos.clone, record.branch)).toBe(false)
   })
@@ -37,9 +37,9 @@ describe('ownership', () => {
     git(repos.clone, 'worktree', 'remove', record.path)
     git(repos.clone, 'branch', '-D', record.branch)
     const other = created('contested', { token: 'someoneelse' })
-    const result = await exitWorktree(record, remove)
-    expect(result).toMatchObject({ removed: false, warning: true })
-    expect(result.message).toContain('not the worktree this step created')
+    const result = await exitAs(record, remove)
+    expect(result).toMatchObject({ removed: false, reason: 'gone' })
+    expect(result.message).toContain('no longer a worktree')
     expect(fs.existsSync(other.path)).toBe(true)
     expect(branchExists(repos.clone, other.branch)).toBe(true)
   })
@@ -48,7 +48,9 @@ describe('ownership', () => {
     const wt = path.join(repos.root, 'theirs')
     git(repos.clone, 'worktree', 'add', '--quiet', '--lock', '--reason', 'on a removable disk', '-b', 'theirs', wt)
     const record: WorktreeRecord = {
+      ...BASE,
       token: 't',
+      commonDir: path.join(repos.clone, '.git'),
       repository: repos.clone,
       path: wt,
       name: 'theirs',
@@ -60,7 +62,7 @@ describe('ownership', () => {
       owner: NO_OWNER
     }
     writeRecordFile(git(wt, 'rev-parse', '--absolute-git-dir'), record)
-    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
+    const result = await exitAs(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
     expect(result).toMatchObject({ removed: false, warning: true })
     expect(result.message).toContain('locked by someone else (on a removable disk)')
     expect(fs.existsSync(wt)).toBe(true)
@@ -68,7 +70,9 @@ describe('ownership', () => {
 
   it('never removes the main worktree', async () => {
     const record: WorktreeRecord = {
+      ...BASE,
       token: 't',
+      commonDir: path.join(repos.clone, '.git'),
       repository: repos.clone,
       path: repos.clone,
       name: 'main',
@@ -79,35 +83,26 @@ describe('ownership', () => {
       discardChanges: true,
       owner: NO_OWNER
     }
-    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
-    expect(result).toMatchObject({ removed: false, warning: true })
-    expect(result.message).toContain('main worktree')
+    const result = await exitAs(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
+    expect(result).toMatchObject({ removed: false, reason: 'gone' })
+    expect(result.message).toContain('no longer a worktree')
     expect(fs.existsSync(path.join(repos.clone, 'README.md'))).toBe(true)
   })
 })
 
-describe('failing closed', () => {
-  it('keeps the worktree when the base commit is unknown, even with discard-changes', async () => {
+describe('a base that cannot be read', () => {
+  it('marks nothing as saved: an unknown base keeps unpushed commits, even where discard-changes is not set', async () => {
     const record = { ...created('nobase'), baseSha: 'f'.repeat(40) }
-    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'post' })
-    expect(result).toMatchObject({ removed: false, warning: true })
-    expect(result.message).toContain('could not be determined')
-    expect(fs.existsSync(record.path)).toBe(true)
+    commit(record.path, 'a.txt')
+    const result = await exitAs(record)
+    expect(result).toMatchObject({ removed: false, reason: 'unsaved' })
+    expect(result.findings?.unsavedCommits).toHaveLength(1)
     expect(branchExists(repos.clone, record.branch)).toBe(true)
   })
 
-  it('keeps the worktree when no base was recorded', async () => {
+  it('and removes a worktree whose every commit is on a remote anyway', async () => {
     const record = { ...created('empty'), baseSha: '' }
-    const result = await exitWorktree(record, remove)
-    expect(result.removed).toBe(false)
-    expect(result.findings?.error).toContain('no base commit')
-  })
-
-  it('keeps the worktree when the repository cannot be opened', async () => {
-    const record = created('norepo', { repository: path.join(repos.root, 'gone') })
-    const result = await exitWorktree(record, remove)
-    expect(result).toMatchObject({ removed: false, warning: true })
-    expect(fs.existsSync(record.path)).toBe(true)
+    expect((await exitAs(record)).removed).toBe(true)
   })
 })
 
@@ -118,7 +113,7 @@ describe('a worktree folder replaced by a symbolic link', () => {
     write(elsewhere, 'data.txt', 'keep me\n')
     fs.renameSync(record.path, `${record.path}.moved`)
     fs.symlinkSync(elsewhere, record.path)
-    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'post' })
+    const result = await exitAs(record, { onExit: 'remove', discardChanges: true, step: 'post' })
     expect(result).toMatchObject({ removed: false, warning: true })
     expect(result.message).toContain('no longer a plain folder')
     expect(fs.readFileSync(path.join(elsewhere, 'data.txt'), 'utf8')).toBe('keep me\n')
@@ -132,7 +127,7 @@ describe('a .git file that points elsewhere', () => {
     git(repos.root, 'init', '--quiet', '-b', 'main', other)
     commit(other, 'precious.txt')
     fs.writeFileSync(path.join(record.path, '.git'), `gitdir: ${path.join(other, '.git')}\n`)
-    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: true, step: 'post' })
+    const result = await exitAs(record, { onExit: 'remove', discardChanges: true, step: 'post' })
     expect(result).toMatchObject({ removed: false, warning: true })
     expect(result.message).toContain('.git file no longer points to its git dir')
     expect(git(other, 'log', '--format=%s')).toBe('add precious.txt')
@@ -159,7 +154,7 @@ describe('submodules', () => {
 
   it('removes a clean worktree with an initialised submodule (git alone would refuse)', async () => {
     const { record } = withSubmodule('sub-clean')
-    const result = await exitWorktree(record, remove)
+    const result = await exitAs(record, remove)
     expect(result.message).toContain('nothing unsaved')
     expect(result.removed).toBe(true)
     expect(fs.existsSync(record.path)).toBe(false)
@@ -168,7 +163,7 @@ describe('submodules', () => {
   it('keeps a worktree whose submodule has uncommitted files', async () => {
     const { record, sub } = withSubmodule('sub-dirty')
     write(sub, 'draft.txt', 'x\n')
-    const result = await exitWorktree(record, remove)
+    const result = await exitAs(record, remove)
     expect(result.removed).toBe(false)
     expect(result.findings?.uncommitted).toEqual([' M lib'])
   })
@@ -178,18 +173,18 @@ describe('submodules', () => {
     git(sub, 'switch', '--quiet', '-c', 'fix')
     commit(sub, 'fix.txt')
     git(sub, 'switch', '--quiet', '--detach', 'HEAD~1')
-    const result = await exitWorktree(record, remove)
+    const result = await exitAs(record, remove)
     expect(result.removed).toBe(false)
     expect(result.findings?.unsavedCommits).toEqual([expect.stringMatching(/^lib: [0-9a-f]+ add fix\.txt$/)])
   })
 })
 
 describe('what counts as unsaved', () => {
-  it('counts commits on a branch the agent created and switched to', async () => {
-    const record = created('own-branch')
+  it('counts commits on a branch the agent created and switched to, on a machine that does not stay', async () => {
+    const record = created('own-branch', { ephemeral: true })
     git(record.path, 'switch', '--quiet', '-c', 'agent-idea')
     commit(record.path, 'idea.txt')
-    const result = await exitWorktree(record, remove)
+    const result = await exitAs(record)
     expect(result.removed).toBe(false)
     expect(result.findings?.unsavedCommits).toEqual([expect.stringMatching(/add idea\.txt$/)])
   })
@@ -203,7 +198,7 @@ describe('what counts as unsaved', () => {
     write(record.path, 'deep/new/file.txt', 'u\n')
     write(record.path, 'build/out.bin', 'ignored\n')
     write(record.path, 'trace.log', 'ignored\n')
-    const result = await exitWorktree(record, remove)
+    const result = await exitAs(record, remove)
     expect(result.removed).toBe(false)
     expect(result.findings?.uncommitted.sort()).toEqual(['?? deep/new/file.txt', 'A  staged.txt', ' D README.md', ' M src/app.txt'].sort())
   })
@@ -211,7 +206,7 @@ describe('what counts as unsaved', () => {
   it('removes a worktree whose only extra files are ignored, and them with it', async () => {
     const record = created('ignored')
     write(record.path, 'build/out.bin', 'ignored\n')
-    const result = await exitWorktree(record, remove)
+    const result = await exitAs(record, remove)
     expect(result.removed).toBe(true)
   })
 
@@ -219,14 +214,14 @@ describe('what counts as unsaved', () => {
     const record = created('pushed')
     commit(record.path, 'a.txt')
     git(record.path, 'push', '--quiet', 'origin', 'HEAD:refs/heads/feature')
-    expect((await exitWorktree(record, remove)).removed).toBe(true)
+    expect((await exitAs(record, remove)).removed).toBe(true)
   })
 
   it('treats a commit merged into the base history as saved', async () => {
     const record = created('merged')
     commit(record.path, 'a.txt')
     // The base moved on to include the work (as after a fast-forward merge).
-    const result = await exitWorktree({ ...record, baseSha: git(record.path, 'rev-parse', 'HEAD') }, remove)
+    const result = await exitAs({ ...record, baseSha: git(record.path, 'rev-parse', 'HEAD') }, remove)
     expect(result.removed).toBe(true)
   })
 
@@ -234,7 +229,7 @@ describe('what counts as unsaved', () => {
     const record = created('detached')
     git(record.path, 'checkout', '--quiet', '--detach')
     commit(record.path, 'a.txt')
-    const result = await exitWorktree(record, remove)
+    const result = await exitAs(record, remove)
     expect(result.findings?.unsavedCommits).toHaveLength(1)
     expect(result.removed).toBe(false)
   })
@@ -244,7 +239,7 @@ describe('a worktree whose folder the agent deleted', () => {
   it('drops the registration and the branch when nothing was committed', async () => {
     const record = created('deleted')
     fs.rmSync(record.path, { recursive: true, force: true })
-    const result = await exitWorktree(record, remove)
+    const result = await exitAs(record, remove)
     expect(result.removed).toBe(true)
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
     expect(branchExists(repos.clone, record.branch)).toBe(false)
@@ -254,7 +249,7 @@ describe('a worktree whose folder the agent deleted', () => {
     const record = created('deleted-work')
     commit(record.path, 'a.txt')
     fs.rmSync(record.path, { recursive: true, force: true })
-    const result = await exitWorktree(record, remove)
+    const result = await exitAs(record, remove)
     expect(result.removed).toBe(false)
     expect(result.findings?.unsavedCommits).toHaveLength(1)
     expect(branchExists(repos.clone, record.branch)).toBe(true)

@@ -1,28 +1,32 @@
 // Generated scenarios: random sequences of what an agent does in its worktree, then a random exit,
-// against a real repository through the real exit code. Whatever happened, the invariant holds:
-// after exit, either the worktree and all its work are intact, or nothing unsaved existed, or
-// discard-changes was set. And a worktree with nothing unsaved is removed when asked.
+// against a real repository through the real exit code. The invariant: after any sequence and an exit
+// without discard-changes, every commit the agent ever made and every non-ignored file it left is still
+// in the repository or on the remote; a worktree with nothing unsaved goes when asked; nothing else
+// changes. The same holds for a worktree entered by path and for one that was parked in the pool.
 // More cases: AGENT_WORKTREE_CASES=5000 npm run test:scenarios
-import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { exitWorktree } from '../src/exit-worktree.js'
-import type { WorktreeRecord } from '../src/state-helper.js'
+import { currentOwner } from '../src/ownership.js'
+import { openRepository } from '../src/repository.js'
+import { writeRecordFile, type WorktreeRecord } from '../src/state-helper.js'
+import { takeParked } from '../src/worktree-pool.js'
 import { git, makeRepos, write, type Repos } from './helpers/repos.js'
-import { createLikeMain } from './helpers/worktree.js'
+import { createLikeMain, exitAs } from './helpers/worktree.js'
 
 const CASES = Number(process.env.AGENT_WORKTREE_CASES ?? 200)
 
 type Action =
-  | { kind: 'edit' | 'delete'; pick: number }
-  | { kind: 'create' | 'ignored' | 'push' | 'branch'; n: number }
-  | { kind: 'stage' | 'commit' | 'commit-all' | 'detach' | 'restart' | 'switch-back' | 'stash' | 'rmdir' }
+  | { kind: 'edit' | 'delete' | 'skip-worktree' | 'assume-unchanged'; pick: number }
+  | { kind: 'create' | 'ignored' | 'push' | 'branch' | 'worktree-ref'; n: number }
+  | { kind: 'stage' | 'commit' | 'commit-all' | 'detach' | 'restart' | 'switch-back' | 'stash' | 'reset-hard' | 'nested' | 'move' | 'rmdir' }
 
 const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constantFrom('edit' as const, 'delete' as const), pick: fc.nat(20) }), weight: 4 },
+  { arbitrary: fc.record({ kind: fc.constantFrom('skip-worktree' as const, 'assume-unchanged' as const), pick: fc.nat(20) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constantFrom('create' as const, 'ignored' as const, 'push' as const, 'branch' as const), n: fc.nat(3) }), weight: 8 },
+  { arbitrary: fc.record({ kind: fc.constant('worktree-ref' as const), n: fc.nat(2) }), weight: 1 },
   {
     arbitrary: fc.record({
       kind: fc.constantFrom(
@@ -32,13 +36,14 @@ const action: fc.Arbitrary<Action> = fc.oneof(
         'detach' as const,
         'restart' as const,
         'switch-back' as const,
-        'stash' as const
+        'stash' as const,
+        'reset-hard' as const
       )
     }),
     weight: 12
   },
-  // Rarer: the agent deletes its whole folder.
-  { arbitrary: fc.constant({ kind: 'rmdir' as const }), weight: 1 }
+  // Rarer: a nested worktree with work in an ignored folder, a move, the whole folder deleted.
+  { arbitrary: fc.constantFrom({ kind: 'nested' as const }, { kind: 'move' as const }, { kind: 'rmdir' as const }), weight: 2 }
 )
 
 let repos: Repos
@@ -58,17 +63,38 @@ function tryGit(cwd: string, ...args: string[]): boolean {
   }
 }
 
-function perform(wt: string, record: WorktreeRecord, a: Action, id: number): void {
+interface Agent {
+  /** Where the worktree is now: the agent may move it. */
+  wt: string
+  base: string
+  branch: string
+  /** Every commit the agent made. */
+  commits: string[]
+}
+
+function perform(agent: Agent, a: Action, id: number): void {
+  const wt = agent.wt
   if (!fs.existsSync(wt)) return
   const tracked = git(wt, 'ls-files')
     .split('\n')
     .filter(f => f && f !== '.gitignore')
+  const commitNow = (): void => {
+    if (tryGit(wt, 'commit', '--quiet', '-m', `agent commit ${id}`)) agent.commits.push(git(wt, 'rev-parse', 'HEAD'))
+  }
   switch (a.kind) {
     case 'edit':
       if (tracked.length) write(wt, tracked[a.pick % tracked.length], `edited ${Math.random()}\n`)
       break
     case 'delete':
       if (tracked.length) fs.rmSync(path.join(wt, tracked[a.pick % tracked.length]), { force: true })
+      break
+    case 'skip-worktree':
+    case 'assume-unchanged':
+      if (tracked.length) {
+        const file = tracked[a.pick % tracked.length]
+        tryGit(wt, 'update-index', `--${a.kind}`, '--', file)
+        write(wt, file, `hidden edit ${Math.random()}\n`)
+      }
       break
     case 'create':
       write(wt, `new/n${a.n}.txt`, `new ${Math.random()}\n`)
@@ -80,15 +106,18 @@ function perform(wt: string, record: WorktreeRecord, a: Action, id: number): voi
       tryGit(wt, 'add', '-A')
       break
     case 'commit':
-      tryGit(wt, 'commit', '--quiet', '-m', `agent commit ${id}`)
+      commitNow()
       break
     case 'commit-all':
       tryGit(wt, 'add', '-A')
-      tryGit(wt, 'commit', '--quiet', '-m', `agent commit ${id}`)
+      commitNow()
       break
     case 'restart':
-      // Starts over from the base, leaving earlier commits behind on whatever branch holds them.
-      tryGit(wt, 'switch', '--quiet', '--detach', record.baseSha)
+      // Starts over from the base, leaving earlier commits behind wherever they are.
+      tryGit(wt, 'switch', '--quiet', '--detach', agent.base)
+      break
+    case 'reset-hard':
+      tryGit(wt, 'reset', '--quiet', '--hard', 'HEAD~1')
       break
     case 'push':
       tryGit(wt, 'push', '--quiet', 'origin', `HEAD:refs/heads/pushed-${id}-${a.n}`)
@@ -96,8 +125,11 @@ function perform(wt: string, record: WorktreeRecord, a: Action, id: number): voi
     case 'branch':
       if (!tryGit(wt, 'switch', '--quiet', '-c', `agent-${id}-${a.n}`)) tryGit(wt, 'switch', '--quiet', `agent-${id}-${a.n}`)
       break
+    case 'worktree-ref':
+      tryGit(wt, 'update-ref', `refs/worktree/keep-${a.n}`, 'HEAD')
+      break
     case 'switch-back':
-      tryGit(wt, 'switch', '--quiet', record.branch)
+      if (agent.branch) tryGit(wt, 'switch', '--quiet', agent.branch)
       break
     case 'detach':
       tryGit(wt, 'switch', '--quiet', '--detach')
@@ -105,51 +137,85 @@ function perform(wt: string, record: WorktreeRecord, a: Action, id: number): voi
     case 'stash':
       tryGit(wt, 'stash', 'push', '--quiet', '--include-untracked')
       break
+    case 'nested': {
+      const nested = path.join(wt, 'build', `nested-${id}`)
+      if (tryGit(wt, 'worktree', 'add', '--quiet', '--detach', nested)) write(nested, 'draft.txt', `nested ${Math.random()}\n`)
+      break
+    }
+    case 'move': {
+      const moved = `${wt}-moved`
+      if (fs.existsSync(moved)) break
+      fs.renameSync(wt, moved)
+      tryGit(moved, 'worktree', 'repair')
+      agent.wt = moved
+      break
+    }
     case 'rmdir':
       fs.rmSync(wt, { recursive: true, force: true })
       break
   }
 }
 
-/** Every file of the folder with its content, .git aside: what "intact" means. */
-function digest(dir: string): string {
-  const hash = createHash('sha256')
-  for (const entry of fs
-    .readdirSync(dir, { withFileTypes: true, recursive: true })
-    .sort((a, b) => path.join(a.parentPath, a.name).localeCompare(path.join(b.parentPath, b.name)))) {
-    const full = path.join(entry.parentPath, entry.name)
-    if (path.relative(dir, full).split(path.sep)[0] === '.git' || !entry.isFile()) continue
-    hash.update(`${path.relative(dir, full)}\0${fs.readFileSync(full, 'utf8')}\0`)
+/** Every file the agent left that git does not ignore, with its content. */
+function leftFiles(wt: string): Map<string, string> {
+  const files = new Map<string, string>()
+  if (!fs.existsSync(wt)) return files
+  for (const file of git(wt, 'ls-files', '-z', '--cached', '--others', '--exclude-standard').split('\0')) {
+    const full = path.join(wt, file)
+    if (file && fs.lstatSync(full, { throwIfNoEntry: false })?.isFile()) files.set(file, fs.readFileSync(full, 'utf8'))
   }
-  return hash.digest('hex')
+  return files
 }
 
-/** The spec's unsaved work, computed from git directly. */
-function unsavedWork(wt: string, record: WorktreeRecord, adminDir: string): { files: boolean; commits: boolean } {
-  const files = fs.existsSync(wt) && git(wt, 'status', '--porcelain', '--untracked-files=all') !== ''
-  const head = fs.readFileSync(path.join(adminDir, 'HEAD'), 'utf8').trim()
-  const tips = [head.startsWith('ref: ') ? head.slice(5) : head]
-  if (tryGit(repos.clone, 'show-ref', '--verify', '--quiet', `refs/heads/${record.branch}`)) tips.push(`refs/heads/${record.branch}`)
-  const commits = git(repos.clone, 'rev-list', ...tips, '--not', record.baseSha, '--remotes', '--') !== ''
-  return { files, commits }
+function reachable(): Set<string> {
+  return new Set([...git(repos.clone, 'rev-list', '--all').split('\n'), ...git(repos.origin, 'rev-list', '--all').split('\n')])
 }
 
-function otherRefs(branch: string): string {
+function otherRefs(record: WorktreeRecord): string {
   return git(repos.clone, 'for-each-ref', '--format=%(refname) %(objectname)')
     .split('\n')
-    .filter(l => !l.startsWith(`refs/heads/${branch} `))
+    .filter(l => !l.startsWith(`refs/heads/${record.branch} `) && !l.startsWith('refs/agent-worktree/') && !l.startsWith('refs/heads/agent-'))
     .join('\n')
 }
 
-function cleanUp(record: WorktreeRecord): void {
-  tryGit(repos.clone, 'worktree', 'unlock', record.path)
-  tryGit(repos.clone, 'worktree', 'remove', '--force', '--force', record.path)
-  fs.rmSync(record.path, { recursive: true, force: true })
+function cleanUp(): void {
+  for (const entry of git(repos.clone, 'worktree', 'list', '--porcelain').split('\n\n').slice(1)) {
+    const wt = entry.split('\n')[0].slice('worktree '.length)
+    if (!wt) continue
+    tryGit(repos.clone, 'worktree', 'unlock', wt)
+    tryGit(repos.clone, 'worktree', 'remove', '--force', '--force', wt)
+    fs.rmSync(wt, { recursive: true, force: true })
+  }
   tryGit(repos.clone, 'worktree', 'prune')
-  for (const ref of git(repos.clone, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/').split('\n')) {
-    if (ref && ref !== 'main') tryGit(repos.clone, 'branch', '-D', ref)
+  for (const ref of git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/agent-worktree/').split('\n')) {
+    if (ref && ref !== 'refs/heads/main') tryGit(repos.clone, 'update-ref', '-d', ref)
   }
   tryGit(repos.clone, 'stash', 'clear')
+}
+
+/**
+ * The invariant, after the exit. `before` is what the agent left. Kept: the folder holds every file as
+ * left; removed: only when nothing unsaved existed or discard-changes was set. Either way every commit
+ * the agent made is reachable from a ref here or on the remote.
+ */
+async function exitAndCheck(record: WorktreeRecord, agent: Agent, onExit: 'keep' | 'remove', discardChanges: boolean): Promise<void> {
+  const left = leftFiles(agent.wt)
+  const refs = otherRefs(record)
+  const result = await exitAs(record, { onExit, discardChanges, step: 'exit' })
+  expect(otherRefs(record), 'a ref outside this worktree changed').toBe(refs)
+  if (discardChanges && result.removed) return
+  const all = reachable()
+  for (const sha of agent.commits) expect(all.has(sha), `commit ${sha} lost: ${result.message}`).toBe(true)
+  if (result.removed) {
+    expect(onExit).toBe('remove')
+    expect(fs.existsSync(agent.wt)).toBe(false)
+    // Nothing unsaved: every file left was committed, in a commit that outlives the worktree.
+    const head = result.findings!.head!
+    for (const [file, content] of left) expect(git(repos.clone, 'show', `${head}:${file}`) + '\n', `${file} lost: ${result.message}`).toBe(content)
+  } else {
+    for (const [file, content] of left) expect(fs.readFileSync(path.join(result.path, file), 'utf8'), `${file} changed`).toBe(content)
+    if (onExit === 'remove' && !discardChanges) expect(result.reason, result.message).not.toBe('clean')
+  }
 }
 
 describe('generated agent scenarios', () => {
@@ -162,47 +228,117 @@ describe('generated agent scenarios', () => {
         async (actions, onExit, discardChanges) => {
           const id = ++counter
           const record = createLikeMain(repos, `case-${id}`)
-          const adminDir = git(record.path, 'rev-parse', '--absolute-git-dir')
+          const agent: Agent = { wt: record.path, base: record.baseSha, branch: record.branch, commits: [] }
           try {
-            for (const a of actions) perform(record.path, record, a, id)
-            const folderBefore = fs.existsSync(record.path)
-            const before = {
-              unsaved: unsavedWork(record.path, record, adminDir),
-              digest: folderBefore ? digest(record.path) : '',
-              head: fs.readFileSync(path.join(adminDir, 'HEAD'), 'utf8'),
-              refs: otherRefs(record.branch),
-              branch: tryGit(repos.clone, 'show-ref', '--verify', '--quiet', `refs/heads/${record.branch}`)
-            }
-            const status = folderBefore ? git(record.path, 'status', '--porcelain', '--untracked-files=all') : ''
-            const hadUnsaved = before.unsaved.files || before.unsaved.commits
-
-            const result = await exitWorktree(record, { onExit, discardChanges, step: 'exit' })
-
-            // Nothing outside this worktree and its branch is ever touched.
-            expect(otherRefs(record.branch)).toBe(before.refs)
-            if (result.removed) {
-              expect(onExit).toBe('remove')
-              expect(!hadUnsaved || discardChanges, `removed with unsaved work: ${JSON.stringify(before.unsaved)}`).toBe(true)
-              expect(fs.existsSync(record.path)).toBe(false)
-              expect(git(repos.clone, 'worktree', 'list', '--porcelain')).not.toContain(record.path)
-            } else {
-              if (folderBefore) {
-                expect(digest(record.path)).toBe(before.digest)
-                expect(git(record.path, 'status', '--porcelain', '--untracked-files=all')).toBe(status)
-                expect(fs.readFileSync(path.join(adminDir, 'HEAD'), 'utf8')).toBe(before.head)
-              }
-              // The registration, with its HEAD, and the branch stay.
-              expect(fs.existsSync(adminDir)).toBe(true)
-              if (before.branch) expect(tryGit(repos.clone, 'show-ref', '--verify', '--quiet', `refs/heads/${record.branch}`)).toBe(true)
-              // A worktree with nothing unsaved goes when asked: keeping is no escape hatch.
-              expect(onExit === 'remove' && !hadUnsaved, `kept although clean: ${result.message}`).toBe(false)
-            }
+            for (const a of actions) perform(agent, a, id)
+            await exitAndCheck(record, agent, onExit, discardChanges)
           } finally {
-            cleanUp(record)
+            cleanUp()
           }
         }
       ),
       { numRuns: CASES }
     )
-  })
+  }, 600_000)
+
+  it(`keep it for worktrees entered by path, ${Math.ceil(CASES / 8)} cases`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { maxLength: 8 }), fc.boolean(), async (actions, preCommit) => {
+        const id = ++counter
+        const wt = path.join(repos.root, 'by-hand', `path-${id}`)
+        git(repos.clone, 'worktree', 'add', '--quiet', '--detach', wt)
+        const agent: Agent = { wt, base: git(wt, 'rev-parse', 'HEAD'), branch: '', commits: [] }
+        // Commits made before the job entered it count as much as the agent's.
+        if (preCommit) {
+          perform(agent, { kind: 'create', n: 0 }, id)
+          perform(agent, { kind: 'commit-all' }, id)
+        }
+        const record = adopted(wt, id, true)
+        try {
+          for (const a of actions) perform(agent, a, id)
+          await exitAndCheck(record, agent, 'remove', false)
+        } finally {
+          cleanUp()
+        }
+      }),
+      { numRuns: Math.ceil(CASES / 8) }
+    )
+  }, 600_000)
+
+  it(`keep it for a worktree used while parked in the pool, ${Math.ceil(CASES / 8)} cases`, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { maxLength: 8 }), async actions => {
+        const id = ++counter
+        const record = createLikeMain(repos, `pool-${id}`, { recycle: true })
+        expect((await exitAs(record)).reason).toBe('parked')
+        const agent: Agent = { wt: record.path, base: git(record.path, 'rev-parse', 'HEAD'), branch: '', commits: [] }
+        try {
+          for (const a of actions) perform(agent, a, id)
+          const used = usedSince(agent, record.baseSha)
+          const left = leftFiles(agent.wt)
+          const repo = await openRepository(repos.clone, 'repository-path')
+          const next = { ...adopted(path.join(repos.root, 'wts', `taker-${id}`), id, false), branch: `taker-${id}`, created: true, baseSha: record.baseSha }
+          const taken = await takeParked(repo, next, `agent-worktree ${next.token}: test`)
+          if (used) {
+            expect(taken?.gitDir ?? '', `handed out a parked worktree that was used: ${JSON.stringify(actions)}`).toBe('')
+            for (const [file, content] of left) expect(fs.readFileSync(path.join(agent.wt, file), 'utf8')).toBe(content)
+          }
+          const all = new Set([...reachable(), ...(fs.existsSync(agent.wt) ? git(agent.wt, 'rev-list', '--reflog').split('\n') : [])])
+          for (const sha of agent.commits) expect(all.has(sha), `commit ${sha} lost`).toBe(true)
+        } finally {
+          cleanUp()
+        }
+      }),
+      { numRuns: Math.ceil(CASES / 8) }
+    )
+  }, 600_000)
 })
+
+/** Whether anything appeared in a parked worktree since `head`: a file on disk that differs, or a commit. */
+function usedSince(agent: Agent, head: string): boolean {
+  if (!fs.existsSync(agent.wt)) return false
+  if (agent.commits.length || git(agent.wt, 'rev-parse', 'HEAD') !== head) return true
+  const tracked = new Set(git(repos.clone, 'ls-tree', '-r', '--name-only', head).split('\n'))
+  const onDisk = fs
+    .readdirSync(agent.wt, { recursive: true, withFileTypes: true })
+    .filter(e => !e.isDirectory())
+    .map(e => path.relative(agent.wt, path.join(e.parentPath, e.name)))
+    .filter(f => f !== '.git' && !f.includes(`${path.sep}.git`))
+  if (onDisk.length !== tracked.size) return true
+  return onDisk.some(f => !tracked.has(f) || fs.readFileSync(path.join(agent.wt, f), 'utf8') !== git(repos.clone, 'show', `${head}:${f}`) + '\n')
+}
+
+/** A record as enterByPath writes one, for a worktree the action did not create; `enter` locks it and writes it as enter does. */
+function adopted(wt: string, id: number, enter: boolean): WorktreeRecord {
+  const record = recordFor(wt, id)
+  if (enter) {
+    const gitDir = git(wt, 'rev-parse', '--absolute-git-dir')
+    record.id = path.basename(gitDir)
+    record.baseSha = git(wt, 'rev-parse', 'HEAD')
+    fs.writeFileSync(path.join(gitDir, 'locked'), `agent-worktree ${record.token}: test`)
+    writeRecordFile(gitDir, record)
+  }
+  return record
+}
+
+function recordFor(wt: string, id: number): WorktreeRecord {
+  return {
+    token: `${id.toString(16)}${'0'.repeat(16)}`.slice(0, 16),
+    repository: repos.clone,
+    commonDir: path.join(repos.clone, '.git'),
+    path: wt,
+    name: path.basename(wt),
+    branch: '',
+    baseSha: '',
+    created: false,
+    checkedOut: true,
+    onExit: 'remove',
+    onExitGiven: true,
+    discardChanges: false,
+    rescue: [],
+    rescueMaxBytes: 1e8,
+    ephemeral: false,
+    fileMode: true,
+    owner: currentOwner()
+  }
+}

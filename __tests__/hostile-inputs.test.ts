@@ -90,7 +90,7 @@ describe('refs and paths that lead astray', () => {
 
   it('refuses a path that is the main checkout, even by another spelling', async () => {
     const step = await job.uses('.', { path: `${repos.clone}/./` })
-    expect(errorOf(step)).toContain('main checkout')
+    expect(errorOf(step)).toContain('the checkout the job came from')
   })
 
   it('refuses a path that is a worktree of another repository', async () => {

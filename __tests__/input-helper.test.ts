@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { flattenName, getEnterSettings, getExitSettings, InputError, nameProblem, parseBoolean, parseOnExit } from '../src/input-helper.js'
+import {
+  flattenName,
+  getEnterSettings,
+  getExitSettings,
+  InputError,
+  nameProblem,
+  parseBoolean,
+  parseOnExit,
+  parseRescue,
+  parseSize
+} from '../src/input-helper.js'
 
 describe('the name rule', () => {
   it.each(['a', 'agent-1', 'team/agent_2', 'a.b/c-d/e_f', 'A9', 'x'.repeat(64), '...x', 'a..b'])('accepts %j', name => {
@@ -68,6 +78,7 @@ describe('reading the inputs as the runner passes them', () => {
 
   it('fills in defaults and resolves paths against the workspace', () => {
     process.env.GITHUB_WORKSPACE = '/ws/repo'
+    delete process.env.RUNNER_ENVIRONMENT
     inputs({ 'discard-changes': 'false', 'worktrees-dir': 'wts' })
     expect(getEnterSettings()).toEqual({
       name: undefined,
@@ -82,7 +93,9 @@ describe('reading the inputs as the runner passes them', () => {
       includeFile: undefined,
       symlinkDirs: [],
       sparsePaths: [],
-      recycle: false
+      recycle: false,
+      rescue: [],
+      rescueMaxBytes: 100 * 1024 * 1024
     })
   })
 
@@ -94,7 +107,20 @@ describe('reading the inputs as the runner passes them', () => {
   it('reads every input of the exit sub-action', () => {
     process.env.GITHUB_WORKSPACE = '/ws/repo'
     inputs({ path: '../wt', 'on-exit': 'keep', 'discard-changes': 'TRUE' })
-    expect(getExitSettings()).toEqual({ path: '/ws/wt', onExit: 'keep', discardChanges: true })
+    expect(getExitSettings()).toEqual({ path: '/ws/wt', onExit: 'keep', discardChanges: true, rescue: undefined })
+  })
+
+  it('reads rescue: auto is an artifact on a GitHub-hosted runner only, and sizes take units', () => {
+    expect(parseRescue('rescue', 'auto', { RUNNER_ENVIRONMENT: 'github-hosted' })).toEqual(['artifact'])
+    expect(parseRescue('rescue', '', { RUNNER_ENVIRONMENT: 'self-hosted' })).toEqual([])
+    expect(parseRescue('rescue', 'none', { RUNNER_ENVIRONMENT: 'github-hosted' })).toEqual([])
+    expect(parseRescue('rescue', 'branch, artifact', {})).toEqual(['branch', 'artifact'])
+    expect(() => parseRescue('rescue', 'auto, branch', {})).toThrow('Input \'rescue\' has the value "auto, branch": auto and none stand alone')
+    expect(() => parseRescue('rescue', 'cloud', {})).toThrow('"cloud" is not a rescue target')
+    expect(parseSize('rescue-max-size', '100MB')).toBe(100 * 1024 ** 2)
+    expect(parseSize('rescue-max-size', '1.5 gb')).toBe(1.5 * 1024 ** 3)
+    expect(parseSize('rescue-max-size', '512')).toBe(512)
+    expect(() => parseSize('rescue-max-size', '-1MB')).toThrow('it is not a size')
   })
 
   it.each([

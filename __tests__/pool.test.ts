@@ -12,7 +12,13 @@ beforeEach(() => {
 })
 afterEach(() => repos.cleanup())
 
-const job = (): Job => new Job({ workspace: repos.clone, temp: path.join(repos.root, 'temp', `${++jobs}`), env: { RUNNER_NAME: `runner-${jobs}` } })
+/** A job on a runner of its own, or on the named one (then its jobs follow each other there). */
+const job = (runner?: string, env: Record<string, string> = {}): Job =>
+  new Job({
+    workspace: repos.clone,
+    temp: path.join(repos.root, runner ?? `runner-${++jobs}`, '_temp'),
+    env: { RUNNER_NAME: runner ?? `runner-${jobs}`, ...env }
+  })
 const parked = (): string[] =>
   git(repos.clone, 'worktree', 'list', '--porcelain')
     .split('\n\n')
@@ -77,14 +83,39 @@ describe('the worktree pool', () => {
     expect(parked()).toEqual([])
   })
 
-  it('leaves a parked worktree that someone used, and creates a fresh one instead', async () => {
+  it('takes a parked worktree that someone used out of the pool, keeps it, says what it holds, and creates a fresh one', async () => {
     const first = await enterAndPark('used')
     write(first['worktree-path'], 'notes.txt', 'someone worked here\n')
     const second = await job().uses('.', { name: 'fresh', recycle: 'true' })
     expect(second.exitCode).toBe(0)
     expect(second.stdout).not.toContain('Took')
+    expect(warnings(second).join('\n')).toContain(`taken out of the pool and kept: ${first['worktree-path']}: it holds 1 uncommitted file`)
     expect(fs.readFileSync(path.join(first['worktree-path'], 'notes.txt'), 'utf8')).toBe('someone worked here\n')
-    expect(git(repos.clone, 'worktree', 'list', '--porcelain')).toContain('taken out of the pool, it was not clean')
+    expect(git(repos.clone, 'worktree', 'list', '--porcelain')).toContain('taken out of the pool: it holds 1 uncommitted file')
+    expect(parked()).toEqual([])
+  })
+
+  it('never hands out a parked worktree that holds a new commit, though its files are clean', async () => {
+    const first = await enterAndPark('committed')
+    const wt = first['worktree-path']
+    const work = commit(wt, 'parked-work.txt')
+    const second = await job().uses('.', { name: 'fresh', recycle: 'true' })
+    expect(second.stdout).not.toContain('Took')
+    expect(warnings(second).join('\n')).toContain('it holds 1 unsaved commit')
+    expect(git(wt, 'rev-parse', 'HEAD')).toBe(work)
+    expect(git(repos.clone, 'cat-file', '-t', work)).toBe('commit')
+  })
+
+  it('never expires the parked worktrees of another runner, nor any outside a runner', async () => {
+    const first = await enterAndPark('others')
+    const wt = first['worktree-path']
+    fs.writeFileSync(
+      path.join(repos.clone, '.git', 'worktrees', 'others', 'locked'),
+      `agent-worktree parked ${new Date(Date.now() - 25 * 3600_000).toISOString()}`
+    )
+    await job('another-runner').uses('.', { name: 'next' })
+    await new Job({ workspace: repos.clone, temp: path.join(repos.root, 'local', '_temp'), env: {} }).uses('.', { name: 'local' })
+    expect(worktreePaths(repos.clone)).toContain(wt)
   })
 
   it('does not park a worktree with unsaved work, nor one when the pool is full', async () => {
@@ -102,12 +133,17 @@ describe('the worktree pool', () => {
     expect(posts.filter(p => p.stdout.includes('Removed'))).toHaveLength(1)
   })
 
-  it('removes worktrees parked for more than a day, at the next enter', async () => {
-    const first = await enterAndPark('old')
-    const wt = first['worktree-path']
-    git(repos.clone, 'worktree', 'unlock', wt)
-    git(repos.clone, 'worktree', 'lock', '--reason', `agent-worktree parked ${new Date(Date.now() - 25 * 3600_000).toISOString()}`, wt)
-    const next = await job().uses('.', { name: 'next' })
+  it('removes worktrees parked for more than a day by an earlier job of this runner, at the next enter', async () => {
+    const j = job('runner-a')
+    await j.uses('.', { name: 'old', recycle: 'true' })
+    const [parkedPost] = await j.runPosts()
+    expect(parkedPost.stdout).toContain('Parked')
+    const wt = path.join(`${repos.clone}.worktrees`, 'old')
+    fs.writeFileSync(
+      path.join(repos.clone, '.git', 'worktrees', 'old', 'locked'),
+      `agent-worktree parked ${new Date(Date.now() - 25 * 3600_000).toISOString()}`
+    )
+    const next = await job('runner-a').uses('.', { name: 'next' })
     expect(next.stdout).toContain('parked in the pool for more than a day')
     expect(worktreePaths(repos.clone)).not.toContain(wt)
   })

@@ -75,14 +75,15 @@ describe('git status --porcelain=v2 --branch -z', () => {
       '! ignored.log',
       ''
     ].join('\0')
-    expect(parseStatusV2(text)).toEqual({
+    expect(parseStatusV2(text)).toMatchObject({
       head: sha,
       entries: [
-        { code: ' M', path: 'src/app.txt' },
+        { code: ' M', path: 'src/app.txt', sub: 'N...', modes: ['100644', '100644', '100644'], hashes: [sha, sha] },
         { code: 'A ', path: 'with space.txt' },
         { code: 'R ', path: 'to.txt' },
         { code: 'UU', path: 'conflict.txt' },
-        { code: '??', path: 'new.txt' }
+        { code: '??', path: 'new.txt' },
+        { code: '!!', path: 'ignored.log' }
       ]
     })
   })

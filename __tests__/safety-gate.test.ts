@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { decide, describeFindings, type Findings } from '../src/safety-gate.js'
 
-const clean: Findings = { uncommitted: [], unsavedCommits: [] }
-const dirty: Findings = { uncommitted: ['?? a.txt'], unsavedCommits: [] }
-const ahead: Findings = { uncommitted: [], unsavedCommits: ['abc1234 work'] }
-const unknown: Findings = { uncommitted: [], unsavedCommits: [], error: 'fatal: bad object' }
+const none = { nested: [], tips: [] }
+const clean: Findings = { uncommitted: [], unsavedCommits: [], ...none }
+const dirty: Findings = { uncommitted: ['?? a.txt'], unsavedCommits: [], ...none }
+const ahead: Findings = { uncommitted: [], unsavedCommits: ['abc1234 work'], ...none }
+const unknown: Findings = { uncommitted: [], unsavedCommits: [], ...none, error: 'fatal: bad object' }
 
 describe('the verdict', () => {
   it.each([
@@ -28,6 +29,6 @@ describe('describing what was found', () => {
   it('counts with the right plural', () => {
     expect(describeFindings(clean)).toBe('nothing unsaved')
     expect(describeFindings(dirty)).toBe('1 uncommitted file')
-    expect(describeFindings({ uncommitted: ['a', 'b'], unsavedCommits: ['c', 'd', 'e'] })).toBe('2 uncommitted files and 3 unsaved commits')
+    expect(describeFindings({ uncommitted: ['a', 'b'], unsavedCommits: ['c', 'd', 'e'], ...none })).toBe('2 uncommitted files and 3 unsaved commits')
   })
 })

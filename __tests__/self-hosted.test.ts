@@ -51,9 +51,13 @@ describe('the sweep at enter', () => {
     expect(branchExists(repos.clone, gone.branch)).toBe(false)
     // Unsaved work stays, and the job is told.
     expect(fs.readFileSync(path.join(dirty['worktree-path'], 'unsaved.txt'), 'utf8')).toBe('x\n')
-    expect(warnings(first).some(w => w.startsWith(`Left by an earlier job on this runner: Kept ${dirty['worktree-path']}: it has 1 uncommitted file.`))).toBe(
-      true
-    )
+    expect(
+      warnings(first).some(
+        w =>
+          w.startsWith('Left by an earlier job of this runner (run 1 attempt 1 job agents runner runner-1') &&
+          w.includes(`: Kept ${dirty['worktree-path']}: it has 1 uncommitted file.`)
+      )
+    ).toBe(true)
     expect(branchExists(repos.clone, goneWithWork.branch)).toBe(true)
     expect(warnings(first).some(w => w.includes(`Kept ${goneWithWork['worktree-path']}: it has 1 unsaved commit.`))).toBe(true)
     // Kept on purpose, another runner's, not made by this action: untouched.

@@ -3,104 +3,199 @@ import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Git } from './git-command-manager.js'
-import { flattenName, getEnterSettings, InputError, NAME_MAX_LENGTH, type EnterSettings } from './input-helper.js'
-import { snapshotCheckout, type CheckoutSnapshot } from './isolation.js'
-import { copyIncludedFiles, createLinks, planLinks, resolveIncludeFile } from './prepare-worktree.js'
-import { withRepositoryLock } from './repository-lock.js'
-import { checkOutTaken, takeParked } from './worktree-pool.js'
-import { adminDirOf, findWorktree, listWorktrees, openRepository, realPath, type Repository } from './repository.js'
-import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, STATE_COMMON_DIR, currentJob, saveRecordState, writeRecordFile, type WorktreeRecord } from './state-helper.js'
+import { Git, GitError, handleCancellation, throwIfCancelled } from './git-command-manager.js'
+import { getEnterSettings, InputError, type EnterSettings } from './input-helper.js'
+import { snapshotCheckout, writeSnapshotFile } from './isolation.js'
+import { currentOwner, describeOwner, jobOver, lockReason, lockToken, sameJob } from './ownership.js'
+import { isInside, samePath } from './paths.js'
+import { planCreate, type Plan } from './plan.js'
+import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
+import { diskError, withRepositoryLock } from './repository-lock.js'
+import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, type Repository } from './repository.js'
+import {
+  ENV_ORIGINAL_PATH,
+  ENV_WORKTREE_PATH,
+  readRecordFile,
+  saveRecordState,
+  STATE_COMMON_DIR,
+  writeRecordFile,
+  type WorktreeRecord
+} from './state-helper.js'
 import { sweep } from './sweep.js'
+import { checkOutTaken, takeParked } from './worktree-pool.js'
+import { STALL_MS } from './rescue.js'
 
 export async function run(): Promise<void> {
+  handleCancellation()
   try {
     const settings = getEnterSettings()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
-    const [original] = await Promise.all([snapshotCheckout(repo.toplevel), sweep(repo)])
-    const record = settings.path ? await enterByPath(repo, settings, original) : await create(repo, settings, original)
-    setOutputs(record, adminDirOf(repo.commonDir, record.path)!, repo.commonDir)
+    const [snapshot, fileMode, lfs] = await Promise.all([snapshotCheckout(repo.toplevel), readFileMode(repo), lfsEnvironment(repo), sweep(repo)])
+    const record = settings.path ? await enterByPath(repo, settings, fileMode) : await create(repo, settings, fileMode, lfs)
+    const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
+    record.original = writeSnapshotFile(snapshot, record.token)
+    writeRecordFile(gitDir, { ...(readRecordFile(gitDir) ?? record), original: record.original })
+    saveRecordState(record)
+    setOutputs(record, gitDir, repo.commonDir)
   } catch (error) {
     core.setFailed(error instanceof Error ? error.message : String(error))
   }
 }
 
-/** Unique per job run, also among the legs of a matrix and among reruns, which share run id and job. */
-export function generateName(env: NodeJS.ProcessEnv = process.env): string {
-  const random = randomBytes(4).toString('hex')
-  const run = currentJob(env).run || `${Date.now()}`
-  const tail = `-${run}-${random}`
-  const job = (env.GITHUB_JOB || 'agent').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '') || 'agent'
-  return job.slice(0, NAME_MAX_LENGTH - tail.length) + tail
+async function readFileMode(repo: Repository): Promise<boolean> {
+  const value = await repo.git.run(['config', '--type=bool', 'core.fileMode'])
+  return value.stdout.trim() !== 'false'
 }
 
-/** Beside the checkout, not inside it: `git clean -ffdx` in the checkout never reaches a kept worktree. */
-export function defaultWorktreesDir(toplevel: string): string {
-  return `${toplevel}.worktrees`
+/**
+ * The checkout as actions/checkout left it: with LFS pointer files (its default, lfs: false) the new
+ * worktree gets pointers too, and no LFS download starts; with LFS objects, objects.
+ */
+async function lfsEnvironment(repo: Repository): Promise<Record<string, string> | undefined> {
+  const listed = await repo.git.run(['ls-files', '-z', '--', ':(attr:filter=lfs)'])
+  for (const file of listed.stdout.split('\0').filter(Boolean).slice(0, 20)) {
+    try {
+      const head = Buffer.alloc(64)
+      const fd = fs.openSync(path.join(repo.toplevel, file), 'r')
+      const read = fs.readSync(fd, head, 0, 64, 0)
+      fs.closeSync(fd)
+      return head.subarray(0, read).toString('utf8').startsWith('version https://git-lfs.github.com/spec/v1') ? { GIT_LFS_SKIP_SMUDGE: '1' } : undefined
+    } catch {
+      // not in this checkout (sparse): try the next
+    }
+  }
+  return undefined
 }
 
 /**
  * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
- * pass the checks; the checkout, the slow part, runs after the lock is released.
+ * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
-async function create(repo: Repository, settings: EnterSettings, original: CheckoutSnapshot): Promise<WorktreeRecord> {
+async function create(repo: Repository, settings: EnterSettings, fileMode: boolean, lfs: Record<string, string> | undefined): Promise<WorktreeRecord> {
+  const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
-    if (settings.fetch) await fetchBase(repo, settings.baseRef)
-    const planned = await planCreate(repo, settings, original)
+    if (fetched) await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
+    const planned = await planCreate(repo, settings, fileMode)
     const { record } = planned
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
     saveRecordState(record)
+    throwIfCancelled()
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
-    if (record.recycle && (await takeParked(repo, record, await listWorktrees(repo), lockReason(record)))) return { ...planned, taken: true }
-    // The base is a commit id, so git writes no upstream configuration for the branch.
-    await repo.git.exec([
-      'worktree',
-      'add',
-      '--quiet',
-      '--no-checkout',
-      '--lock',
-      '--reason',
-      lockReason(record),
-      '-b',
-      record.branch,
-      record.path,
-      record.baseSha
-    ])
-    // Sparse checkout turns on per-worktree configuration in the shared config: a write that races.
-    if (settings.sparsePaths.length) await new Git(record.path).exec(['sparse-checkout', 'set', '--cone', '--stdin'], settings.sparsePaths.join('\n'))
-    const gitDir = adminDirOf(repo.commonDir, record.path)
-    if (!gitDir) throw new Error(`git created ${record.path} but did not register it`)
+    const reason = lockReason(record.token, record.owner)
+    const taken = record.recycle ? await takeParked(repo, record, reason) : undefined
+    for (const held of taken?.heldBack ?? []) {
+      core.warning(
+        `A parked worktree gained work while it was parked, so it was taken out of the pool and kept: ${held}. Look at it, and remove it by hand if nothing there is needed.`,
+        { title: 'agent-worktree' }
+      )
+    }
+    if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
+    record.id = path.basename(taken?.gitDir || adminDirOf(repo.commonDir, record.path) || '')
+    if (!record.id) throw new Error(`git created ${record.path} but did not register it`)
+    const gitDir = path.join(repo.commonDir, 'worktrees', record.id)
+    if (!taken?.gitDir) await shapeCheckout(record, gitDir, settings)
     writeRecordFile(gitDir, record)
-    return { ...planned, taken: false }
+    saveRecordState(record)
+    return { ...planned, taken: Boolean(taken?.gitDir) }
   })
   const { record } = plan
-  // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does),
-  // of the files that differ for one taken from the pool.
-  if (plan.taken) await checkOutTaken(record)
-  else await new Git(record.path).exec(['reset', '--hard', '--quiet'])
-  if (plan.taken) core.info(`Took ${record.path} from the pool of parked worktrees.`)
-  prepare(repo, plan)
-  if (plan.includeFile) {
-    const { copied, skipped } = await copyIncludedFiles(repo.toplevel, record.path, plan.includeFile)
-    core.info(
-      `Copied ${copied.length} ignored file(s) that ${path.relative(repo.toplevel, plan.includeFile)} names${copied.length ? `: ${copied.join(', ')}` : ''}.`
-    )
-    if (skipped.length) core.info(`Not copied: ${skipped.join(', ')}.`)
+  // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does), of
+  // the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
+  try {
+    if (plan.taken) await checkOutTaken(record, lfs)
+    else await new Git(record.path).exec(['reset', '--hard', '--quiet'], { env: lfs, interruptible: true })
+  } catch (error) {
+    throw checkoutError(error as Error, record)
   }
+  record.checkedOut = true
+  writeRecordFile(path.join(repo.commonDir, 'worktrees', record.id!), record)
+  saveRecordState(record)
+  if (plan.taken) core.info(`Took ${record.path} from the pool of parked worktrees.`)
+  await prepare(repo, plan)
   return record
 }
 
-/** Links the folders planned, and says which were not there to link. */
-function prepare(repo: Repository, plan: Plan): void {
-  const { record, missingLinks } = plan
-  const taken = createLinks(repo.toplevel, record.path, record.links ?? [])
-  if (missingLinks.length) core.warning(`symlink-dirs: ${missingLinks.join(', ')} not found in ${repo.toplevel}, so not linked.`, { title: 'agent-worktree' })
-  if (taken.length) core.warning(`symlink-dirs: ${taken.join(', ')} already in the worktree, so not linked.`, { title: 'agent-worktree' })
+async function addWorktree(repo: Repository, settings: EnterSettings, record: WorktreeRecord, reason: string): Promise<void> {
+  // The base is a commit id, so git writes no upstream configuration for the branch.
+  const added = await repo.git.run([
+    'worktree',
+    'add',
+    '--quiet',
+    '--no-checkout',
+    '--lock',
+    '--reason',
+    reason,
+    '-b',
+    record.branch,
+    record.path,
+    record.baseSha
+  ])
+  if (added.exitCode === 0) return
+  const text = added.stderr.trim()
+  if (/No space left/i.test(text)) throw diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), path.dirname(record.path))
+  const inputs = [
+    settings.name !== undefined && `name: ${settings.name}`,
+    settings.branch !== undefined && `branch: ${settings.branch}`,
+    settings.worktreesDir !== undefined && `worktrees-dir: ${settings.worktreesDir}`
+  ]
+  throw new Error(
+    `git could not create the worktree ${record.path} on branch ${record.branch}: ${text}. Check the inputs that shape it (${inputs.filter(Boolean).join(', ') || 'name, branch, worktrees-dir'}), or the folder ${path.dirname(record.path)}.`
+  )
 }
 
-/** Updates a remote-tracking base from its remote, so that a long-lived shared clone starts from the newest commit. */
-async function fetchBase(repo: Repository, baseRef: string): Promise<void> {
+/**
+ * `git worktree add` copies the checkout's sparse patterns into the new worktree: the default is the whole
+ * tree, so they go, unless sparse-paths asked for a cone of its own.
+ */
+async function shapeCheckout(record: WorktreeRecord, gitDir: string, settings: EnterSettings): Promise<void> {
+  if (settings.sparsePaths.length) {
+    // Sparse checkout turns on per-worktree configuration in the shared config: a write that races.
+    await new Git(record.path).exec(['sparse-checkout', 'set', '--cone', '--stdin'], { input: settings.sparsePaths.join('\n') })
+  } else if (fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout'))) {
+    fs.rmSync(path.join(gitDir, 'info', 'sparse-checkout'))
+    const config = path.join(gitDir, 'config.worktree')
+    if (fs.existsSync(config)) {
+      for (const key of ['core.sparseCheckout', 'core.sparseCheckoutCone']) await new Git(record.path).run(['config', '--file', config, '--unset', key])
+    }
+  }
+}
+
+function checkoutError(error: Error, record: WorktreeRecord): Error {
+  const text = error instanceof GitError ? error.result.stderr : error.message
+  if (/No space left/i.test(text)) return diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), record.path)
+  if (/lfs|smudge/i.test(text)) {
+    return new Error(
+      `Git LFS could not provide the files of ${record.path} (${text.trim().split('\n').slice(-2).join(' ')}). Check out with actions/checkout lfs: true (the objects are then copied from the checkout), or make the LFS server reachable.`
+    )
+  }
+  return error
+}
+
+/** Links the folders planned and copies included files, and says what was not. */
+async function prepare(repo: Repository, plan: Plan): Promise<void> {
+  const { record, missingLinks, includeFile } = plan
+  const skipped = createLinks(repo.toplevel, record.path, record.links ?? [])
+  if (missingLinks.length) core.warning(`symlink-dirs: ${missingLinks.join(', ')} not found in ${repo.toplevel}, so not linked.`, { title: 'agent-worktree' })
+  if (skipped.length) core.warning(`symlink-dirs: not linked: ${skipped.join(', ')}.`, { title: 'agent-worktree' })
+  if (includeFile) {
+    const { copied, skipped: notCopied } = await copyIncludedFiles(repo.toplevel, record.path, includeFile)
+    core.info(
+      `Copied ${copied.length} ignored file(s) that ${path.relative(repo.toplevel, includeFile)} names${copied.length ? `: ${copied.join(', ')}` : ''}.`
+    )
+    const outside = notCopied.filter(s => s.includes('outside the worktree'))
+    if (outside.length)
+      core.warning(`include-file: not copied, a folder on the way leads outside the worktree: ${outside.join(', ')}.`, { title: 'agent-worktree' })
+    if (notCopied.length > outside.length) core.info(`Not copied: ${notCopied.filter(s => !outside.includes(s)).join(', ')}.`)
+  }
+}
+
+/**
+ * Fetches a remote-tracking base from its remote, outside the repository lock and with a time limit (a
+ * remote that accepts and never answers would hold every job), into a ref of this step's own; the
+ * remote-tracking branch is then moved under the lock.
+ */
+async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: string; sha: string }> {
   const remotes = (await repo.git.exec(['remote'])).split('\n').filter(Boolean)
   const remote = remotes.find(r => baseRef.startsWith(`${r}/`))
   const branch = remote && baseRef.slice(remote.length + 1)
@@ -112,112 +207,42 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<void> {
       'Use for example base-ref: origin/main, or fetch: false.'
     )
   }
-  const result = await repo.git.run([
-    'fetch',
-    '--quiet',
-    '--no-tags',
-    '--no-write-fetch-head',
-    remote,
-    `+refs/heads/${branch}:refs/remotes/${remote}/${branch}`
-  ])
-  if (result.exitCode !== 0) {
-    throw new InputError(
-      'base-ref',
-      baseRef,
-      `git fetch ${remote} ${branch} failed: ${result.stderr.trim()}`,
-      'Check that the branch exists on the remote and that the job can read it.'
-    )
-  }
-}
-
-interface Plan {
-  record: WorktreeRecord
-  includeFile?: string
-  /** symlink-dirs that the checkout does not have. */
-  missingLinks: string[]
-}
-
-async function planCreate(repo: Repository, settings: EnterSettings, original: CheckoutSnapshot): Promise<Plan> {
-  const name = settings.name ?? generateName()
-  const nameInput = settings.name === undefined ? 'name (generated)' : 'name'
-  const worktreesDir = checkWorktreesDir(settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel))
-  const worktreePath = path.join(worktreesDir, flattenName(name))
-  // A registration whose folder is gone counts too: git would refuse to add at its path.
-  if (fs.existsSync(worktreePath) || adminDirOf(repo.commonDir, worktreePath)) {
-    throw new InputError(nameInput, name, `the worktree ${worktreePath} already exists`, 'Choose another name, or enter the existing worktree with path.')
-  }
-
-  const branch = settings.branch ?? `worktree-${flattenName(name)}`
-  const branchInput = settings.branch === undefined ? nameInput : 'branch'
-  const branchValue = settings.branch ?? name
-  // Three independent questions, asked at once.
-  const [validBranch, branchTaken, baseSha] = await Promise.all([
-    !branch.startsWith('-') && repo.git.isValidBranchName(branch),
-    repo.git.branchExists(branch),
-    repo.git.resolveCommit(settings.baseRef)
-  ])
-  if (!validBranch) {
-    throw new InputError(
-      branchInput,
-      branchValue,
-      `"${branch}" is not a valid branch name`,
-      'See git check-ref-format for the rules: no "..", no spaces, no leading "-", no trailing ".lock".'
-    )
-  }
-  if (branchTaken) {
-    throw new InputError(
-      branchInput,
-      branchValue,
-      `the branch ${branch} already exists`,
-      'Choose another branch or name; to work on an existing worktree, enter it with path.'
-    )
-  }
-  if (!baseSha) {
-    throw new InputError(
-      'base-ref',
-      settings.baseRef,
-      `it does not name a commit in ${repo.toplevel}`,
-      'Use a branch, tag or commit that exists there; fetch it first if it is only on the remote.'
-    )
-  }
-  const includeFile = resolveIncludeFile(repo.toplevel, settings.includeFile)
-  const { links, missing } = await planLinks(repo.git, repo.toplevel, baseSha, settings.symlinkDirs)
-  const record: WorktreeRecord = {
-    token: randomBytes(8).toString('hex'),
-    repository: repo.toplevel,
-    path: worktreePath,
-    name,
-    branch,
-    baseSha,
-    created: true,
-    links,
-    recycle: settings.recycle || undefined,
-    onExit: settings.onExit ?? 'remove',
-    discardChanges: settings.discardChanges,
-    original,
-    owner: currentJob()
-  }
-  return { record, includeFile, missingLinks: missing }
-}
-
-/** A folder, or a path that does not exist yet; not a symlink, which could lead anywhere. */
-function checkWorktreesDir(dir: string): string {
-  let stat: fs.Stats | undefined
+  const own = `refs/agent-worktree/fetch/${randomBytes(6).toString('hex')}`
   try {
-    stat = fs.lstatSync(dir)
-  } catch {
-    stat = undefined
+    for (let attempt = 1; ; attempt++) {
+      const result = await repo.git.run(
+        ['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', remote, `+refs/heads/${branch}:${own}`],
+        {
+          stallMs: STALL_MS,
+          interruptible: true
+        }
+      )
+      if (result.exitCode === 0) break
+      throwIfCancelled()
+      // Two legs fetching into a shallow clone at once contend for its shallow file: one waits.
+      if (attempt < 5 && /shallow\.lock|cannot lock ref/.test(result.stderr)) {
+        await new Promise(resolve => setTimeout(resolve, 200 * attempt))
+        continue
+      }
+      throw new InputError(
+        'base-ref',
+        baseRef,
+        `git fetch ${remote} ${branch} failed: ${result.stderr.trim()}`,
+        'Check that the branch exists on the remote, that the job can read it, and that the remote answers.'
+      )
+    }
+    const sha = (await repo.git.exec(['rev-parse', '--verify', own])).trim()
+    return { ref: `refs/remotes/${remote}/${branch}`, sha }
+  } finally {
+    await repo.git.run(['update-ref', '-d', own])
   }
-  if (stat?.isSymbolicLink()) {
-    throw new InputError('worktrees-dir', dir, `it is a symbolic link (to ${fs.readlinkSync(dir)})`, 'Give the real path of the folder instead.')
-  }
-  if (stat && !stat.isDirectory()) {
-    throw new InputError('worktrees-dir', dir, 'it is not a folder', 'Point it at a folder, or at a path that does not exist yet.')
-  }
-  return realPath(dir)
 }
 
-async function enterByPath(repo: Repository, settings: EnterSettings, original: CheckoutSnapshot): Promise<WorktreeRecord> {
+/**
+ * Enters an existing worktree. One that a live job holds is refused; one a job that has ended kept is
+ * taken over (lock and record); an unlocked one is locked for the job, and gets its state back when kept.
+ */
+async function enterByPath(repo: Repository, settings: EnterSettings, fileMode: boolean): Promise<WorktreeRecord> {
   const given = settings.path!
   const found = findWorktree(await listWorktrees(repo), given)
   if (!found || found.entry.bare) {
@@ -228,37 +253,63 @@ async function enterByPath(repo: Repository, settings: EnterSettings, original: 
       'Give a path that git worktree list shows, or omit path to create a new worktree.'
     )
   }
-  if (found.isMain) {
-    throw new InputError('path', given, 'it is the main checkout, which is not isolated from the rest of the job', 'Omit path to create a new worktree.')
+  const workspace = process.env.GITHUB_WORKSPACE
+  if (found.isMain || samePath(found.entry.path, repo.toplevel) || (workspace && isInside(workspace, found.entry.path))) {
+    throw new InputError(
+      'path',
+      given,
+      'it is the checkout the job came from, which is not isolated from the rest of the job',
+      'Omit path to create a new worktree.'
+    )
   }
   const gitDir = adminDirOf(repo.commonDir, found.entry.path)
   if (found.entry.prunable !== undefined || !fs.existsSync(found.entry.path) || !gitDir) {
     throw new InputError('path', given, 'its folder is missing', 'Run git worktree prune, then omit path to create a new worktree.')
   }
+  const me = currentOwner()
   const record: WorktreeRecord = {
     token: randomBytes(8).toString('hex'),
     repository: repo.toplevel,
+    commonDir: repo.commonDir,
+    id: path.basename(gitDir),
     path: found.entry.path,
     name: path.basename(found.entry.path),
     branch: found.entry.branch?.replace(/^refs\/heads\//, '') ?? '',
     baseSha: found.entry.head ?? '',
     created: false,
+    checkedOut: true,
     onExit: settings.onExit ?? 'keep',
+    onExitGiven: settings.onExit !== undefined,
     discardChanges: settings.discardChanges,
-    original,
-    owner: currentJob()
+    rescue: settings.rescue,
+    rescueMaxBytes: settings.rescueMaxBytes,
+    ephemeral: process.env.RUNNER_ENVIRONMENT === 'github-hosted',
+    fileMode,
+    owner: me
   }
-  saveRecordState(record)
-  writeRecordFile(gitDir, record)
+  await withRepositoryLock(repo.commonDir, () => {
+    const lock = lockOf(gitDir)
+    if (lock?.startsWith('agent-worktree parked')) {
+      throw new InputError('path', given, 'it is parked in the pool of worktrees', 'Enter a new worktree with recycle: true to take one from the pool.')
+    }
+    if (lockToken(lock)) {
+      const holder = readRecordFile(gitDir)
+      const over = holder && lockToken(lock) === holder.token && (sameJob(holder.owner, me) || jobOver(holder.owner, me))
+      if (!over) {
+        const who = holder ? describeOwner(holder.owner) : 'a job whose record cannot be read'
+        throw new InputError('path', given, `another job holds it (${who}), and it may still be running`, 'Wait for that job to end, or create a new worktree.')
+      }
+      core.info(`Taking over ${found.entry.path} from ${over === true ? 'this job' : over}.`)
+    }
+    // Unlocked: locked for the job, and unlocked again when kept. Taken over: it stays the job's. Locked by
+    // hand by someone: their lock stays, and the worktree is never removed.
+    record.priorLock = lock === undefined ? '' : undefined
+    saveRecordState(record)
+    if (lock === undefined || lockToken(lock)) fs.writeFileSync(path.join(gitDir, 'locked'), lockReason(record.token, me))
+    writeRecordFile(gitDir, record)
+    return Promise.resolve()
+  })
   return record
-}
-
-/** The lock keeps `git worktree prune` and other jobs' clean-ups away while the job works; the token proves it ours. */
-export function lockReason(record: WorktreeRecord): string {
-  const { runner, run, job } = record.owner
-  const [runId, attempt] = run.split('-')
-  const parts = [run && `run ${runId} attempt ${attempt}`, job && `job ${job}`, runner && `runner ${runner}`].filter(Boolean)
-  return `agent-worktree ${record.token}: ${parts.join(' ')}`.trim().replace(/[\r\n]/g, ' ')
 }
 
 function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): void {
@@ -272,7 +323,17 @@ function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): 
   core.setOutput('created', String(record.created))
   core.exportVariable(ENV_WORKTREE_PATH, record.path)
   core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
+  warnUnderAct(record)
   core.info(
     `${record.created ? 'Created' : 'Entered'} worktree ${record.path} on ${record.branch ? `branch ${record.branch}` : 'a detached HEAD'} at ${record.baseSha.slice(0, 12)}.`
+  )
+}
+
+/** act keeps only the workspace: a worktree beside it lives in act's container and vanishes with it. */
+function warnUnderAct(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.ACT !== 'true' || !env.GITHUB_WORKSPACE || isInside(record.path, env.GITHUB_WORKSPACE)) return
+  core.warning(
+    `Running under act, which keeps only the workspace ${env.GITHUB_WORKSPACE}: ${record.path} lives in act's container and goes with it, while its branch and registration stay in the repository. Set worktrees-dir to a folder inside the workspace that git ignores (for example .worktrees, listed in .gitignore).`,
+    { title: 'agent-worktree' }
   )
 }

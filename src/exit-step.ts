@@ -1,25 +1,27 @@
-// The exit sub-action: leave a worktree in the middle of a job; its decision is final for the post step.
+// The exit sub-action: leave a worktree in the middle of a job; the post step never overrides it.
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import { exitWorktree } from './exit-worktree.js'
-import { Git } from './git-command-manager.js'
+import { Git, handleCancellation } from './git-command-manager.js'
 import { getExitSettings, InputError } from './input-helper.js'
+import { currentOwner, describeOwner, lockToken, sameJob } from './ownership.js'
+import { samePath } from './paths.js'
+import { POST_LOCK_TIMEOUT_MS } from './post-step.js'
 import { report, setExitOutputs, writeSummary } from './report.js'
-import { adminDirOf, openRepository, type Repository } from './repository.js'
+import { adminDirOf, lockOf, openRepository, type Repository } from './repository.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, readRecordFile, type WorktreeRecord } from './state-helper.js'
 
 export async function run(): Promise<void> {
+  handleCancellation()
   try {
     const settings = getExitSettings()
     const { record, repo } = await findRecord(settings.path)
+    // Without an on-exit of its own: the main step's, when it was given; else remove what was created, keep
+    // what was entered by path.
+    const onExit = settings.onExit ?? (record.onExitGiven ? record.onExit : record.created ? 'remove' : 'keep')
     const result = await exitWorktree(
       record,
-      {
-        // Like the root action: remove what was created, keep what was entered by path unless told otherwise.
-        onExit: settings.onExit ?? (record.created ? 'remove' : 'keep'),
-        discardChanges: settings.discardChanges,
-        step: 'exit'
-      },
+      { onExit, discardChanges: settings.discardChanges, step: 'exit', rescue: settings.rescue ?? record.rescue, lockTimeoutMs: POST_LOCK_TIMEOUT_MS },
       repo
     )
     report(result)
@@ -30,31 +32,37 @@ export async function run(): Promise<void> {
   }
 }
 
-/** The record that the main step left in the worktree's git dir. */
+/**
+ * The record the main step left in the worktree's git dir. The agent can write that file, so nothing in
+ * it chooses the target: the worktree is the one at the given path (or AGENT_WORKTREE_PATH), in the
+ * repository opened from there; its record must carry the token of its lock, and belong to this job.
+ */
 async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository }> {
   const target = given ?? process.env[ENV_WORKTREE_PATH]
   const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`
-  if (!target) {
+  const fix = "Give the worktree-path output of this job's agent-worktree step."
+  if (!target)
     throw new InputError(
       'path',
       '',
       'no worktree was entered in this job',
       'Run the agent-worktree action before this step, or give the path of a worktree it entered.'
     )
-  }
   // A folder the agent deleted is still registered in the repository the job came from.
   const start = fs.existsSync(target) ? target : process.env[ENV_ORIGINAL_PATH]
-  const repo = start ? await openRepository(start, input).catch(() => undefined) : undefined
-  const adminDir = repo && adminDirOf(repo.commonDir, target)
-  const record = adminDir && readRecordFile(adminDir)
-  if (!repo || !record) {
-    throw new InputError(
-      input,
-      target,
-      'it is not a worktree that agent-worktree entered (or it was already removed)',
-      'Give the worktree-path output of an agent-worktree step.'
-    )
+  const opened = start ? await openRepository(start, input).catch(() => undefined) : undefined
+  const gitDir = opened && adminDirOf(opened.commonDir, target)
+  const record = gitDir ? readRecordFile(gitDir) : undefined
+  if (!opened || !gitDir || !record || !samePath(record.commonDir ?? '', opened.commonDir)) {
+    throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', fix)
   }
-  // Opened from the worktree; git runs from the repository the job came from, which outlives the worktree.
-  return { record, repo: { ...repo, toplevel: record.repository, git: new Git(record.repository) } }
+  const lock = lockOf(gitDir)
+  const parked = record.exited === 'parked' && lock?.startsWith('agent-worktree parked')
+  if (!parked && lockToken(lock) !== record.token) {
+    throw new InputError(input, target, `its lock (${lock ?? 'none'}) is not the one agent-worktree set when it entered`, fix)
+  }
+  if (!sameJob(record.owner, currentOwner())) {
+    throw new InputError(input, target, `another job entered it (${describeOwner(record.owner)})`, fix)
+  }
+  return { record, repo: { toplevel: record.repository, commonDir: opened.commonDir, git: new Git(opened.commonDir) } }
 }

@@ -1,25 +1,39 @@
-// Exits a worktree: keep it, or remove it when the safety gate allows. Shared by the post step and the exit sub-action.
+// Exits a worktree: keep it (rescuing a copy of unsaved work), or remove it when the safety gate allows.
+// Shared by the post step, the exit sub-action and the sweep of later jobs.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { OnExit } from './input-helper.js'
-import { compareSnapshots, snapshotCheckout } from './isolation.js'
+import { throwIfCancelled } from './git-command-manager.js'
+import type { OnExit, RescueTarget } from './input-helper.js'
+import { compareSnapshots, readSnapshotFile, snapshotCheckout } from './isolation.js'
+import { lockToken } from './ownership.js'
+import { samePath } from './paths.js'
 import { ownLinks } from './prepare-worktree.js'
+import { residentsOf, type Resident } from './processes.js'
+import { quarantinePath, removeWorktreeFolder, renameFolder, type Outcome } from './remove-worktree.js'
+import { adminDirs, checkFolder, folderOf, isOrphanFolder, lockOf, type Repository, worktreeGit } from './repository.js'
+import { withRepositoryLock, LockTimeoutError } from './repository-lock.js'
+import { keepSnapshot, rescue, type RescueResult } from './rescue.js'
+import { decide, describeFindings, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from './safety-gate.js'
+import { readRecordFile, tryWriteRecordFile, type WorktreeRecord } from './state-helper.js'
 import { park } from './worktree-pool.js'
-import { withRepositoryLock } from './repository-lock.js'
-import type { WorktreeEntry } from './porcelain.js'
-import { adminDirOf, adminDirs, findWorktree, listWorktrees, openRepository, samePath, worktreeGit, type Repository } from './repository.js'
-import { decide, describeFindings, inspect, type Findings, type Verdict } from './safety-gate.js'
-import { readRecordFile, writeRecordFile, type WorktreeRecord } from './state-helper.js'
+
+/** A short, stable code for what was found and done, for workflows to branch on. */
+export type Reason =
+  'clean' | 'discarded' | 'parked' | 'unsaved' | 'unknown' | 'asked' | 'foreign' | 'busy' | 'changed' | 'incomplete' | 'exited' | 'gone' | 'cancelled'
 
 export interface ExitResult {
   record: WorktreeRecord
+  /** Where the worktree is: the agent may have moved it since enter. */
+  path: string
   /** What was done. */
   action: OnExit
   removed: boolean
+  reason: Reason
   findings?: Findings
   /** What the agent changed in the original checkout, which it should have left alone. */
   breach: string[]
-  /** One sentence for a human or an agent. */
+  rescue?: RescueResult
+  /** For a human or an agent: what was found, what was done, what to do next. */
   message: string
   /** True when a person should look: work was kept back, or something went wrong. */
   warning: boolean
@@ -28,212 +42,345 @@ export interface ExitResult {
 export interface ExitOptions {
   onExit: OnExit
   discardChanges: boolean
-  /** The post step leaves alone a worktree that the exit sub-action already exited. */
+  /**
+   * Who exits, which says what the record rests on: the post step's record is its own saved state; the exit
+   * sub-action's and the sweep's come from the worktree's git dir, which the agent can write.
+   */
   step: 'post' | 'exit' | 'sweep'
+  rescue: RescueTarget[]
+  /** How long the repository lock is waited for before the worktree is kept and reported. */
+  lockTimeoutMs?: number
 }
 
-/** `opened`: the repository, when the caller has it already. */
-export async function exitWorktree(record: WorktreeRecord, options: ExitOptions, opened?: Repository): Promise<ExitResult> {
-  const kept = (message: string, warning: boolean, findings?: Findings, breach: string[] = []): ExitResult => ({
+/** How long a process still working inside the folder is waited for before the worktree is kept. */
+const RESIDENT_WAIT_MS = 3_000
+
+interface Located {
+  gitDir: string
+  /** Where git has the folder registered. */
+  folder: string
+  locked?: string
+  /** The record in the git dir, when it is ours (same token). */
+  fileRecord?: WorktreeRecord
+}
+
+/**
+ * The worktree git dir that is provably the one this record entered: its lock or its record carries the
+ * record's token. Known by its git dir, not by its path, so that a worktree the agent moved is found.
+ */
+export function locate(commonDir: string, record: WorktreeRecord, interruptedAdd: boolean): Located | undefined {
+  const dirs = adminDirs(commonDir)
+  if (record.id) dirs.unshift(path.join(commonDir, 'worktrees', record.id))
+  for (const gitDir of dirs) {
+    const locked = lockOf(gitDir)
+    const fileRecord = readRecordFile(gitDir)
+    const folder = folderOf(gitDir)
+    if (!folder) continue
+    const ours = lockToken(locked) === record.token || fileRecord?.token === record.token
+    // git marks a worktree "initializing" until its add finishes: at the path planned under the lock,
+    // with no record yet, that is this step's own add, cut short.
+    const cutShort = interruptedAdd && locked === 'initializing' && !fileRecord && samePath(folder, record.path)
+    if (ours || cutShort) return { gitDir, folder, locked, fileRecord: fileRecord?.token === record.token ? fileRecord : undefined }
+  }
+  return undefined
+}
+
+export async function exitWorktree(record: WorktreeRecord, options: ExitOptions, repo: Repository): Promise<ExitResult> {
+  const done = (partial: Partial<ExitResult> & Pick<ExitResult, 'reason' | 'message'>): ExitResult => ({
     record,
+    path: record.path,
     action: 'keep',
     removed: false,
-    findings,
-    breach,
-    message,
-    warning
+    breach: [],
+    warning: true,
+    ...partial
   })
-
-  let repo: Repository
-  let entries: WorktreeEntry[]
-  try {
-    repo = opened ?? (await openRepository(record.repository, 'repository-path'))
-    entries = await listWorktrees(repo)
-  } catch (error) {
-    return kept(
-      `Kept ${record.path}: the repository ${record.repository} could not be read (${(error as Error).message}). Check that repository-path still exists.`,
-      true
-    )
-  }
-  const found = findWorktree(entries, record.path)
+  const trusted = options.step === 'post'
+  const found = locate(repo.commonDir, record, trusted && record.created)
   if (!found) {
-    const cleaned = record.created ? await withRepositoryLock(repo.commonDir, () => clearInterruptedAdd(repo, record, entries)) : ''
-    return kept(`Nothing to do: ${record.path} is no longer a worktree of ${record.repository}${cleaned}.`, false)
+    const cleaned = trusted && record.created ? await withRepositoryLock(repo.commonDir, () => clearInterruptedAdd(repo, record), lockOptions(options)) : ''
+    return done({ reason: 'gone', message: `Nothing to do: ${record.path} is no longer a worktree of ${record.repository}${cleaned}.`, warning: false })
   }
-  if (found.isMain) return kept(`Kept ${record.path}: it is the main worktree, which is never removed.`, true)
+  const { gitDir, fileRecord } = found
+  const folder = found.folder
+  const moved = samePath(folder, record.path) ? '' : ` (moved there from ${record.path})`
+  const ourLock = found.locked === undefined || found.locked === 'initializing' || lockToken(found.locked) === record.token
+  if (fileRecord?.exited === 'parked' || (options.step === 'post' && fileRecord?.exited)) {
+    return done({ path: folder, reason: 'exited', message: `Nothing to do: the exit step already exited ${folder} (${fileRecord.exited}).`, warning: false })
+  }
+  if (!ourLock && options.onExit === 'remove') {
+    return done({
+      path: folder,
+      reason: 'foreign',
+      message: `Kept ${folder}: it is locked by someone else (${found.locked || 'no reason given'}). Unlock it with git worktree unlock if it should go.`
+    })
+  }
 
-  const adminDir = adminDirOf(repo.commonDir, record.path)
-  const fileRecord = adminDir ? readRecordFile(adminDir) : undefined
-  const ours = fileRecord?.token === record.token
-  // git marks a worktree "initializing" until its add finishes: at the path this step planned under the
-  // repository lock, with no record written yet, that is this step's own add, cut short.
-  const interruptedAdd = record.created && !fileRecord && found.entry.locked === 'initializing'
-  const lockedByUs = interruptedAdd || (found.entry.locked?.startsWith(`agent-worktree ${record.token}:`) ?? false)
-  if (ours && fileRecord?.removing) {
-    // The gate allowed this removal before the step was cut short; only git's part is left to do.
-    const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir!, true, found.entry.locked, lockedByUs))
-    if (outcome.error)
-      return kept(
-        `Kept ${record.path}: git could not finish removing it (${outcome.error}). Remove it with git worktree remove --force once nothing there is needed.`,
-        true
-      )
-    return {
-      record,
-      action: 'remove',
-      removed: true,
-      breach: [],
-      message: `Removed ${record.path}${outcome.branchNote}, finishing a removal that was cut short.`,
-      warning: false
+  // A removal cut short leaves the folder moved aside: back where git has it, the gate judges it again.
+  let finishing = false
+  let folderState = checkFolder(folder, gitDir)
+  const aside = quarantinePath(folder)
+  if (folderState === 'missing' && checkFolder(aside, gitDir) === 'intact') {
+    await renameFolder(aside, folder)
+    finishing = fileRecord?.removing === true
+    folderState = 'intact'
+  }
+  const intact = folderState === 'intact'
+  const links = intact ? ownLinks(record.repository, folder, record.links) : []
+  const gate: GateInput = {
+    repository: repo.git,
+    commonDir: repo.commonDir,
+    gitDir,
+    folder: intact ? folder : undefined,
+    fileMode: record.fileMode,
+    baseSha: record.created ? record.baseSha : undefined,
+    branchesToDelete: await branchToDelete(repo, record, gitDir, trusted),
+    localRefsSurvive: !record.ephemeral,
+    since: record.taken ? Date.parse(record.taken) : undefined,
+    ownLinks: links,
+    // The post's record proves when the main step never finished its checkout; the agent never started then.
+    expectIndex: !(trusted && record.created && !record.checkedOut),
+    sparse: fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')),
+    tolerateDeletions: finishing
+  }
+  const [findings, breach] = await Promise.all([inspect(gate), options.step === 'sweep' ? [] : isolationBreach(record)])
+  if (!intact && folderState !== 'missing') findings.error ??= folderState
+  const verdict = decide(options.onExit, options.discardChanges, findings)
+  throwIfCancelled()
+
+  if (!verdict.startsWith('remove')) {
+    const kept = await keep(repo, record, found, folder, findings, options, verdict)
+    return done({
+      path: folder,
+      reason: reasonOf(verdict),
+      findings,
+      breach,
+      rescue: kept.rescue,
+      message: keepMessage(folder, moved, verdict, findings, kept),
+      warning: verdict !== 'keep-asked' || !!kept.rescue?.problems.length
+    })
+  }
+
+  // The links go first, by unlink, which never touches what they point to.
+  for (const link of links) fs.unlinkSync(path.join(folder, link))
+  const parkable = verdict === 'remove-clean' && record.recycle && record.created && intact && !gate.sparse && !fs.existsSync(path.join(gitDir, 'modules'))
+  let outcome: Outcome
+  try {
+    outcome = await withRepositoryLock(
+      repo.commonDir,
+      async () => {
+        const busy = intact ? await waitForResidents(folder) : []
+        if (busy.length) return { reason: 'busy' as const, detail: describeResidents(busy) }
+        if (parkable && (await park(repo, record, gitDir, folder, findings, gate))) return { reason: 'parked' as const, detail: '' }
+        return removeWorktreeFolder(repo, record, gitDir, findings, gate, trusted)
+      },
+      lockOptions(options)
+    )
+  } catch (error) {
+    if (!(error instanceof LockTimeoutError)) throw error
+    outcome = { reason: 'busy', detail: error.message }
+  }
+  return done({ ...outcomeResult(outcome, folder, moved, verdict, findings), path: folder, findings, breach })
+}
+
+function outcomeResult(
+  outcome: Outcome,
+  folder: string,
+  moved: string,
+  verdict: Verdict,
+  findings: Findings
+): Pick<ExitResult, 'reason' | 'message' | 'warning' | 'removed' | 'action'> {
+  const where = folder + moved
+  switch (outcome.reason) {
+    case 'parked':
+      return {
+        reason: 'parked',
+        removed: true,
+        action: 'remove',
+        warning: false,
+        message: `Parked ${where} in the pool for the next job and deleted its branch: nothing unsaved was found.`
+      }
+    case 'busy':
+      return {
+        reason: 'busy',
+        removed: false,
+        action: 'keep',
+        warning: true,
+        message: `Kept ${where}: ${outcome.detail}. Stop them, then remove it with the exit sub-action or by hand.`
+      }
+    case 'changed':
+      return {
+        reason: 'changed',
+        removed: false,
+        action: 'keep',
+        warning: true,
+        message: `Kept ${where}: it changed while it was being removed (${outcome.detail}); something is still writing there. Look at it, and remove it once it is quiet.`
+      }
+    case 'incomplete':
+      return {
+        reason: 'incomplete',
+        removed: false,
+        action: 'keep',
+        warning: true,
+        message: `Could not finish removing ${where}: ${outcome.detail}. Its registration and branch are kept, so that the next job's sweep, or a rerun, can finish; or delete that folder by hand and run git worktree prune.`
+      }
+    default: {
+      const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
+      return {
+        reason: verdict === 'remove-discard' ? 'discarded' : 'clean',
+        removed: true,
+        action: 'remove',
+        warning: false,
+        message: `Removed ${where}${outcome.detail}${what}.`
+      }
     }
   }
-  if (record.created && !ours && !lockedByUs) {
-    return kept(`Kept ${record.path}: it is not the worktree this step created, so it is left alone. Its owner decides what becomes of it.`, true)
-  }
-  if (options.step === 'post' && ours && fileRecord?.exited) {
-    return kept(`Nothing to do: the exit step already exited ${record.path} (${fileRecord.exited}).`, false)
-  }
-  if (found.entry.locked !== undefined && !lockedByUs && options.onExit === 'remove') {
-    return kept(
-      `Kept ${record.path}: it is locked by someone else (${found.entry.locked || 'no reason given'}). Unlock it with git worktree unlock if it should go.`,
-      true
-    )
-  }
+}
 
-  const folder = adminDir ? checkFolder(record.path, adminDir) : 'its git dir could not be found'
-  const submodules = folder === 'intact' && fs.existsSync(path.join(adminDir!, 'modules'))
-  // The main step creates without checkout, then checks out; git writes the index last. Without an index the
-  // main step was cut short before the agent could start: nothing in the folder is anyone's work.
-  const checkedOut = !record.created || folder !== 'intact' || fs.existsSync(path.join(adminDir!, 'index'))
-  const links = folder === 'intact' ? ownLinks(record.repository, record.path, record.links) : []
-  const [findings, breach] = await Promise.all([
-    inspect({
-      worktree: folder === 'intact' && checkedOut ? worktreeGit(adminDir!, record.path) : undefined,
-      submodules,
-      ownLinks: links,
-      repository: repo.git,
-      head: found.entry.head,
-      baseSha: record.baseSha,
-      branchesToDelete: (await branchToDelete(repo, record, found.entry.branch)) ?? []
-    }),
-    options.step === 'sweep' ? [] : isolationBreach(record)
-  ])
-  if (folder !== 'intact' && folder !== 'missing') findings.error ??= folder
-  const verdict = decide(options.onExit, options.discardChanges, findings)
-  if (!verdict.startsWith('remove')) {
-    // An explicit exit is final: the post step must not remove what the exit step kept.
-    if (options.step === 'exit' && adminDir) writeRecordFile(adminDir, { ...record, exited: 'keep' })
-    return kept(keepMessage(record, verdict, findings), verdict !== 'keep-asked', findings, breach)
-  }
+function lockOptions(options: ExitOptions): { timeoutMs: number } | undefined {
+  return options.lockTimeoutMs === undefined ? undefined : { timeoutMs: options.lockTimeoutMs }
+}
 
-  // git refuses to remove a worktree with submodules unless forced; the gate has checked them too.
-  const force = verdict === 'remove-discard' || submodules || !checkedOut
-  // The links go first, by unlink, which never touches what they point to; git would count them as untracked.
-  for (const link of links) fs.unlinkSync(path.join(record.path, link))
-  // Only a whole, clean, plain worktree goes to the pool.
-  const parkable =
-    verdict === 'remove-clean' &&
-    record.recycle &&
-    record.created &&
-    checkedOut &&
-    !submodules &&
-    !fs.existsSync(path.join(adminDir!, 'info', 'sparse-checkout'))
-  if (parkable && (await withRepositoryLock(repo.commonDir, async () => park(repo, record, adminDir!, await listWorktrees(repo), found.entry.locked)))) {
-    const message = `Parked ${record.path} in the pool for the next job and deleted its branch ${record.branch}: nothing unsaved was found.`
-    return { record, action: 'remove', removed: true, findings, breach, message, warning: false }
+/** Processes still working inside the folder, after a short wait for them to end. */
+async function waitForResidents(folder: string): Promise<Resident[]> {
+  const started = Date.now()
+  for (;;) {
+    const residents = residentsOf(folder)
+    if (!residents.length || Date.now() - started >= RESIDENT_WAIT_MS) return residents
+    await new Promise(resolve => setTimeout(resolve, 250))
   }
-  const outcome = await withRepositoryLock(repo.commonDir, () => remove(repo, record, adminDir!, force, found.entry.locked, lockedByUs))
-  if (outcome.error)
-    return kept(
-      `Kept ${record.path}: git could not remove it (${outcome.error}). Look at it, and remove it by hand if nothing there is needed.`,
-      true,
-      findings,
-      breach
-    )
-  const branchNote = outcome.branchNote
-  const what = verdict === 'remove-discard' ? `, discarding ${describeFindings(findings)} as discard-changes asked` : ': nothing unsaved was found'
-  return { record, action: 'remove', removed: true, findings, breach, message: `Removed ${record.path}${branchNote}${what}.`, warning: false }
+}
+
+function describeResidents(residents: Resident[]): string {
+  const shown = residents.slice(0, 3).map(r => `${r.pid} (${r.command.slice(0, 80)})`)
+  return `${residents.length === 1 ? 'a process still works' : `${residents.length} processes still work`} inside it: ${shown.join(', ')}${residents.length > 3 ? ', …' : ''}`
+}
+
+/**
+ * The branch that goes with the worktree. The post step deletes the branch its own main step created;
+ * for a record from the git dir (exit sub-action, sweep), only if the worktree has it checked out now.
+ */
+async function branchToDelete(repo: Repository, record: WorktreeRecord, gitDir: string, trusted: boolean): Promise<string[]> {
+  if (!record.created || !record.branch) return []
+  if (!trusted) {
+    const head = (() => {
+      try {
+        return fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim()
+      } catch {
+        return ''
+      }
+    })()
+    if (head !== `ref: refs/heads/${record.branch}`) return []
+  }
+  return (await repo.git.branchExists(record.branch)) ? [record.branch] : []
+}
+
+interface Kept {
+  rescue?: RescueResult
+  detached?: string
+}
+
+/**
+ * Keeps the worktree: unsaved work is first copied into one commit that a ref keeps alive (and off the
+ * machine, where rescue asks); on a machine that stays, a created worktree is detached from its branch,
+ * so that the next actions/checkout on this runner can delete every branch without recreating the
+ * repository (which would take the kept worktree's git dir and commits with it).
+ */
+async function keep(
+  repo: Repository,
+  record: WorktreeRecord,
+  found: Located,
+  folder: string,
+  findings: Findings,
+  options: ExitOptions,
+  verdict: Verdict
+): Promise<Kept> {
+  const kept: Kept = {}
+  const ours = found.locked === undefined || lockToken(found.locked) === record.token
+  const git = worktreeGit(found.gitDir, fs.existsSync(folder) ? folder : found.gitDir)
+  if (findings.head && (hasUnsavedWork(findings) || verdict === 'keep-unknown')) {
+    const snapshot = await keepSnapshot({ repo, record, gitDir: found.gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
+    kept.rescue = await rescue(snapshot, record, options.rescue, repo.git)
+  }
+  // Only where the machine stays: on a hosted runner no later checkout comes, and the kept worktree keeps its branch.
+  if (ours && record.created && !record.ephemeral && findings.head) {
+    const head = fs.readFileSync(path.join(found.gitDir, 'HEAD'), 'utf8').trim()
+    if (head.startsWith('ref: refs/heads/')) {
+      const result = await git.run(['update-ref', '--no-deref', '-m', 'agent-worktree: kept, detached from its branch', 'HEAD', findings.head])
+      if (result.exitCode === 0) kept.detached = head.slice('ref: refs/heads/'.length)
+    }
+  }
+  // A worktree entered by path gets back the lock it had.
+  if (ours && record.priorLock !== undefined && lockToken(found.locked) === record.token) {
+    if (record.priorLock === '') fs.rmSync(path.join(found.gitDir, 'locked'), { force: true })
+    else fs.writeFileSync(path.join(found.gitDir, 'locked'), record.priorLock)
+  }
+  // Kept on purpose from now on: the post after an exit leaves it alone, and later sweeps only report it.
+  tryWriteRecordFile(found.gitDir, { ...(found.fileRecord ?? record), exited: 'keep' })
+  return kept
 }
 
 /** Changes to the original checkout since enter; none when there is nothing to compare with. */
 async function isolationBreach(record: WorktreeRecord): Promise<string[]> {
-  if (!record.original || samePath(record.repository, record.path)) return []
+  const before = record.original ? readSnapshotFile(record.original) : undefined
+  if (!before || samePath(record.repository, record.path)) return []
   try {
-    return compareSnapshots(record.original, await snapshotCheckout(record.repository))
+    return compareSnapshots(before, await snapshotCheckout(record.repository))
   } catch {
     return []
   }
 }
 
-/** Unlock, remove, delete the branch: under the repository lock, as these race with other jobs' git calls. */
-async function remove(
-  repo: Repository,
-  record: WorktreeRecord,
-  adminDir: string,
-  force: boolean,
-  lock: string | undefined,
-  lockedByUs: boolean
-): Promise<{ error?: string; branchNote: string }> {
-  // Marked first: git deletes the files before the registration, and a step cut short in between must be
-  // able to finish the removal, not take the deleted files for unsaved work.
-  writeRecordFile(adminDir, { ...record, removing: true })
-  // What `git worktree unlock` does, without a git process: the lock is this file (git-worktree(1), DETAILS).
-  if (lockedByUs) fs.rmSync(path.join(adminDir, 'locked'), { force: true })
-  const removal = await repo.git.run(['worktree', 'remove', ...(force ? ['--force'] : []), record.path])
-  if (removal.exitCode !== 0) {
-    if (lockedByUs) await repo.git.run(['worktree', 'lock', '--reason', lock!, record.path])
-    writeRecordFile(adminDir, record)
-    return { error: removal.stderr.trim(), branchNote: '' }
-  }
-  if (!record.created || !record.branch) return { branchNote: '' }
-  // The gate counted this branch's commits, so deleting it loses nothing that was not discarded on purpose.
-  const deletion = await repo.git.run(['branch', '-D', record.branch])
-  return {
-    branchNote:
-      deletion.exitCode === 0 ? ` and deleted its branch ${record.branch}` : `; its branch ${record.branch} could not be deleted (${deletion.stderr.trim()})`
-  }
-}
-
 /**
- * What a step cut short in the middle of `git worktree add` or of a removal leaves at a path that is no
- * longer a worktree: a folder holding nothing but a .git file, and the branch, which git creates first and
- * deletes last. The branch goes only when no worktree has it checked out and none of its commits is unsaved.
+ * What a step cut short in the middle of `git worktree add` leaves at a path that is no longer a
+ * worktree: a git dir git no longer lists (it holds this step's record or token, or lacks its gitdir
+ * file and bears the worktree's name), a folder holding nothing but a .git file that points to that git
+ * dir, and the branch, which git creates first. The branch goes only when no worktree has it checked out
+ * and none of its commits is unsaved. Only the post step does this: its record is its own saved state.
  */
-async function clearInterruptedAdd(repo: Repository, record: WorktreeRecord, entries: WorktreeEntry[]): Promise<string> {
+async function clearInterruptedAdd(repo: Repository, record: WorktreeRecord): Promise<string> {
   const notes: string[] = []
-  const adminDir = halfGoneAdminDir(repo.commonDir, record)
-  if (adminDir) {
-    fs.rmSync(adminDir, { recursive: true, force: true })
-    notes.push(`its git dir ${adminDir}`)
+  const gitDir = halfGoneGitDir(repo.commonDir, record)
+  if (gitDir) {
+    fs.rmSync(gitDir, { recursive: true, force: true })
+    notes.push(`its git dir ${gitDir}`)
   }
-  const folder = (() => {
+  // The folder goes only when it is empty, or holds nothing but a .git file that points into this
+  // repository at a git dir that no longer exists: a folder another repository's add made is left alone.
+  const names = (() => {
     try {
       return fs.readdirSync(record.path)
     } catch {
       return undefined
     }
   })()
-  if (folder && folder.every(name => name === '.git')) {
+  if (names && (names.length === 0 || (names.length === 1 && names[0] === '.git' && isOrphanFolder(repo.commonDir, record.path)))) {
     fs.rmSync(record.path, { recursive: true, force: true })
     notes.push('its empty folder')
   }
   const ref = `refs/heads/${record.branch}`
-  if (record.branch && !entries.some(e => e.branch === ref) && (await repo.git.branchExists(record.branch))) {
+  const checkedOut = adminDirs(repo.commonDir).some(dir => {
+    try {
+      return fs.readFileSync(path.join(dir, 'HEAD'), 'utf8').trim() === `ref: ${ref}`
+    } catch {
+      return false
+    }
+  })
+  const mainHead = await repo.git.run(['symbolic-ref', '--quiet', 'HEAD'])
+  if (record.branch && !checkedOut && mainHead.stdout.trim() !== ref && (await repo.git.branchExists(record.branch))) {
     const unsaved = await repo.git.run(['log', '--format=%h', ref, '--not', record.baseSha, '--remotes', '--'])
-    if (unsaved.exitCode === 0 && unsaved.stdout.trim() === '' && (await repo.git.run(['branch', '-D', record.branch])).exitCode === 0) {
+    const tip = await repo.git.resolveCommit(ref)
+    if (unsaved.exitCode === 0 && unsaved.stdout.trim() === '' && tip && (await repo.git.run(['update-ref', '-d', ref, tip])).exitCode === 0) {
       notes.push(`its branch ${record.branch}`)
     }
   }
   return notes.length ? `; removed ${notes.join(' and ')}, left by a step that was cut short` : ''
 }
 
-/**
- * A git dir of this worktree that git no longer lists, because an add or a removal was cut short: it still
- * holds this step's record, or it lacks the gitdir file and bears the worktree's name (git's id for it).
- */
-function halfGoneAdminDir(commonDir: string, record: WorktreeRecord): string | undefined {
+function halfGoneGitDir(commonDir: string, record: WorktreeRecord): string | undefined {
   const id = path.basename(record.path)
   return adminDirs(commonDir).find(dir => {
-    if (readRecordFile(dir)?.token === record.token) return true
+    if (readRecordFile(dir)?.token === record.token || lockToken(lockOf(dir)) === record.token) return true
     const name = path.basename(dir)
     // git names the git dir after the folder, with a number added when that name is taken.
     const sameId = name === id || (name.startsWith(id) && /^\d+$/.test(name.slice(id.length)))
@@ -241,42 +388,22 @@ function halfGoneAdminDir(commonDir: string, record: WorktreeRecord): string | u
   })
 }
 
-/** The branch this step created, while it still exists: removing the worktree deletes it too. */
-async function branchToDelete(repo: Repository, record: WorktreeRecord, checkedOut: string | undefined): Promise<[string] | undefined> {
-  if (!record.created || !record.branch) return undefined
-  // Usually still checked out in the worktree, which git just listed; else ask.
-  if (checkedOut === `refs/heads/${record.branch}` || (await repo.git.branchExists(record.branch))) return [record.branch]
-  return undefined
+function reasonOf(verdict: Verdict): Reason {
+  return verdict === 'keep-asked' ? 'asked' : verdict === 'keep-unknown' ? 'unknown' : 'unsaved'
 }
 
-/**
- * Whether the folder is still the worktree git registered. A symlink in its place may lead anywhere, and a
- * .git file pointing elsewhere makes git speak of another repository: neither is inspected or removed as ours.
- */
-function checkFolder(p: string, adminDir: string): string {
-  let stat: fs.Stats
-  try {
-    stat = fs.lstatSync(p)
-  } catch {
-    return 'missing'
-  }
-  if (!stat.isDirectory()) return 'its path is no longer a plain folder (a symbolic link or a file took its place)'
-  try {
-    const pointer = /^gitdir: (.*)$/m.exec(fs.readFileSync(path.join(p, '.git'), 'utf8'))?.[1]
-    if (pointer && samePath(path.resolve(p, pointer), adminDir)) return 'intact'
-  } catch {
-    // no .git file, or a folder in its place
-  }
-  return `its .git file no longer points to its git dir ${adminDir}`
-}
-
-function keepMessage(record: WorktreeRecord, verdict: Verdict, findings: Findings): string {
+function keepMessage(folder: string, moved: string, verdict: Verdict, findings: Findings, kept: Kept): string {
+  const where = folder + moved
+  const detached = kept.detached
+    ? ` It was detached from its branch ${kept.detached} at the same commit, so that the next actions/checkout on this runner can delete branches; git -C ${folder} switch ${kept.detached} goes back.`
+    : ''
+  const rescued = kept.rescue?.summary ? ` ${kept.rescue.summary}` : ''
   switch (verdict) {
     case 'keep-asked':
-      return `Kept ${record.path} as on-exit: keep asked; it has ${describeFindings(findings)}${findings.error ? ` (state not fully known: ${findings.error})` : ''}.`
+      return `Kept ${where} as on-exit: keep asked; it has ${describeFindings(findings)}${findings.error ? ` (state not fully known: ${findings.error})` : ''}.${rescued}${detached}`
     case 'keep-unknown':
-      return `Kept ${record.path}: its state could not be determined (${findings.error}), so nothing was removed. Look at it, and remove it by hand if nothing there is needed.`
+      return `Kept ${where}: its state could not be determined (${findings.error}), so nothing was removed.${rescued} Look at it, and remove it by hand if nothing there is needed.${detached}`
     default:
-      return `Kept ${record.path}: it has ${describeFindings(findings)}. Commit and push the work, or exit with discard-changes: true to remove it anyway.`
+      return `Kept ${where}: it has ${describeFindings(findings)}.${rescued} Commit and push the work, or exit with discard-changes: true to remove it anyway.${detached}`
   }
 }

@@ -1,6 +1,8 @@
-// Every git call of the action goes through here.
+// Every git call of the action goes through here, in an environment and with a configuration that the
+// repository and the job cannot redirect or blind, and under the step's cancellation.
 import { spawn } from 'node:child_process'
 import { lockHeld, noteLockChild } from './repository-lock.js'
+import { spawnOptions, stopTree } from './processes.js'
 
 export interface GitResult {
   exitCode: number
@@ -18,8 +20,99 @@ export class GitError extends Error {
   }
 }
 
-// Never prompt for credentials: a prompt would hang an unattended job.
-const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0' }
+/** The step was cancelled (SIGINT or SIGTERM from the runner): stop, leaving what the post can act on. */
+export class CancelledError extends Error {
+  constructor(signal: string) {
+    super(`the step was cancelled (${signal})`)
+  }
+}
+
+export interface RunOptions {
+  /** Written to git's standard input. */
+  input?: string
+  /** Added to the environment, e.g. GIT_INDEX_FILE for a temporary index. */
+  env?: Record<string, string>
+  /** A cancel stops this call at once (reads, network, a checkout the post will remove); other calls finish first. */
+  interruptible?: boolean
+  /** Stop git when it has written nothing for this long (a remote that accepts and never answers). */
+  stallMs?: number
+  /** Stop git at this time (ms since the epoch), whatever it is doing. */
+  deadline?: number
+}
+
+/**
+ * What the agent can plant, in the shared or per-worktree config or in its home, and what would change
+ * what git tells us or run its code inside our step: an fsmonitor that answers "nothing changed", caches
+ * and stat shortcuts that skip files, global ignore and attribute files, hooks, signatures and colours in
+ * output we parse, and automatic gc. Given on the command line, these win over every config file.
+ */
+const HARDENED_CONFIG = [
+  'core.fsmonitor=false',
+  'core.untrackedCache=false',
+  'core.ignoreStat=false',
+  'core.checkStat=default',
+  'core.trustctime=true',
+  'core.excludesFile=/dev/null',
+  'core.attributesFile=/dev/null',
+  'core.hooksPath=/dev/null',
+  'core.splitIndex=false',
+  'core.warnAmbiguousRefs=true',
+  'index.skipHash=false',
+  'submodule.recurse=false',
+  'log.showSignature=false',
+  'color.ui=false',
+  'commit.gpgSign=false',
+  'gc.auto=0',
+  'maintenance.auto=false',
+  'fetch.recurseSubmodules=false',
+  'advice.detachedHead=false'
+].flatMap(setting => ['-c', setting])
+
+/**
+ * The environment of every git call: the step's, without a single inherited GIT_* variable (a later
+ * step can export GIT_DIR or GIT_CONFIG_GLOBAL through GITHUB_ENV, and the post would follow it), never
+ * prompting for credentials, and never writing the index of the worktree it reads (optional locks).
+ */
+export function gitEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(env)) if (!/^GIT_/i.test(key)) clean[key] = value
+  return { ...clean, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }
+}
+
+const BASE_ENV = gitEnvironment()
+
+interface Running {
+  stop(signal: NodeJS.Signals): void
+  interruptible: boolean
+}
+const running = new Set<Running>()
+let cancelledBy: NodeJS.Signals | undefined
+
+/**
+ * The runner cancels a step with SIGINT to node alone, SIGTERM 7.5 s later, then SIGKILL; git children are
+ * never signalled and would run on. On SIGINT, calls that may stop are stopped and the step unwinds; on
+ * SIGTERM everything still running is stopped, so that no git of ours outlives the step.
+ */
+export function handleCancellation(): void {
+  process.on('SIGINT', () => cancel('SIGINT'))
+  process.on('SIGTERM', () => cancel('SIGTERM'))
+}
+
+export function cancel(signal: NodeJS.Signals): void {
+  cancelledBy ??= signal
+  for (const call of running) if (call.interruptible || signal === 'SIGTERM') call.stop('SIGTERM')
+  // The kill follows 2.5 s after SIGTERM: go before it, whatever is still awaited.
+  if (signal === 'SIGTERM') setTimeout(() => process.exit(1), 1_000).unref()
+}
+
+export function cancelled(): NodeJS.Signals | undefined {
+  return cancelledBy
+}
+
+/** Throws when the step has been cancelled: called between the phases of a stage. */
+export function throwIfCancelled(): void {
+  if (cancelledBy) throw new CancelledError(cancelledBy)
+}
 
 export class Git {
   /** `globalArgs` go before the command, e.g. --git-dir and --work-tree to pin a worktree's own git dir. */
@@ -28,36 +121,84 @@ export class Git {
     private readonly globalArgs: string[] = []
   ) {}
 
-  /**
-   * Runs git, with `input` on its standard input, and returns its result whatever the exit code. While the repository lock is held, git runs in a
-   * process group of its own and is recorded in the lock: a step killed mid-call then neither cuts git off
-   * half-way, leaving its ref and packed-refs locks behind, nor lets the next step go ahead before git ends.
-   */
-  async run(args: string[], input?: string): Promise<GitResult> {
-    const locked = lockHeld()
-    const child = spawn('git', [...this.globalArgs, ...args], {
-      cwd: this.cwd,
-      env: GIT_ENV,
-      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      detached: locked
-    })
-    child.stdin?.end(input)
-    if (locked && child.pid) noteLockChild(child.pid)
-    const stdout: Buffer[] = []
-    const stderr: Buffer[] = []
-    child.stdout!.on('data', (d: Buffer) => stdout.push(d))
-    child.stderr!.on('data', (d: Buffer) => stderr.push(d))
-    const exitCode = await new Promise<number>((resolve, reject) => {
-      child.on('error', reject)
-      child.on('close', code => resolve(code ?? 128))
-    })
-    return { exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') }
+  /** The same git with more arguments before the command, e.g. `-c core.fileMode=true`. */
+  with(...globalArgs: string[]): Git {
+    return new Git(this.cwd, [...this.globalArgs, ...globalArgs])
   }
 
-  /** Runs git; throws GitError unless it exits 0. Returns stdout. */
-  async exec(args: string[], input?: string): Promise<string> {
-    const result = await this.run(args, input)
-    if (result.exitCode !== 0) throw new GitError(args, result)
+  /**
+   * Runs git and returns its result whatever the exit code. While the repository lock is held, the call is
+   * recorded in the lock, so that the next step waits for a git that outlived a killed step.
+   */
+  async run(args: string[], options: RunOptions = {}): Promise<GitResult> {
+    if (cancelledBy && options.interruptible) return { exitCode: 130, stdout: '', stderr: `not started: the step was cancelled (${cancelledBy})` }
+    const child = spawn('git', [...HARDENED_CONFIG, ...this.globalArgs, ...args], {
+      cwd: this.cwd,
+      env: options.env ? { ...BASE_ENV, ...options.env } : BASE_ENV,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      ...spawnOptions()
+    })
+    child.stdin?.on('error', () => undefined) // git may exit before reading all of it
+    child.stdin?.end(options.input)
+    if (lockHeld() && child.pid) noteLockChild(child.pid)
+    const stdout: Buffer[] = []
+    const stderr: Buffer[] = []
+    let note = ''
+    const call: Running = {
+      interruptible: options.interruptible ?? false,
+      stop: signal => {
+        if (child.pid && child.exitCode === null) stopTree(child.pid, signal)
+      }
+    }
+    running.add(call)
+    let watchdog: NodeJS.Timeout | undefined
+    const arm = (): void => {
+      if (!options.stallMs) return
+      clearTimeout(watchdog)
+      watchdog = setTimeout(() => {
+        note = `\ngit stopped: nothing for ${Math.round(options.stallMs! / 1000)} s (a remote that does not answer?)`
+        call.stop('SIGTERM')
+      }, options.stallMs)
+    }
+    arm()
+    const deadline =
+      options.deadline === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              note = '\ngit stopped: it ran out of the time it was given'
+              call.stop('SIGTERM')
+            },
+            Math.max(0, options.deadline - Date.now())
+          )
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout.push(d)
+      arm()
+    })
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr.push(d)
+      arm()
+    })
+    try {
+      const exitCode = await new Promise<number>((resolve, reject) => {
+        child.on('error', reject)
+        child.on('close', code => resolve(code ?? 128))
+      })
+      return { exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') + note }
+    } finally {
+      clearTimeout(watchdog)
+      clearTimeout(deadline)
+      running.delete(call)
+    }
+  }
+
+  /** Runs git; throws GitError unless it exits 0, CancelledError when the step was cancelled meanwhile. Returns stdout. */
+  async exec(args: string[], options?: RunOptions): Promise<string> {
+    const result = await this.run(args, options)
+    if (result.exitCode !== 0) {
+      throwIfCancelled()
+      throw new GitError(args, result)
+    }
     return result.stdout
   }
 

@@ -3,6 +3,7 @@ import * as core from '@actions/core'
 import * as path from 'node:path'
 
 export type OnExit = 'keep' | 'remove'
+export type RescueTarget = 'artifact' | 'branch'
 
 export interface EnterSettings {
   /** Worktree name; undefined means generate one. */
@@ -16,6 +17,9 @@ export interface EnterSettings {
   /** undefined: remove a created worktree, keep one entered by path. */
   onExit?: OnExit
   discardChanges: boolean
+  /** Where unsaved work that is kept goes, off the machine: resolved from auto already. */
+  rescue: RescueTarget[]
+  rescueMaxBytes: number
   /** Fetch base-ref from its remote before creating. */
   fetch: boolean
   /** gitignore-style file in the checkout naming ignored files to copy; undefined: .worktreeinclude if present. */
@@ -33,6 +37,8 @@ export interface ExitSettings {
   path?: string
   onExit?: OnExit
   discardChanges: boolean
+  /** undefined: as the main step was told. */
+  rescue?: RescueTarget[]
 }
 
 /** A bad input: names the input, the value and the fix. */
@@ -48,6 +54,7 @@ export class InputError extends Error {
 }
 
 export const NAME_MAX_LENGTH = 64
+export const DEFAULT_RESCUE_MAX_SIZE = '100MB'
 const NAME_SEGMENT = /^[A-Za-z0-9._-]+$/
 
 /** Why a worktree name breaks the rule, or undefined when it keeps it. */
@@ -80,6 +87,32 @@ export function parseOnExit(input: string, value: string): OnExit | undefined {
   if (value === '') return undefined
   if (value === 'keep' || value === 'remove') return value
   throw new InputError(input, value, 'it is neither keep nor remove', 'Use on-exit: keep or on-exit: remove.')
+}
+
+/**
+ * The rescue input: a list of artifact and branch, or none, or auto (artifact on a GitHub-hosted runner,
+ * whose machine is deleted after the job; none elsewhere, where the disk keeps what is kept).
+ */
+export function parseRescue(input: string, value: string, env: NodeJS.ProcessEnv = process.env): RescueTarget[] {
+  const items = [...new Set(value.split(/[\s,]+/).filter(Boolean))]
+  const fix = 'Use auto, none, or a list of artifact and branch (for example "artifact, branch").'
+  for (const item of items) {
+    if (!['auto', 'none', 'artifact', 'branch'].includes(item)) throw new InputError(input, value, `"${item}" is not a rescue target`, fix)
+  }
+  if (items.length > 1 && (items.includes('auto') || items.includes('none'))) throw new InputError(input, value, 'auto and none stand alone', fix)
+  if (!items.length || items[0] === 'auto') return env.RUNNER_ENVIRONMENT === 'github-hosted' ? ['artifact'] : []
+  return items.filter((item): item is RescueTarget => item === 'artifact' || item === 'branch')
+}
+
+const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 }
+
+/** A size such as 100MB, 2GB or 512K (powers of 1024). */
+export function parseSize(input: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim())
+  const unit = match ? UNITS[match[2].toLowerCase()] : undefined
+  if (!match || unit === undefined || Number(match[1]) <= 0)
+    throw new InputError(input, value, 'it is not a size', 'Use a number with KB, MB or GB, for example 100MB.')
+  return Math.round(Number(match[1]) * unit)
 }
 
 // Control characters have no place in a name, ref or path, and a newline could forge a file-command line.
@@ -189,6 +222,8 @@ export function getEnterSettings(): EnterSettings {
     worktreesDir: worktreesDir === undefined ? undefined : absolute(worktreesDir),
     onExit: parseOnExit('on-exit', checked('on-exit')),
     discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
+    rescue: parseRescue('rescue', checked('rescue')),
+    rescueMaxBytes: parseSize('rescue-max-size', checked('rescue-max-size') || DEFAULT_RESCUE_MAX_SIZE),
     fetch,
     includeFile,
     symlinkDirs,
@@ -199,9 +234,11 @@ export function getEnterSettings(): EnterSettings {
 
 export function getExitSettings(): ExitSettings {
   const worktreePath = optional('path')
+  const rescue = optional('rescue')
   return {
     path: worktreePath === undefined ? undefined : absolute(worktreePath),
     onExit: parseOnExit('on-exit', checked('on-exit')),
-    discardChanges: parseBoolean('discard-changes', checked('discard-changes'))
+    discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
+    rescue: rescue === undefined ? undefined : parseRescue('rescue', rescue)
   }
 }

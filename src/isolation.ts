@@ -1,5 +1,6 @@
 // Did the agent stay in its worktree? A snapshot of the original checkout at enter, compared at exit.
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
 import { parseStatusV2 } from './porcelain.js'
@@ -27,6 +28,25 @@ export async function snapshotCheckout(toplevel: string): Promise<CheckoutSnapsh
     files[entry.path] = `${entry.code} ${signature}`
   }
   return { head: status.head, files }
+}
+
+/**
+ * Kept in a file in the runner's temp folder, not in the step's state: a checkout with thousands of
+ * changed files would make the state too big to reach the post step. Returns the file's path.
+ */
+export function writeSnapshotFile(snapshot: CheckoutSnapshot, token: string, env: NodeJS.ProcessEnv = process.env): string {
+  const file = path.join(env.RUNNER_TEMP || os.tmpdir(), `agent-worktree-${token}-original.json`)
+  fs.writeFileSync(file, JSON.stringify(snapshot))
+  return file
+}
+
+/** The snapshot, or undefined when the file is gone or unreadable (the report is then skipped). */
+export function readSnapshotFile(file: string): CheckoutSnapshot | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as CheckoutSnapshot
+  } catch {
+    return undefined
+  }
 }
 
 function label(code: string): string {

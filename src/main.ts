@@ -1,3 +1,4 @@
 import { run } from './enter.js'
 
-void run()
+// Exit when done, whatever timers or sockets a client library left open.
+void run().then(() => process.exit())

@@ -42,9 +42,14 @@ export function parseWorktreeList(text: string): WorktreeEntry[] {
 }
 
 export interface StatusEntry {
-  /** The two-letter XY code: '??' untracked, ' M' modified, 'A ' staged new file, ... */
+  /** The two-letter XY code: '??' untracked, '!!' ignored, ' M' modified, 'A ' staged new file, ... */
   code: string
   path: string
+  /** Submodule state from porcelain v2 ('N...' for a plain file). */
+  sub?: string
+  /** File modes in HEAD, the index and the worktree, and object names in HEAD and the index (porcelain v2). */
+  modes?: [string, string, string]
+  hashes?: [string, string]
 }
 
 /** Parses `git status --porcelain=v1 -z`. A rename or copy is one entry, under its new path. */
@@ -64,7 +69,7 @@ export function parseStatus(text: string): StatusEntry[] {
 
 /**
  * Parses `git status --porcelain=v2 --branch -z`: the HEAD commit ('' before the first commit) and the
- * entries, in v1's two-letter codes ('??' untracked).
+ * entries, in v1's two-letter codes ('??' untracked, '!!' ignored), with modes and object names.
  */
 export function parseStatusV2(text: string): { head: string; entries: StatusEntry[] } {
   const fields = text.split('\0')
@@ -77,11 +82,16 @@ export function parseStatusV2(text: string): { head: string; entries: StatusEntr
     if (field.startsWith('# branch.oid ')) {
       const oid = field.slice('# branch.oid '.length)
       head = oid === '(initial)' ? '' : oid
-    } else if (field.startsWith('? ')) {
-      entries.push({ code: '??', path: field.slice(2) })
+    } else if (field.startsWith('? ') || field.startsWith('! ')) {
+      entries.push({ code: field[0] === '?' ? '??' : '!!', path: field.slice(2) })
     } else if (field[0] in before && field[1] === ' ') {
       const parts = field.split(' ')
-      entries.push({ code: parts[1].replace(/\./g, ' '), path: parts.slice(before[field[0]]).join(' ') })
+      const entry: StatusEntry = { code: parts[1].replace(/\./g, ' '), path: parts.slice(before[field[0]]).join(' '), sub: parts[2] }
+      if (field[0] !== 'u') {
+        entry.modes = [parts[3], parts[4], parts[5]]
+        entry.hashes = [parts[6], parts[7]]
+      }
+      entries.push(entry)
       if (field[0] === '2') i++ // the original path follows as its own field
     }
   }

@@ -1,25 +1,45 @@
 // The root action's post step: exit the worktree the main step entered, as the main step recorded.
 import * as core from '@actions/core'
+import * as fs from 'node:fs'
 import { exitWorktree } from './exit-worktree.js'
+import { Git, handleCancellation } from './git-command-manager.js'
 import { report, writeSummary } from './report.js'
-import { Git } from './git-command-manager.js'
 import { settle } from './repository-lock.js'
 import { loadRecordState, STATE_COMMON_DIR } from './state-helper.js'
 
+/**
+ * How long the post waits for another step's hold on the repository: it runs under the main step's time
+ * limit, and after a cancel the runner gives it little time. Past that it keeps the worktree, and the
+ * sweep of a later job finishes.
+ */
+export const POST_LOCK_TIMEOUT_MS = 30_000
+
 /** Post step: never fails the job; a problem becomes a warning and the worktree stays. */
 export async function run(): Promise<void> {
+  handleCancellation()
+  const record = loadRecordState()
   try {
     // A main step killed while it held the repository lock leaves the lock file, and maybe a git call, behind.
     const commonDir = core.getState(STATE_COMMON_DIR)
-    if (commonDir) await settle(commonDir)
-    const record = loadRecordState()
+    if (commonDir) await settle(commonDir, { timeoutMs: POST_LOCK_TIMEOUT_MS })
     if (!record) return core.debug('The main step created nothing: nothing to exit.')
-    // The main step opened the repository; its facts need no git call again.
-    const repo = commonDir ? { toplevel: record.repository, commonDir, git: new Git(record.repository) } : undefined
-    const result = await exitWorktree(record, { onExit: record.onExit, discardChanges: record.discardChanges, step: 'post' }, repo)
+    // The main step opened the repository; its record is this step's own state, which no agent can write.
+    const cwd = fs.existsSync(record.repository) ? record.repository : record.commonDir
+    const repo = { toplevel: record.repository, commonDir: record.commonDir, git: new Git(cwd) }
+    const options = {
+      onExit: record.onExit,
+      discardChanges: record.discardChanges,
+      step: 'post' as const,
+      rescue: record.rescue,
+      lockTimeoutMs: POST_LOCK_TIMEOUT_MS
+    }
+    const result = await exitWorktree(record, options, repo)
     report(result)
     await writeSummary(result)
   } catch (error) {
-    core.warning(`agent-worktree could not exit the worktree and left it as it was: ${(error as Error).message}`)
+    core.warning(
+      `agent-worktree could not exit ${record?.path ?? 'the worktree'} and left it as it is: ${(error as Error).message}. The sweep of the next job on this runner finishes what is safe to finish.`,
+      { title: 'agent-worktree' }
+    )
   }
 }

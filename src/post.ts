@@ -1,3 +1,4 @@
 import { run } from './post-step.js'
 
-void run()
+// Exit when done: an artifact upload that ran out of its time must not hold the step.
+void run().then(() => process.exit())

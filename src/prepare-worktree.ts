@@ -4,6 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
 import { InputError } from './input-helper.js'
+import { isReallyInside, samePath } from './paths.js'
 
 export const DEFAULT_INCLUDE_FILE = '.worktreeinclude'
 
@@ -35,19 +36,47 @@ export async function planLinks(git: Git, toplevel: string, baseSha: string, dir
   return { links: dirs.filter(isDir), missing: dirs.filter(d => !isDir(d)) }
 }
 
-/** Links each folder of the checkout into the worktree; returns those whose place was taken. */
-export function createLinks(toplevel: string, worktree: string, links: string[]): string[] {
-  const taken: string[] = []
+/**
+ * Makes the folders above `file` inside the worktree, one by one, so that nothing is written through a
+ * symbolic link the base commit tracks: returns why not, when a folder on the way is a link that leads
+ * outside the worktree, or is not a folder.
+ */
+export function prepareParents(worktree: string, file: string): string | undefined {
+  let dir = worktree
+  for (const segment of path
+    .dirname(file)
+    .split(/[\\/]/)
+    .filter(s => s && s !== '.')) {
+    dir = path.join(dir, segment)
+    const stat = fs.lstatSync(dir, { throwIfNoEntry: false })
+    if (!stat) fs.mkdirSync(dir)
+    else if (stat.isSymbolicLink() && !isReallyInside(dir, worktree))
+      return `${path.relative(worktree, dir)} is a symbolic link to ${fs.readlinkSync(dir)}, outside the worktree`
+    else if (!stat.isSymbolicLink() && !stat.isDirectory()) return `${path.relative(worktree, dir)} is not a folder`
+  }
+  return undefined
+}
+
+/**
+ * Links each folder of the checkout into the worktree (a junction on Windows, where symbolic links need
+ * Developer Mode); returns those not linked, with why.
+ */
+export function createLinks(toplevel: string, worktree: string, links: string[], platform: NodeJS.Platform = process.platform): string[] {
+  const skipped: string[] = []
   for (const link of links) {
     const at = path.join(worktree, link)
-    if (fs.lstatSync(at, { throwIfNoEntry: false })) {
-      taken.push(link)
+    const blocked = prepareParents(worktree, link)
+    if (blocked) {
+      skipped.push(`${link} (${blocked})`)
       continue
     }
-    fs.mkdirSync(path.dirname(at), { recursive: true })
-    fs.symlinkSync(path.join(toplevel, link), at, 'dir')
+    if (fs.lstatSync(at, { throwIfNoEntry: false })) {
+      skipped.push(`${link} (already in the worktree)`)
+      continue
+    }
+    fs.symlinkSync(path.join(toplevel, link), at, platform === 'win32' ? 'junction' : 'dir')
   }
-  return taken
+  return skipped
 }
 
 /** Links this action made that are still as it made them: the gate does not count them, removal unlinks them. */
@@ -55,7 +84,7 @@ export function ownLinks(toplevel: string, worktree: string, links: string[] = [
   return links.filter(link => {
     try {
       const at = path.join(worktree, link)
-      return fs.lstatSync(at).isSymbolicLink() && fs.readlinkSync(at) === path.join(toplevel, link)
+      return fs.lstatSync(at).isSymbolicLink() && samePath(path.resolve(path.dirname(at), fs.readlinkSync(at)), path.join(toplevel, link))
     } catch {
       return false
     }
@@ -78,7 +107,7 @@ export async function copyIncludedFiles(toplevel: string, worktree: string, incl
   // Untracked files that the include patterns match, then those of them that git ignores.
   const matched = (await git.exec(['ls-files', '-z', '--others', '--ignored', `--exclude-from=${includeFile}`])).split('\0').filter(Boolean)
   if (!matched.length) return { copied: [], skipped: [] }
-  const check = await git.run(['check-ignore', '-z', '--stdin'], matched.join('\0'))
+  const check = await git.run(['check-ignore', '-z', '--stdin'], { input: matched.join('\0') })
   if (check.exitCode > 1) throw new Error(`git check-ignore failed: ${check.stderr.trim()}`)
   const result: Copied = { copied: [], skipped: [] }
   const root = fs.realpathSync(toplevel)
@@ -86,11 +115,15 @@ export async function copyIncludedFiles(toplevel: string, worktree: string, incl
     const from = path.join(toplevel, file)
     const to = path.join(worktree, file)
     const stat = fs.lstatSync(from)
+    const blocked = prepareParents(worktree, file)
+    if (blocked) {
+      result.skipped.push(`${file} (${blocked})`)
+      continue
+    }
     if (fs.lstatSync(to, { throwIfNoEntry: false })) {
       result.skipped.push(`${file} (already in the worktree)`)
       continue
     }
-    fs.mkdirSync(path.dirname(to), { recursive: true })
     if (stat.isSymbolicLink()) {
       const target = (() => {
         try {

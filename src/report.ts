@@ -1,35 +1,50 @@
-// Tells people and agents what an exit found and did: log, annotation, job summary, outputs.
+// Tells people and agents what an exit found and did: log, annotation, job summary, outputs. Text from the
+// repository, git or a record file goes out on one line: a newline in it cannot start a workflow command.
 import * as core from '@actions/core'
 import type { ExitResult } from './exit-worktree.js'
 import { describeFindings } from './safety-gate.js'
 
 const LISTED = 10
 
+/** One line, without control characters: safe to log and to hand to later steps. */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ')
+}
+
 export function report(result: ExitResult): void {
   if (result.breach.length) {
     const shown = result.breach.slice(0, LISTED).join(', ') + (result.breach.length > LISTED ? `, and ${result.breach.length - LISTED} more` : '')
     core.warning(
-      `The original checkout ${result.record.repository} changed while the job worked in ${result.record.path}, which should have left it alone: ${shown}. Give the agent the worktree-path output as its working directory.`,
+      oneLine(
+        `The original checkout ${result.record.repository} changed while the job worked in ${result.path}, which should have left it alone: ${shown}. Give the agent the worktree-path output as its working directory.`
+      ),
       { title: 'agent-worktree: isolation breach' }
     )
   }
-  if (!result.warning) return core.info(result.message)
+  for (const problem of result.rescue?.problems ?? []) core.warning(oneLine(problem), { title: 'agent-worktree: rescue' })
+  if (!result.warning) return core.info(oneLine(result.message))
   const lines = [result.message]
-  const { uncommitted = [], unsavedCommits = [] } = result.findings ?? {}
+  const { uncommitted = [], unsavedCommits = [], nested = [] } = result.findings ?? {}
   if (uncommitted.length) lines.push(`Uncommitted: ${uncommitted.slice(0, LISTED).join(', ')}${uncommitted.length > LISTED ? ', …' : ''}`)
   if (unsavedCommits.length) lines.push(`Unsaved commits: ${unsavedCommits.slice(0, LISTED).join(', ')}${unsavedCommits.length > LISTED ? ', …' : ''}`)
-  core.warning(lines.join('\n'), { title: 'agent-worktree' })
+  if (nested.length) lines.push(`Nested repositories with work: ${nested.slice(0, LISTED).join(', ')}`)
+  core.warning(lines.map(oneLine).join('\n'), { title: 'agent-worktree' })
 }
 
 export function setExitOutputs(result: ExitResult): void {
   core.setOutput('action', result.action)
   core.setOutput('removed', String(result.removed))
-  core.setOutput('worktree-path', result.record.path)
+  core.setOutput('reason', result.reason)
+  core.setOutput('worktree-path', result.path)
   core.setOutput('original-path', result.record.repository)
   core.setOutput('branch', result.record.branch)
   core.setOutput('uncommitted-files', String(result.findings?.uncommitted.length ?? 0))
   core.setOutput('unsaved-commits', String(result.findings?.unsavedCommits.length ?? 0))
-  core.setOutput('message', result.message)
+  core.setOutput('rescued', String(result.rescue?.rescued ?? false))
+  core.setOutput('rescue-ref', result.rescue?.branch ?? '')
+  core.setOutput('rescue-artifact', result.rescue?.artifact ?? '')
+  core.setOutput('message', oneLine(result.message))
 }
 
 function listing(title: string, items: string[]): string {
@@ -48,8 +63,10 @@ function escape(text: string): string {
 
 /** Appends to the job summary; a summary that cannot be written (no runner) is not an error of the exit. */
 export async function writeSummary(result: ExitResult): Promise<void> {
-  const { record, findings } = result
+  const { record, findings, rescue } = result
   const found = findings ? `${describeFindings(findings)}${findings.error ? ` (state unknown: ${escape(findings.error)})` : ''}` : '—'
+  const done = result.removed ? (result.reason === 'parked' ? 'parked' : 'removed') : findings ? 'kept' : 'nothing'
+  const restore = rescue?.restore.length ? `<p>Restore:</p><pre>${rescue.restore.map(escape).join('\n')}</pre>` : ''
   try {
     await core.summary
       .addHeading(`agent-worktree: ${escape(record.name)}`, 3)
@@ -60,21 +77,24 @@ export async function writeSummary(result: ExitResult): Promise<void> {
           { data: 'base', header: true },
           { data: 'path', header: true },
           { data: 'found', header: true },
-          { data: 'done', header: true }
+          { data: 'done', header: true },
+          { data: 'rescued', header: true }
         ],
         [
           escape(record.name),
           escape(record.branch || '(detached)'),
           record.baseSha.slice(0, 12),
-          escape(record.path),
+          escape(result.path),
           found,
-          result.removed ? 'removed' : findings ? 'kept' : 'nothing'
+          `${done} (${result.reason})`,
+          rescue?.rescued ? escape([rescue.branch, rescue.artifact].filter(Boolean).join(', ')) : rescue?.snapshot ? 'on this machine only' : '—'
         ]
       ])
-      .addRaw(`<p>${escape(result.message)}</p>`, true)
+      .addRaw(`<p>${escape(oneLine(result.message))}</p>${restore}`, true)
       .addRaw(
         listing('Uncommitted files', findings?.uncommitted ?? []) +
           listing('Unsaved commits', findings?.unsavedCommits ?? []) +
+          listing('Nested repositories with work', findings?.nested ?? []) +
           listing(`Changed in the original checkout ${escape(record.repository)}`, result.breach),
         true
       )

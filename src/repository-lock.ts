@@ -16,6 +16,8 @@ export interface LockOptions {
 
 const DEFAULTS: LockOptions = { timeoutMs: 180_000, staleMs: 30_000 }
 
+export class LockTimeoutError extends Error {}
+
 interface Holder {
   pid: number
   host: string
@@ -37,8 +39,13 @@ export function noteLockChild(pid: number): void {
   held.holder.child = pid
   // Replaced whole by a rename, so that a reader never sees half a record.
   const temp = `${held.file}.${held.holder.id}.tmp`
-  fs.writeFileSync(temp, JSON.stringify(held.holder))
-  fs.renameSync(temp, held.file)
+  try {
+    fs.writeFileSync(temp, JSON.stringify(held.holder))
+    fs.renameSync(temp, held.file)
+  } catch {
+    // A full disk: the lock stays, judged by its age, which the holder keeps fresh.
+    fs.rmSync(temp, { force: true })
+  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
@@ -92,36 +99,57 @@ function stealIfStale(file: string, options: LockOptions): void {
   }
 }
 
+/** An error that names the disk and the folder when the disk is full, the plain error otherwise. */
+export function diskError(error: NodeJS.ErrnoException, dir: string): Error {
+  if (error.code !== 'ENOSPC') return error
+  return new Error(
+    `The disk that holds ${dir} is full (ENOSPC: no space left on device). Free space on it, for example by removing worktrees or build output that earlier jobs left there.`
+  )
+}
+
 /**
  * Waits until no step holds the lock, taking over one that a killed step left: afterwards the repository
  * is as the last git call left it, and no lock file of a crash stays behind.
  */
-export async function settle(commonDir: string): Promise<void> {
+export async function settle(commonDir: string, options: Partial<LockOptions> = {}): Promise<void> {
   // Nothing of the lock's there, in the usual case: no need to take it.
   if (!fs.readdirSync(commonDir).some(name => name.startsWith(LOCK_FILE))) return
-  await withRepositoryLock(commonDir, () => Promise.resolve())
+  await withRepositoryLock(commonDir, () => Promise.resolve(), options)
 }
 
 /** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */
-export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise<T>, options: LockOptions = DEFAULTS): Promise<T> {
+export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise<T>, given: Partial<LockOptions> = {}): Promise<T> {
+  const options = { ...DEFAULTS, ...given }
   const file = path.join(commonDir, LOCK_FILE)
   const me: Holder = { pid: process.pid, host: os.hostname(), id: randomBytes(6).toString('hex') }
   const started = Date.now()
   // Written aside, then linked into place, which fails when the lock exists: a lock file is never half-written.
+  // On a full disk there is no room for the draft: an empty lock file, judged by its age, has to do.
   const draft = `${file}.${me.id}.tmp`
-  fs.writeFileSync(draft, JSON.stringify(me))
+  const writeDraft = (): boolean => {
+    try {
+      fs.writeFileSync(draft, JSON.stringify(me))
+      return true
+    } catch (error) {
+      fs.rmSync(draft, { force: true })
+      if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error
+      return false
+    }
+  }
+  let drafted = writeDraft()
   for (let attempt = 0; ; attempt++) {
     try {
-      fs.linkSync(draft, file)
+      if (drafted) fs.linkSync(draft, file)
+      else fs.closeSync(fs.openSync(file, 'wx'))
       fs.rmSync(draft, { force: true })
       break
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       // A holder clears old drafts, a long wait's among them: write it again.
-      if (code === 'ENOENT') fs.writeFileSync(draft, JSON.stringify(me))
+      if (code === 'ENOENT') drafted = writeDraft()
       else if (code !== 'EEXIST') {
         fs.rmSync(draft, { force: true })
-        throw error
+        throw diskError(error as NodeJS.ErrnoException, commonDir)
       }
     }
     stealIfStale(file, options)
@@ -129,7 +157,7 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
       fs.rmSync(draft, { force: true })
       const seen = readHolder(file)
       const who = seen?.holder ? `process ${seen.holder.pid} on ${seen.holder.host}` : 'another process'
-      throw new Error(
+      throw new LockTimeoutError(
         `Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${file}, held by ${who}. ` +
           'Another agent-worktree step is working on this repository; if none is, delete that file.'
       )

@@ -1,8 +1,9 @@
-// The repository a job works in, and its registered worktrees.
+// The repository a job works in, and its registered worktrees, read from the repository's side.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git, GitError } from './git-command-manager.js'
 import { InputError } from './input-helper.js'
+import { samePath } from './paths.js'
 import { parseWorktreeList, type WorktreeEntry } from './porcelain.js'
 
 export interface Repository {
@@ -22,7 +23,7 @@ export async function openRepository(dir: string, input: string): Promise<Reposi
   if (result.exitCode !== 0 || !toplevel || !commonDir) {
     throw new InputError(input, dir, 'it is not inside the working tree of a git repository', fix)
   }
-  return { toplevel, commonDir, git: new Git(toplevel) }
+  return { toplevel: path.normalize(toplevel), commonDir: path.normalize(commonDir), git: new Git(toplevel) }
 }
 
 /**
@@ -38,30 +39,29 @@ export async function listWorktrees(repo: Repository, attempts = 5): Promise<Wor
   }
 }
 
-/** The path with every symlink resolved, as far as it exists. */
-export function realPath(p: string): string {
-  const rest: string[] = []
-  let current = path.resolve(p)
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync(current), ...rest)
-    } catch {
-      const parent = path.dirname(current)
-      if (parent === current) return path.resolve(p)
-      rest.unshift(path.basename(current))
-      current = parent
-    }
-  }
-}
-
-export function samePath(a: string, b: string): boolean {
-  return a === b || realPath(a) === realPath(b)
-}
-
 /** The registered worktree at `p`, and whether it is the main one. */
 export function findWorktree(entries: WorktreeEntry[], p: string): { entry: WorktreeEntry; isMain: boolean } | undefined {
   const index = entries.findIndex(e => samePath(e.path, p))
   return index === -1 ? undefined : { entry: entries[index], isMain: index === 0 }
+}
+
+/** The folder git registered for a worktree git dir (its `gitdir` file names the folder's .git), or undefined. */
+export function folderOf(gitDir: string): string | undefined {
+  try {
+    const pointer = fs.readFileSync(path.join(gitDir, 'gitdir'), 'utf8').trim()
+    return pointer ? path.dirname(path.resolve(gitDir, pointer)) : undefined
+  } catch {
+    return undefined // not a whole worktree entry
+  }
+}
+
+/** The worktree's lock reason ('' when locked without one), or undefined when it is not locked. */
+export function lockOf(gitDir: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(gitDir, 'locked'), 'utf8').trim()
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -70,11 +70,8 @@ export function findWorktree(entries: WorktreeEntry[], p: string): { entry: Work
  */
 export function adminDirOf(commonDir: string, p: string): string | undefined {
   return adminDirs(commonDir).find(dir => {
-    try {
-      return samePath(path.dirname(fs.readFileSync(path.join(dir, 'gitdir'), 'utf8').trim()), p)
-    } catch {
-      return false // not a whole worktree entry
-    }
+    const folder = folderOf(dir)
+    return folder !== undefined && samePath(folder, p)
   })
 }
 
@@ -88,7 +85,43 @@ export function adminDirs(commonDir: string): string[] {
   }
 }
 
-/** Git pinned to a worktree's registered git dir and folder. */
+/** Git pinned to a worktree's registered git dir and folder, whatever its .git file says. */
 export function worktreeGit(adminDir: string, p: string): Git {
   return new Git(p, [`--git-dir=${adminDir}`, `--work-tree=${p}`])
+}
+
+/**
+ * Whether the folder is still the worktree git registered: 'intact', 'missing', or why not. A symlink in
+ * its place may lead anywhere, and a .git file pointing elsewhere makes git speak of another repository:
+ * neither is inspected or removed as ours.
+ */
+export function checkFolder(p: string, adminDir: string): string {
+  let stat: fs.Stats
+  try {
+    stat = fs.lstatSync(p)
+  } catch {
+    return 'missing'
+  }
+  if (!stat.isDirectory()) return 'its path is no longer a plain folder (a symbolic link or a file took its place)'
+  try {
+    const pointer = /^gitdir: (.*)$/m.exec(fs.readFileSync(path.join(p, '.git'), 'utf8'))?.[1]
+    if (pointer && samePath(path.resolve(p, pointer.trim()), adminDir)) return 'intact'
+  } catch {
+    // no .git file, or a folder in its place
+  }
+  return `its .git file no longer points to its git dir ${adminDir}`
+}
+
+/**
+ * A folder whose .git file points into this repository's worktrees, at a git dir that no longer exists:
+ * what is left of a worktree whose registration went (a cut-short add, a recreated repository).
+ */
+export function isOrphanFolder(commonDir: string, folder: string): boolean {
+  try {
+    const pointer = /^gitdir: (.*)$/m.exec(fs.readFileSync(path.join(folder, '.git'), 'utf8'))?.[1]?.trim()
+    const gitDir = pointer && path.resolve(folder, pointer)
+    return !!gitDir && samePath(path.dirname(gitDir), path.join(commonDir, 'worktrees')) && !fs.existsSync(gitDir)
+  } catch {
+    return false
+  }
 }

@@ -1,69 +1,264 @@
-// The one place that decides whether removing a worktree could lose work.
-import type { Git } from './git-command-manager.js'
+// The one place that decides whether removing a worktree could lose work. It reads the worktree through
+// a copy of its index with every bit that hides an edit cleared, so that what git is told to skip
+// (skip-worktree, assume-unchanged, an fsmonitor) is seen, and counts every commit the worktree's git
+// dir remembers, not only the one its branch points to.
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { Git } from './git-command-manager.js'
 import type { OnExit } from './input-helper.js'
-import { parseStatus } from './porcelain.js'
+import { parseStatus, parseStatusV2, type StatusEntry } from './porcelain.js'
+import { branchReflogCommits, gitDirCommits } from './worktree-refs.js'
 
 export interface Findings {
   /** Uncommitted changes as `XY path`: modified, staged, deleted, and untracked files that are not ignored. */
   uncommitted: string[]
-  /** Commits (`sha subject`) reachable from the worktree that neither the base nor any remote-tracking ref has. */
+  /** Commits (`sha subject`) the worktree remembers that neither the base nor a ref that outlives the removal has. */
   unsavedCommits: string[]
+  /** Repositories or worktrees inside the worktree's folder that hold work of their own (`path: why`). */
+  nested: string[]
+  /** The commits at the tips of the unsaved ones: what a rescue must keep reachable. */
+  tips: string[]
+  /** The worktree's HEAD commit, when it could be read. */
+  head?: string
+  /** Where each branch that goes with the worktree pointed when the gate looked. */
+  branchTips?: Record<string, string>
   /** Set when the state could not be determined: then nothing may be removed. */
   error?: string
 }
 
 export interface GateInput {
-  /** Git pinned to the worktree (its registered git dir and folder); undefined when the folder is gone. */
-  worktree?: Git
-  /** The worktree has initialised submodules, whose refs and objects go with it. */
-  submodules: boolean
+  /** Git in the repository the worktree belongs to. */
+  repository: Git
+  commonDir: string
+  /** The worktree's own git dir (<common dir>/worktrees/<id>). */
+  gitDir: string
+  /** The worktree's folder; undefined when it is gone. */
+  folder?: string
+  /** core.fileMode as it was at enter. */
+  fileMode: boolean
+  /** A created worktree's base: its commits are not the agent's. */
+  baseSha?: string
+  /** Branches that go with the worktree: their commits and reflogs count. */
+  branchesToDelete: string[]
+  /** Local branches and tags outlive the removal on a machine that stays; on a hosted runner nothing local does. */
+  localRefsSurvive: boolean
+  /** Only reflog entries from this time count (ms): a worktree from the pool remembers earlier jobs. */
+  since?: number
   /** Links this action made (symlink-dirs): git sees them as untracked, but they are not work. */
   ownLinks: string[]
-  /** Git in the repository. */
-  repository: Git
-  /** The worktree's HEAD commit, as its registration says. */
-  head?: string
-  baseSha: string
-  /** Existing branches whose commits would be lost with the worktree (the branch this action would delete). */
-  branchesToDelete: string[]
+  /** False when the main step provably never finished its checkout: then no index is expected. */
+  expectIndex: boolean
+  /** A sparse worktree: files outside its cone are absent on purpose. */
+  sparse: boolean
+  /** Ignored files count too (the pool hands out only empty-handed worktrees). */
+  countIgnored?: boolean
+  /** Finishing a removal that was cut short: files already deleted are not work. */
+  tolerateDeletions?: boolean
+}
+
+/** Files compared byte for byte with what checkout would write, at most (CRLF files under a text attribute). */
+const MAX_RECHECKED = 2000
+
+/** Git pinned to a worktree's git dir (and folder, while there is one), with core.fileMode as it was at enter. */
+export function pinnedGit(gitDir: string, folder: string | undefined, fileMode: boolean): Git {
+  return new Git(folder ?? gitDir, [`--git-dir=${gitDir}`, ...(folder ? [`--work-tree=${folder}`] : []), '-c', `core.fileMode=${fileMode}`])
 }
 
 export async function inspect(input: GateInput): Promise<Findings> {
-  if (!input.head) return { uncommitted: [], unsavedCommits: [], error: 'the worktree has no HEAD commit' }
-  if (!input.baseSha) return { uncommitted: [], unsavedCommits: [], error: 'no base commit was recorded' }
-  // All questions at once; any failing means the state is unknown.
-  const [status, log, submoduleLog] = await Promise.all([
-    input.worktree?.run(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none']),
-    input.repository.run([
-      'log',
-      '--format=%h %s',
-      input.head,
-      ...input.branchesToDelete.map(b => `refs/heads/${b}`),
-      '--not',
-      input.baseSha,
-      '--remotes',
-      '--'
-    ]),
-    // A submodule's refs live in the worktree's git dir and go with it: its local commits count too.
-    input.submodules
-      ? input.worktree?.run(['submodule', 'foreach', '--quiet', '--recursive', 'git log --format="$displaypath: %h %s" HEAD --branches --not --remotes --'])
-      : undefined
-  ])
-  const failed = [status, log, submoduleLog].find(r => r !== undefined && r.exitCode !== 0)
-  const findings: Findings = {
-    uncommitted: status
-      ? parseStatus(status.stdout)
-          .filter(e => !(e.code === '??' && input.ownLinks.includes(e.path)))
-          .map(e => `${e.code} ${e.path}`)
-      : [],
-    unsavedCommits: [...log.stdout.split('\n'), ...(submoduleLog?.stdout.split('\n') ?? [])].filter(Boolean)
-  }
-  if (failed) findings.error = failed.stderr.trim() || `git exited with code ${failed.exitCode}`
+  const git = pinnedGit(input.gitDir, input.folder, input.fileMode)
+  const findings: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
+  const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
+  if (head.exitCode !== 0) return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
+  findings.head = head.stdout.trim()
+  const results = await Promise.allSettled([uncommitted(git, input), unsavedCommits(git, input, findings.head)])
+  const [files, commits] = results
+  if (files.status === 'fulfilled') Object.assign(findings, files.value)
+  if (commits.status === 'fulfilled') Object.assign(findings, commits.value)
+  const failed = results.find(r => r.status === 'rejected')
+  if (failed) findings.error = (failed.reason as Error).message
   return findings
 }
 
+class Unknown extends Error {}
+
+async function must(git: Git, args: string[], env?: Record<string, string>, input?: string): Promise<string> {
+  const result = await git.run(args, { env, input, interruptible: true })
+  if (result.exitCode !== 0) throw new Unknown(result.stderr.trim() || `git ${args[0]} exited with code ${result.exitCode}`)
+  return result.stdout
+}
+
+async function uncommitted(git: Git, input: GateInput): Promise<Pick<Findings, 'uncommitted' | 'nested'>> {
+  if (!input.folder) return { uncommitted: [], nested: [] }
+  const index = path.join(input.gitDir, 'index')
+  if (!fs.existsSync(index)) {
+    if (!input.expectIndex) return { uncommitted: [], nested: [] }
+    throw new Unknown('the worktree has no index (deleted?), so its files cannot be compared with its HEAD')
+  }
+  const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-worktree-'))
+  try {
+    const env = await indexCopy(git, input.gitDir, input.folder, input.sparse, temp)
+    const status = await must(
+      git,
+      ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignore-submodules=none', ...(input.countIgnored ? ['--ignored=matching'] : [])],
+      env
+    )
+    let entries = parseStatusV2(status).entries.filter(e => !(e.code === '??' && input.ownLinks.includes(e.path)))
+    if (input.tolerateDeletions) entries = entries.filter(e => e.code !== ' D')
+    const unchanged = await sameAsCheckout(git, env, input.folder, entries, temp)
+    const files = entries.filter(e => !unchanged.has(e.path) && !(e.code === '??' && e.path.endsWith('/')))
+    const nested = await nestedWork(git, env, input, entries)
+    return { uncommitted: files.map(e => `${e.code} ${e.path}`), nested }
+  } finally {
+    fs.rmSync(temp, { recursive: true, force: true })
+  }
+}
+
+/**
+ * A copy of the worktree's index in `temp`, with the bits that make git skip a file cleared: the
+ * environment that points git at it. Nothing of the worktree's own index changes. The copy keeps the
+ * index's time: git compares it with the files' times to spot edits made in the second it was written.
+ */
+export async function indexCopy(git: Git, gitDir: string, folder: string, sparse: boolean, temp: string): Promise<Record<string, string>> {
+  const copy = path.join(temp, 'index')
+  const index = path.join(gitDir, 'index')
+  fs.copyFileSync(index, copy)
+  const { atime, mtime } = fs.statSync(index)
+  fs.utimesSync(copy, atime, mtime)
+  const env = { GIT_INDEX_FILE: copy }
+  await clearHidingBits(git, env, folder, sparse)
+  return env
+}
+
+/**
+ * Clears, in the copy, the index bits that make git skip a file: assume-unchanged always, skip-worktree
+ * except for files a sparse worktree leaves out on purpose (absent from its folder).
+ */
+async function clearHidingBits(git: Git, env: Record<string, string>, folder: string, sparse: boolean): Promise<void> {
+  const assumed: string[] = []
+  const skipped: string[] = []
+  for (const field of (await must(git, ['ls-files', '-v', '-z'], env)).split('\0')) {
+    if (field.length < 3) continue
+    const [tag, file] = [field[0], field.slice(2)]
+    if (tag !== tag.toUpperCase() || tag === 's') assumed.push(file)
+    if (tag.toUpperCase() === 'S' && !(sparse && !fs.lstatSync(path.join(folder, file), { throwIfNoEntry: false }))) skipped.push(file)
+  }
+  // One bit per call: update-index applies only the first mark to each path it reads.
+  if (assumed.length) await must(git, ['update-index', '--no-assume-unchanged', '-z', '--stdin'], env, assumed.join('\0'))
+  if (skipped.length) await must(git, ['update-index', '--no-skip-worktree', '-z', '--stdin'], env, skipped.join('\0'))
+}
+
+/**
+ * Files git calls modified whose bytes and mode are exactly what a checkout of HEAD writes: a file
+ * committed with CRLF before a `text` attribute looks changed to git right after checkout, though
+ * nobody touched it. Only files whose index matches HEAD, and a bounded number of them, are compared.
+ */
+async function sameAsCheckout(git: Git, env: Record<string, string>, folder: string, entries: StatusEntry[], temp: string): Promise<Set<string>> {
+  const candidates = entries.filter(e => e.code === ' M' && e.sub === 'N...' && e.modes?.[0] === e.modes?.[2] && !e.path.includes('\n')).slice(0, MAX_RECHECKED)
+  const same = new Set<string>()
+  if (!candidates.length) return same
+  const prefix = path.join(temp, 'checkout') + path.sep
+  const result = await git.run(['checkout-index', '-z', '--stdin', `--prefix=${prefix}`], {
+    env,
+    input: candidates.map(e => e.path).join('\0'),
+    interruptible: true
+  })
+  if (result.exitCode !== 0) return same
+  for (const entry of candidates) {
+    try {
+      if (fs.readFileSync(path.join(prefix, entry.path)).equals(fs.readFileSync(path.join(folder, entry.path)))) same.add(entry.path)
+    } catch {
+      // not comparable: it stays modified
+    }
+  }
+  return same
+}
+
+/**
+ * Repositories and worktrees inside the folder (git lists them as `dir/` and never looks inside), ignored
+ * folders included: removing the folder would take their files, and a clone's commits, with it. One is
+ * harmless only when it is provably clean, unlocked, and holds no commit that lives nowhere else.
+ */
+async function nestedWork(git: Git, env: Record<string, string>, input: GateInput, entries: StatusEntry[]): Promise<string[]> {
+  const listed = (await must(git, ['ls-files', '-z', '--others'], env)).split('\0')
+  const dirs = new Set([...listed, ...entries.filter(e => e.code === '??').map(e => e.path)].filter(p => p.endsWith('/')))
+  const found: string[] = []
+  for (const dir of dirs) {
+    const why = await nestedProblem(path.join(input.folder!, dir))
+    if (why) found.push(`${dir.replace(/\/$/, '')}: ${why}`)
+  }
+  return found
+}
+
+async function nestedProblem(dir: string): Promise<string | undefined> {
+  const dotGit = path.join(dir, '.git')
+  const stat = fs.lstatSync(dotGit, { throwIfNoEntry: false })
+  if (!stat) return 'a repository whose state could not be read'
+  const git = new Git(dir)
+  if (stat.isFile()) {
+    const pointer = /^gitdir: (.*)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]
+    if (pointer && fs.existsSync(path.join(path.resolve(dir, pointer), 'locked'))) return 'a locked worktree'
+  }
+  const [status, commits] = await Promise.all([
+    git.run(['status', '--porcelain', '-z', '--untracked-files=all', '--ignore-submodules=none'], { interruptible: true }),
+    // A clone's commits go with its folder; a worktree's stay in its repository, on its branches.
+    git.run(stat.isFile() ? ['rev-list', '-1', 'HEAD', '--not', '--branches', '--remotes', '--tags'] : ['rev-list', '-1', '--all', '--not', '--remotes'], {
+      interruptible: true
+    })
+  ])
+  if (status.exitCode !== 0 || commits.exitCode !== 0) return `a ${stat.isFile() ? 'worktree' : 'repository'} whose state could not be read`
+  const files = parseStatus(status.stdout).length
+  if (files) return `a ${stat.isFile() ? 'worktree' : 'repository'} with ${plural(files, 'uncommitted file')}`
+  if (commits.stdout.trim()) return `a ${stat.isFile() ? 'worktree' : 'repository'} with commits that no remote has`
+  return undefined
+}
+
+async function unsavedCommits(git: Git, input: GateInput, head: string): Promise<Pick<Findings, 'unsavedCommits' | 'tips' | 'branchTips'>> {
+  const tips = [
+    ...new Set([
+      head,
+      ...gitDirCommits(input.gitDir, input.since),
+      ...input.branchesToDelete.flatMap(b => [`refs/heads/${b}`, ...branchReflogCommits(input.commonDir, b, input.since)])
+    ])
+  ]
+  // What outlives the removal, and so keeps a commit: the base, remote-tracking refs, and where the
+  // machine stays, the other local branches and tags.
+  const saved = [
+    ...(input.baseSha ? [input.baseSha] : []),
+    '--remotes',
+    ...(input.localRefsSurvive ? [...input.branchesToDelete.map(b => `--exclude=${b}`), '--branches', '--tags'] : [])
+  ]
+  const [log, submodules] = await Promise.all([
+    must(git, ['log', '--no-color', '--format=%H %s', '--ignore-missing', '--stdin', '--not', ...saved, '--'], undefined, `${tips.join('\n')}\n`),
+    // A submodule's refs live in the worktree's git dir and go with it; the commit the superproject
+    // records ($sha1) can be fetched again, so it is not the agent's.
+    input.folder && fs.existsSync(path.join(input.gitDir, 'modules'))
+      ? must(git, [
+          'submodule',
+          'foreach',
+          '--quiet',
+          '--recursive',
+          'git log --no-color --format="$displaypath: %h %s" HEAD --branches --not --remotes $sha1 --'
+        ])
+      : ''
+  ])
+  const lines = log.split('\n').filter(Boolean)
+  const unsaved = new Set(lines.map(line => line.slice(0, line.indexOf(' '))))
+  const resolved = await Promise.all(tips.map(async tip => (tip.startsWith('refs/') ? ((await git.resolveCommit(tip)) ?? '') : tip)))
+  const branchTips: Record<string, string> = {}
+  for (const branch of input.branchesToDelete) {
+    const sha = resolved[tips.indexOf(`refs/heads/${branch}`)]
+    if (sha) branchTips[branch] = sha
+  }
+  return {
+    branchTips,
+    unsavedCommits: [...lines.map(line => `${line.slice(0, 12)}${line.slice(line.indexOf(' '))}`), ...submodules.split('\n').filter(Boolean)],
+    tips: [...new Set(resolved.filter(tip => unsaved.has(tip)))]
+  }
+}
+
 export function hasUnsavedWork(findings: Findings): boolean {
-  return findings.uncommitted.length > 0 || findings.unsavedCommits.length > 0
+  return findings.uncommitted.length > 0 || findings.unsavedCommits.length > 0 || findings.nested.length > 0
 }
 
 export type Verdict = 'keep-asked' | 'keep-unsaved' | 'keep-unknown' | 'remove-clean' | 'remove-discard'
@@ -76,6 +271,13 @@ export function decide(onExit: OnExit, discardChanges: boolean, findings: Findin
   return discardChanges ? 'remove-discard' : 'keep-unsaved'
 }
 
+/** Whether `later` found nothing that `earlier` did not: a removal goes ahead only on what was decided. */
+export function nothingNew(earlier: Findings, later: Findings): boolean {
+  if (later.error !== undefined || later.head !== earlier.head) return false
+  const known = new Set([...earlier.uncommitted, ...earlier.unsavedCommits, ...earlier.nested])
+  return [...later.uncommitted, ...later.unsavedCommits, ...later.nested].every(item => known.has(item))
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`
 }
@@ -85,5 +287,7 @@ export function describeFindings(findings: Findings): string {
   const parts: string[] = []
   if (findings.uncommitted.length) parts.push(plural(findings.uncommitted.length, 'uncommitted file'))
   if (findings.unsavedCommits.length) parts.push(plural(findings.unsavedCommits.length, 'unsaved commit'))
+  if (findings.nested.length)
+    parts.push(findings.nested.length === 1 ? '1 nested repository with work' : `${findings.nested.length} nested repositories with work`)
   return parts.length ? parts.join(' and ') : 'nothing unsaved'
 }

@@ -1,19 +1,24 @@
 // The worktree pool (recycle: true): a worktree the gate proved clean is parked instead of deleted, and
-// the next job takes it and moves it to its own base, which rewrites only the files that differ.
+// the next job takes it and moves it to its own base, which rewrites only the files that differ. A
+// worktree is parked, handed out and expired only on the same proof as a removal, taken at that moment.
 // Every function here runs under the repository lock, so two legs never park or take the same one.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
+import { currentOwner, jobOver, type Owner } from './ownership.js'
 import type { WorktreeEntry } from './porcelain.js'
-import { adminDirOf, type Repository, worktreeGit } from './repository.js'
-import { writeRecordFile, type WorktreeRecord } from './state-helper.js'
+import { removeWorktreeFolder } from './remove-worktree.js'
+import { adminDirOf, listWorktrees, type Repository, worktreeGit } from './repository.js'
+import { describeFindings, hasUnsavedWork, inspect, nothingNew, type Findings, type GateInput } from './safety-gate.js'
+import { readRecordFile, writeRecordFile, type WorktreeRecord } from './state-helper.js'
 
 /** Parked worktrees of one repository, at most; beyond, a clean worktree is deleted as without recycle. */
 export const POOL_SIZE = 8
-/** A parked worktree older than this is removed by the sweep. */
+/** A parked worktree older than this is removed by the sweep of a job that may touch it. */
 export const PARKED_MAX_AGE_MS = 24 * 60 * 60 * 1000
 
 const PARKED = 'agent-worktree parked '
+const TAKEN_OUT = 'agent-worktree: taken out of the pool'
 
 export function parkedSince(entry: WorktreeEntry): number | undefined {
   if (!entry.locked?.startsWith(PARKED)) return undefined
@@ -22,75 +27,119 @@ export function parkedSince(entry: WorktreeEntry): number | undefined {
 }
 
 /**
- * Parks a worktree that the gate proved clean: HEAD detached, its branch deleted, untracked and ignored
- * files cleaned (nothing leaks from one job to the next), locked as parked. False when the pool is full.
+ * Parks a worktree the gate proved clean, after proving it again now: HEAD detached at the same commit,
+ * its branch deleted if it has not moved, ignored files cleaned (nothing leaks from one job to the next;
+ * a file written since the check is not ignored and stays), locked as parked. False when the pool is
+ * full or the worktree changed: then the caller removes it, through the same proof.
  */
-export async function park(repo: Repository, record: WorktreeRecord, adminDir: string, entries: WorktreeEntry[], lock: string | undefined): Promise<boolean> {
-  if (entries.filter(e => parkedSince(e) !== undefined).length >= POOL_SIZE) return false
-  const git = worktreeGit(adminDir, record.path)
-  await git.exec(['checkout', '--quiet', '--detach'])
-  await git.exec(['clean', '-ffdxq'])
-  if (record.created && record.branch) await repo.git.exec(['branch', '-D', record.branch])
+export async function park(repo: Repository, record: WorktreeRecord, gitDir: string, folder: string, findings: Findings, gate: GateInput): Promise<boolean> {
+  const entries = await listParked(repo)
+  if (entries.length >= POOL_SIZE || !findings.head) return false
+  if (!nothingNew(findings, await inspect(gate))) return false
+  const git = worktreeGit(gitDir, folder)
+  await git.exec(['update-ref', '--no-deref', '-m', 'agent-worktree: parked', 'HEAD', findings.head])
+  const branch = gate.branchesToDelete[0]
+  if (branch && findings.branchTips?.[branch]) await repo.git.run(['update-ref', '-d', `refs/heads/${branch}`, findings.branchTips[branch]])
+  await git.exec(['clean', '-ffdXq'])
   const since = new Date().toISOString()
-  if (lock !== undefined) await repo.git.exec(['worktree', 'unlock', record.path])
-  await repo.git.exec(['worktree', 'lock', '--reason', `${PARKED}${since}`, record.path])
-  writeRecordFile(adminDir, { ...record, parked: since })
+  fs.writeFileSync(path.join(gitDir, 'locked'), `${PARKED}${since}`)
+  writeRecordFile(gitDir, { ...record, exited: 'parked', parked: since, parkedHead: findings.head })
   return true
 }
 
+async function listParked(repo: Repository): Promise<{ entry: WorktreeEntry; gitDir: string; record?: WorktreeRecord }[]> {
+  const parked = []
+  for (const entry of await listWorktrees(repo)) {
+    if (parkedSince(entry) === undefined) continue
+    const gitDir = adminDirOf(repo.commonDir, entry.path)
+    if (gitDir) parked.push({ entry, gitDir, record: readRecordFile(gitDir) })
+  }
+  return parked.sort((a, b) => parkedSince(b.entry)! - parkedSince(a.entry)!)
+}
+
+/** The gate for a parked worktree: since it was parked, nothing at all may have appeared, ignored files included. */
+function parkedGate(repo: Repository, gitDir: string, folder: string, record: WorktreeRecord | undefined, since: number): GateInput {
+  return {
+    repository: repo.git,
+    commonDir: repo.commonDir,
+    gitDir,
+    folder,
+    fileMode: record?.fileMode ?? true,
+    baseSha: record?.parkedHead,
+    branchesToDelete: [],
+    localRefsSurvive: false,
+    since,
+    ownLinks: [],
+    expectIndex: true,
+    sparse: false,
+    countIgnored: true
+  }
+}
+
+export interface Taken {
+  gitDir: string
+  /** Parked worktrees found holding something, taken out of the pool: what they hold. */
+  heldBack: string[]
+}
+
 /**
- * Takes a parked worktree for `record`: checks it is clean, ignored files included, writes the new record
- * into its git dir first (a step cut short afterwards finds it), moves it to the new path, locks it as the
- * job's, and creates the new branch at the base. Returns its git dir, or undefined when none could be taken.
+ * Takes a parked worktree for `record`: proves it holds nothing new since it was parked (files, ignored
+ * ones included, and commits), writes the new record into its git dir first (a step cut short afterwards
+ * finds it), moves it to the new path, locks it as the job's, and creates the new branch at the base. One
+ * that gained anything is taken out of the pool and kept, locked with a reason that says so.
  */
-export async function takeParked(repo: Repository, record: WorktreeRecord, entries: WorktreeEntry[], lockReason: string): Promise<string | undefined> {
-  const parked = entries.filter(e => parkedSince(e) !== undefined).sort((a, b) => parkedSince(b)! - parkedSince(a)!)
-  for (const entry of parked) {
-    const adminDir = adminDirOf(repo.commonDir, entry.path)
-    if (!adminDir || !fs.existsSync(entry.path)) continue
-    const status = await worktreeGit(adminDir, entry.path).run(['status', '--porcelain', '--ignored', '--untracked-files=all'])
-    if (status.exitCode !== 0 || status.stdout !== '') {
-      // Someone used it while it was parked: it is theirs now, no longer the pool's.
-      await repo.git.run(['worktree', 'unlock', entry.path])
-      await repo.git.run(['worktree', 'lock', '--reason', 'agent-worktree: taken out of the pool, it was not clean', entry.path])
+export async function takeParked(repo: Repository, record: WorktreeRecord, lockReason: string): Promise<Taken | undefined> {
+  const heldBack: string[] = []
+  for (const { entry, gitDir, record: parked } of await listParked(repo)) {
+    if (!fs.existsSync(entry.path)) continue
+    const findings = await inspect(parkedGate(repo, gitDir, entry.path, parked, parkedSince(entry)!))
+    if (findings.error || hasUnsavedWork(findings) || findings.head !== parked?.parkedHead) {
+      const what = findings.error ? `its state could not be read (${findings.error})` : `it holds ${describeFindings(findings)}`
+      fs.writeFileSync(path.join(gitDir, 'locked'), `${TAKEN_OUT}: ${what}`)
+      heldBack.push(`${entry.path}: ${what}`)
       continue
     }
-    writeRecordFile(adminDir, record)
-    await repo.git.exec(['worktree', 'unlock', entry.path])
+    writeRecordFile(gitDir, { ...record, id: path.basename(gitDir), taken: new Date().toISOString() })
+    fs.rmSync(path.join(gitDir, 'locked'), { force: true })
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
     const moved = await repo.git.run(['worktree', 'move', entry.path, record.path])
     if (moved.exitCode !== 0) {
       // Another file system, for one: leave it parked.
-      await repo.git.exec(['worktree', 'lock', '--reason', entry.locked!, entry.path])
+      fs.writeFileSync(path.join(gitDir, 'locked'), entry.locked!)
+      if (parked) writeRecordFile(gitDir, parked)
       continue
     }
-    await repo.git.exec(['worktree', 'lock', '--reason', lockReason, record.path])
-    await repo.git.exec(['branch', record.branch, record.baseSha])
-    return adminDir
+    fs.writeFileSync(path.join(gitDir, 'locked'), lockReason)
+    await repo.git.exec(['branch', '--no-track', record.branch, record.baseSha])
+    return { gitDir, heldBack }
   }
-  return undefined
+  return heldBack.length ? { gitDir: '', heldBack } : undefined
 }
 
 /** Checks out the new branch in a worktree taken from the pool, and checks it is clean and at the base. */
-export async function checkOutTaken(record: WorktreeRecord): Promise<void> {
+export async function checkOutTaken(record: WorktreeRecord, env?: Record<string, string>): Promise<void> {
   const git = new Git(record.path)
-  await git.exec(['checkout', '--quiet', record.branch])
+  await git.exec(['checkout', '--quiet', record.branch], { env, interruptible: true })
   const [head, status] = await Promise.all([git.exec(['rev-parse', 'HEAD']), git.exec(['status', '--porcelain', '--untracked-files=all'])])
   if (head.trim() !== record.baseSha || status !== '') {
     throw new Error(`the worktree taken from the pool is not clean at ${record.baseSha} after checkout: ${status.trim() || head.trim()}`)
   }
 }
 
-/** Removes parked worktrees older than the limit; git itself refuses any that is not clean. */
-export async function expireParked(repo: Repository, entries: WorktreeEntry[], now = Date.now()): Promise<string[]> {
+/**
+ * Removes parked worktrees older than a day, of jobs that are provably over (the ownership rules of the
+ * sweep), each through the gate. Outside a runner, nothing.
+ */
+export async function expireParked(repo: Repository, me: Owner = currentOwner(), now = Date.now()): Promise<string[]> {
   const removed: string[] = []
-  for (const entry of entries) {
-    const since = parkedSince(entry)
-    if (since === undefined || now - since < PARKED_MAX_AGE_MS) continue
-    await repo.git.exec(['worktree', 'unlock', entry.path])
-    const removal = await repo.git.run(['worktree', 'remove', entry.path])
-    if (removal.exitCode === 0) removed.push(entry.path)
-    else await repo.git.run(['worktree', 'lock', '--reason', entry.locked!, entry.path])
+  for (const { entry, gitDir, record } of await listParked(repo)) {
+    const since = parkedSince(entry)!
+    if (now - since < PARKED_MAX_AGE_MS || !record || !jobOver(record.owner, me, now)) continue
+    const gate = parkedGate(repo, gitDir, entry.path, record, since)
+    const findings = await inspect(gate)
+    if (findings.error || hasUnsavedWork(findings) || findings.head !== record.parkedHead) continue
+    const outcome = await removeWorktreeFolder(repo, record, gitDir, findings, gate, false)
+    if (outcome.reason === 'clean') removed.push(entry.path)
   }
   return removed
 }

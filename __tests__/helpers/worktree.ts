@@ -1,24 +1,53 @@
 // A worktree made as the main step makes one: locked with a token, its record in its git dir.
 import * as path from 'node:path'
+import { exitWorktree, type ExitOptions, type ExitResult } from '../../src/exit-worktree.js'
+import type { Owner } from '../../src/ownership.js'
+import { openRepository } from '../../src/repository.js'
 import { writeRecordFile, type WorktreeRecord } from '../../src/state-helper.js'
 import { git, type Repos } from './repos.js'
 
+export const TEST_OWNER: Owner = {
+  runner: 'runner-1',
+  host: 'test-host',
+  workFolder: '/runner/_work',
+  run: '1-1',
+  job: 'agents',
+  tracking: 'github_test',
+  since: new Date().toISOString()
+}
+
 export function createLikeMain(repos: Repos, name: string, overrides: Partial<WorktreeRecord> = {}): WorktreeRecord {
   const wt = path.join(repos.root, 'wts', name)
+  const token = `${name.replace(/[^a-f0-9]/gi, '').toLowerCase()}${'0'.repeat(16)}`.slice(0, 16)
   const record: WorktreeRecord = {
-    token: `${name.replace(/[^a-z0-9]/gi, '')}0token`,
+    token,
     repository: repos.clone,
+    commonDir: path.join(repos.clone, '.git'),
     path: wt,
     name,
     branch: `worktree-${name}`,
     baseSha: git(repos.clone, 'rev-parse', 'HEAD'),
     created: true,
+    checkedOut: true,
     onExit: 'remove',
+    onExitGiven: false,
     discardChanges: false,
-    owner: { runner: 'runner-1', run: '1-1', job: 'agents' },
+    rescue: [],
+    rescueMaxBytes: 100 * 1024 * 1024,
+    ephemeral: false,
+    fileMode: true,
+    owner: TEST_OWNER,
     ...overrides
   }
   git(repos.clone, 'worktree', 'add', '--quiet', '--lock', '--reason', `agent-worktree ${record.token}: test`, '-b', record.branch, wt, record.baseSha)
-  writeRecordFile(git(wt, 'rev-parse', '--absolute-git-dir'), record)
+  const gitDir = git(wt, 'rev-parse', '--absolute-git-dir')
+  record.id = path.basename(gitDir)
+  writeRecordFile(gitDir, record)
   return record
+}
+
+/** The exit as the post step runs it (its own record), unless options say otherwise. */
+export async function exitAs(record: WorktreeRecord, options: Partial<ExitOptions> = {}): Promise<ExitResult> {
+  const repo = await openRepository(record.repository, 'repository-path')
+  return exitWorktree(record, { onExit: 'remove', discardChanges: false, step: 'post', rescue: [], ...options }, repo)
 }

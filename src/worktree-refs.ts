@@ -1,0 +1,74 @@
+// Every commit that only a worktree's own git dir remembers, and that dies with it: what its HEAD
+// pointed to since the job entered (the HEAD reflog), its own refs (refs/worktree/*, refs/bisect/*,
+// refs/rewritten/*) and their reflogs, and the pseudo-refs of a merge, rebase, cherry-pick or revert
+// left in progress. Read from the files, so that nothing git is told can hide them.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+
+const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/
+
+/** Pseudo-refs and sequencer state that name commits, relative to the worktree's git dir. */
+const PSEUDO_REFS = [
+  'ORIG_HEAD',
+  'MERGE_HEAD',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'REBASE_HEAD',
+  'BISECT_HEAD',
+  'rebase-merge/orig-head',
+  'rebase-merge/onto',
+  'rebase-merge/stopped-sha',
+  'rebase-merge/amend',
+  'rebase-apply/orig-head',
+  'rebase-apply/onto',
+  'rebase-apply/abort-safety',
+  'sequencer/head',
+  'sequencer/abort-safety'
+]
+
+function readLines(file: string): string[] {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n')
+  } catch {
+    return []
+  }
+}
+
+function filesBelow(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter(e => e.isFile())
+      .map(e => path.join(e.parentPath, e.name))
+  } catch {
+    return []
+  }
+}
+
+/** Both sides of every reflog entry written at or after `since` (ms; all entries when undefined). */
+export function reflogCommits(file: string, since?: number): string[] {
+  const found: string[] = []
+  for (const line of readLines(file)) {
+    // "<old> <new> <name> <email> <seconds> <zone>\t<message>"
+    const match = /^(\S+) (\S+) .*> (\d+) [-+]\d{4}(\t|$)/.exec(line)
+    if (!match || (since !== undefined && Number(match[3]) * 1000 < since)) continue
+    found.push(match[1], match[2])
+  }
+  return found.filter(id => OBJECT_ID.test(id) && !/^0+$/.test(id))
+}
+
+/** The commits a worktree's git dir remembers, HEAD's own target aside (git resolves HEAD). */
+export function gitDirCommits(gitDir: string, since?: number): string[] {
+  const found = [
+    ...reflogCommits(path.join(gitDir, 'logs', 'HEAD'), since),
+    ...filesBelow(path.join(gitDir, 'logs', 'refs')).flatMap(file => reflogCommits(file, since)),
+    ...filesBelow(path.join(gitDir, 'refs')).flatMap(file => readLines(file).slice(0, 1)),
+    ...PSEUDO_REFS.flatMap(name => readLines(path.join(gitDir, name)).map(line => line.split(/\s/)[0]))
+  ]
+  return [...new Set(found.map(id => id.trim()).filter(id => OBJECT_ID.test(id)))]
+}
+
+/** The commits a branch's reflog remembers since `since`: they go when the branch is deleted. */
+export function branchReflogCommits(commonDir: string, branch: string, since?: number): string[] {
+  return reflogCommits(path.join(commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), since)
+}
