@@ -1,0 +1,134 @@
+// What the real runner does that a naive emulation hides: state reaches the post as environment
+// variables of bounded size, two runners on one host share a name, a post has a time limit, act keeps
+// only the workspace. Through the committed bundles.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Job } from '../scripts/runner.mjs'
+import { branchExists, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+
+let repos: Repos
+beforeEach(() => {
+  repos = makeRepos()
+})
+afterEach(() => repos.cleanup())
+
+/** A job of the runner installed at `runnerDir` (its work folder holds _temp), named `name`. */
+function job(runnerDir: string, name: string, env: Record<string, string> = {}): Job {
+  return new Job({
+    workspace: repos.clone,
+    temp: path.join(repos.root, runnerDir, '_work', '_temp'),
+    env: { RUNNER_NAME: name, GITHUB_RUN_ID: '5', GITHUB_JOB: 'agents', ...env }
+  })
+}
+
+function warnings(step: { annotations: { level: string; message: string }[] }): string[] {
+  return step.annotations.filter(a => a.level === 'warning').map(a => a.message)
+}
+
+/** The record the main step left in the worktree's git dir, for a test to age or point elsewhere. */
+function editRecord(wt: string, edit: (record: Record<string, unknown> & { owner: Record<string, unknown> }) => void): void {
+  const file = path.join(git(wt, 'rev-parse', '--absolute-git-dir'), 'agent-worktree.json')
+  const record = JSON.parse(fs.readFileSync(file, 'utf8'))
+  edit(record)
+  fs.writeFileSync(file, JSON.stringify(record))
+}
+
+describe('state', () => {
+  it('stays small whatever the checkout holds: 3,000 changed files before enter, and the post still starts', async () => {
+    repos.cleanup()
+    repos = makeRepos(Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`generated/output-with-a-long-descriptive-name-${i}.txt`, `${i}\n`])))
+    for (let i = 0; i < 3000; i++) write(repos.clone, `generated/output-with-a-long-descriptive-name-${i}.txt`, `rebuilt ${i}\n`)
+    const j = job('runner-a', 'host')
+    const main = await j.uses('.', { name: 'big-checkout' })
+    expect(main.exitCode, main.stdout).toBe(0)
+    expect(Buffer.byteLength(main.state.worktree)).toBeLessThan(8 * 1024)
+    const [post] = await j.runPosts()
+    expect(post.exitCode).toBe(0)
+    expect(post.stdout).toContain('Removed')
+    expect(fs.existsSync(main.outputs['worktree-path'])).toBe(false)
+  })
+})
+
+describe('runner identity', () => {
+  it('two runners on one host with one name (two registrations) never take each other for a leftover', async () => {
+    const a = job('runner-a', 'build-host')
+    const first = await a.uses('.', { name: 'a-at-work' })
+    // Runner B, installed in another folder of the same host, starts a job while A's job still runs.
+    const b = job('runner-b', 'build-host', { GITHUB_RUN_ID: '6' })
+    const second = await b.uses('.', { name: 'b-enters' })
+    expect(second.exitCode).toBe(0)
+    expect(fs.existsSync(first.outputs['worktree-path'])).toBe(true)
+    expect(branchExists(repos.clone, first.outputs.branch)).toBe(true)
+    await b.runPosts()
+    await a.runPosts()
+  })
+
+  it('recognises the leftover of an ephemeral runner on a shared clone by its dead runner process, or by its age', async () => {
+    const gone = job('ephemeral-1', 'arc-runner-x7k2p')
+    const dead = (await gone.uses('.', { name: 'dead-owner' })).outputs['worktree-path']
+    const old = (await gone.uses('.', { name: 'old-owner' })).outputs['worktree-path']
+    // The runner process of that job has ended; another host's job started a week ago.
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+    editRecord(dead, r => (r.owner.worker = { pid: Number(ended.stdout) }))
+    editRecord(old, r => Object.assign(r.owner, { host: 'another-host', since: new Date(Date.now() - 7 * 86_400_000).toISOString() }))
+    const next = await job('ephemeral-2', 'arc-runner-q9m3z').uses('.', { name: 'next' })
+    expect(next.exitCode).toBe(0)
+    expect(next.stdout).toContain('a job whose runner process has ended')
+    expect(next.stdout).toContain('a job that started 7 days ago')
+    expect(fs.existsSync(dead)).toBe(false)
+    expect(fs.existsSync(old)).toBe(false)
+  })
+
+  it('skips the sweep on a GitHub-hosted runner, where a job never meets another', async () => {
+    const earlier = job('runner-a', 'GitHub Actions 2')
+    const left = (await earlier.uses('.', { name: 'left' })).outputs['worktree-path']
+    const hosted = await job('runner-a', 'GitHub Actions 2', { RUNNER_ENVIRONMENT: 'github-hosted', GITHUB_RUN_ID: '9' }).uses('.', { name: 'fresh' })
+    expect(hosted.exitCode).toBe(0)
+    expect(fs.existsSync(left)).toBe(true)
+  })
+})
+
+describe('a post within its time', () => {
+  it('waits a bounded time for the repository lock, then keeps the worktree and says why, the job green', async () => {
+    const j = job('runner-a', 'host')
+    const { outputs } = await j.uses('.', { name: 'locked-out' })
+    // Another step holds the lock and keeps it fresh, as a live holder on another host would.
+    const lock = path.join(repos.clone, '.git', 'agent-worktree.lock')
+    fs.writeFileSync(lock, JSON.stringify({ pid: 1, host: 'another-host', id: 'x' }))
+    const refresh = setInterval(() => fs.utimesSync(lock, new Date(), new Date()), 1000)
+    try {
+      const started = Date.now()
+      const [post] = await j.runPosts()
+      expect(Date.now() - started).toBeLessThan(45_000)
+      expect(post.exitCode).toBe(0)
+      expect(warnings(post).join('\n')).toMatch(/Timed out after 30 s waiting for .*agent-worktree\.lock/)
+      expect(fs.existsSync(outputs['worktree-path'])).toBe(true)
+    } finally {
+      clearInterval(refresh)
+      fs.rmSync(lock, { force: true })
+    }
+    // The sweep of the next job on this runner finishes it.
+    const next = await job('runner-a', 'host', { GITHUB_RUN_ID: '6' }).uses('.', { name: 'next' })
+    expect(next.exitCode).toBe(0)
+    expect(fs.existsSync(outputs['worktree-path'])).toBe(false)
+  }, 90_000)
+})
+
+describe('act', () => {
+  it('warns when the worktree would live outside the workspace, which act keeps alone', async () => {
+    const main = await job('runner-a', 'host', { ACT: 'true' }).uses('.', { name: 'under-act' })
+    expect(main.exitCode).toBe(0)
+    expect(warnings(main).join('\n')).toContain('Running under act, which keeps only the workspace')
+  })
+
+  it('is quiet with a worktrees-dir inside the workspace that git ignores', async () => {
+    write(repos.clone, '.gitignore', '*.log\nbuild/\n.worktrees/\n')
+    git(repos.clone, 'commit', '--quiet', '-am', 'ignore .worktrees')
+    const main = await job('runner-a', 'host', { ACT: 'true' }).uses('.', { name: 'inside', 'worktrees-dir': '.worktrees' })
+    expect(main.exitCode, main.stdout).toBe(0)
+    expect(warnings(main)).toEqual([])
+    expect(worktreePaths(repos.clone)).toContain(path.join(repos.clone, '.worktrees', 'inside'))
+  })
+})
