@@ -101,7 +101,8 @@ describe('a stage cancelled while each of its git calls runs', () => {
 
   it('post: a post cancelled anywhere leaves what the next job on the runner finishes', async () => {
     const calls = await gitCallsOf('post')
-    for (let nth = 1; nth <= calls.length; nth++) {
+    for (let k = 0; k < ROUNDS * calls.length; k++) {
+      const nth = (k % calls.length) + 1
       const j = job()
       const main = await j.uses('.', { name: `cancel-post-${nth}` })
       expect(main.exitCode).toBe(0)
@@ -124,7 +125,8 @@ describe('a stage cancelled while each of its git calls runs', () => {
 
   it('exit sub-action: cancelled anywhere, the post then converges', async () => {
     const calls = await gitCallsOf('exit')
-    for (let nth = 1; nth <= calls.length; nth++) {
+    for (let k = 0; k < ROUNDS * calls.length; k++) {
+      const nth = (k % calls.length) + 1
       const j = job()
       await j.uses('.', { name: `cancel-exit-${nth}` })
       const exit = await j.uses('exit', {}, { cancel: { onGit: '*', nth, holdMs: 600 } })
@@ -145,7 +147,8 @@ describe('a stage cancelled while each of its git calls runs', () => {
 describe('a main step lost with the machine while each git call runs (SIGKILL of node alone)', () => {
   it('the post converges, waiting for a git call that outlived the step', async () => {
     const calls = await gitCallsOf('main')
-    for (let nth = 1; nth <= calls.length; nth++) {
+    for (let k = 0; k < ROUNDS * calls.length; k++) {
+      const nth = (k % calls.length) + 1
       const j = job()
       const main = await j.uses('.', { name: `crash-${nth}` }, { crash: { onGit: '*', nth, holdMs: 300 } })
       const context = `crashed on git call ${nth} (${calls[nth - 1]}): ${main.stdout}`

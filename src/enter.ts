@@ -103,6 +103,7 @@ async function create(repo: Repository, settings: EnterSettings, fileMode: boole
   // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does), of
   // the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
   try {
+    await prefetchBlobs(repo, record.baseSha, settings.sparsePaths)
     if (plan.taken) await checkOutTaken(record, lfs)
     else await new Git(record.path).exec(['reset', '--hard', '--quiet'], { env: lfs, interruptible: true })
   } catch (error) {
@@ -114,6 +115,33 @@ async function create(repo: Repository, settings: EnterSettings, fileMode: boole
   if (plan.taken) core.info(`Took ${record.path} from the pool of parked worktrees.`)
   await prepare(repo, plan)
   return record
+}
+
+/**
+ * In a partial clone, the checkout would fetch every missing file from the remote, with no time limit: a
+ * remote that stalls would hold the step for ever. The missing files of the base are fetched first, as
+ * git's own lazy fetch does, but watched: a transfer that says nothing for a while is stopped.
+ */
+async function prefetchBlobs(repo: Repository, base: string, sparsePaths: string[]): Promise<void> {
+  const promisor = (await repo.git.run(['config', '--get-regexp', '^remote\\..*\\.promisor$'])).stdout
+    .split('\n')
+    .find(line => line.endsWith(' true'))
+    ?.replace(/^remote\.(.*)\.promisor true$/, '$1')
+  if (!promisor) return
+  // A sparse worktree needs its folders and the files at the top.
+  const top = sparsePaths.length ? (await repo.git.exec(['ls-tree', '-z', '--name-only', base])).split('\0').filter(Boolean) : []
+  const scope = sparsePaths.length ? ['--', ...sparsePaths.map(p => `:(literal)${p}`), ...top.map(p => `:(literal)${p}`)] : []
+  const listed = await repo.git.exec(['rev-list', '--objects', '--missing=print', '--no-walk', base, ...scope], { interruptible: true })
+  const missing = listed.split('\n').filter(line => line.startsWith('?'))
+  if (!missing.length) return
+  const fetched = await repo.git.run(
+    ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--progress', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--filter=blob:none', '--stdin', promisor],
+    { input: missing.map(line => line.slice(1)).join('\n') + '\n', stallMs: STALL_MS, interruptible: true }
+  )
+  if (fetched.exitCode !== 0) {
+    throwIfCancelled()
+    throw new Error(`This is a partial clone, and the files of ${base.slice(0, 12)} could not be fetched from ${promisor}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`)
+  }
 }
 
 async function addWorktree(repo: Repository, settings: EnterSettings, record: WorktreeRecord, reason: string): Promise<void> {

@@ -48,9 +48,10 @@ const statOf: Stat = p => fs.statSync(p, { throwIfNoEntry: false })
  * one file (device and inode): that is how the file system itself decides, case rules included.
  */
 export function samePath(a: string, b: string, platform: Platform = process.platform, stat: Stat = statOf): boolean {
-  if (normalizePath(a, platform) === normalizePath(b, platform)) return true
   const [sa, sb] = [stat(a), stat(b)]
-  if (sa && sb) return sa.dev === sb.dev && sa.ino === sb.ino
+  // A file system without inode numbers (FAT) reports 0: then only the text can tell.
+  if (sa && sb && (sa.ino !== 0 || sb.ino !== 0)) return sa.dev === sb.dev && sa.ino === sb.ino
+  if (normalizePath(a, platform) === normalizePath(b, platform)) return true
   return normalizePath(realPath(a, platform), platform) === normalizePath(realPath(b, platform), platform)
 }
 

@@ -26,10 +26,10 @@ const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(r
 const BUSY = new Set(['EBUSY', 'EPERM', 'EACCES', 'ENOTEMPTY'])
 
 /** Renames, retrying with a short back-off while Windows reports the folder in use. */
-export async function renameFolder(from: string, to: string, platform: Platform = process.platform, attempts = 5): Promise<void> {
+export async function renameFolder(from: string, to: string, platform: Platform = process.platform, rename = fs.renameSync, attempts = 5): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      fs.renameSync(from, to)
+      rename(from, to)
       return
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? ''
