@@ -5,6 +5,7 @@ import * as path from 'node:path'
 import { parseAction } from '@actions/workflow-parser/actions/action-parser'
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser'
 import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import { ROOT } from '../scripts/runner.mjs'
 
 const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8')
@@ -48,6 +49,16 @@ describe("GitHub's parser", () => {
     expect(await workflowErrors('README.md', asWorkflow(snippet as string))).toEqual([])
   })
 
+  it.each(fs.readdirSync(path.join(ROOT, '.github', 'workflows')))('accepts the workflow %s', async file => {
+    expect(await workflowErrors(file, read(`.github/workflows/${file}`))).toEqual([])
+  })
+
+  it('runs CI on Linux, Windows and macOS', () => {
+    const ci = parse(read('.github/workflows/ci.yml')) as { jobs: Record<string, { strategy?: { matrix?: { os?: string[] } } }> }
+    for (const job of ['test', 'dogfood', 'dogfood-exit'])
+      expect(ci.jobs[job].strategy?.matrix?.os).toEqual(['ubuntu-latest', 'windows-latest', 'macos-latest'])
+  })
+
   it('finds the errors it is meant to find', async () => {
     expect(
       await workflowErrors('broken.yml', 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: x/y@v1\n        with: [1]\n')
@@ -57,8 +68,38 @@ describe("GitHub's parser", () => {
   })
 })
 
-describe('the README shows the examples as they are', () => {
-  it.each(examples)('examples/%s', file => {
-    expect(read('README.md')).toContain(read(`examples/${file}`).trim())
+describe('the README and the examples', () => {
+  it('shows one example inline exactly as it is, and links every other', () => {
+    const readme = read('README.md')
+    expect(readme).toContain(read('examples/cli-agent-matrix.yml').trim())
+    for (const file of examples.filter(f => f !== 'cli-agent-matrix.yml')) expect(readme).toContain(`](examples/${file})`)
+  })
+
+  /** The rows of every table in the README whose first column is a code span: name → cells. */
+  function tableRows(): Map<string, string[][]> {
+    const rows = new Map<string, string[][]>()
+    for (const line of read('README.md').split('\n')) {
+      const cells = line
+        .split('|')
+        .slice(1, -1)
+        .map(c => c.trim())
+      for (const name of [...(cells[0] ?? '').matchAll(/`([a-z-]+)`/g)].map(m => m[1])) rows.set(name, [...(rows.get(name) ?? []), cells])
+    }
+    return rows
+  }
+
+  it.each(['action.yml', 'exit/action.yml'])('has every input and output of %s in its tables, with the same default', file => {
+    const action = parse(read(file)) as { inputs: Record<string, { default?: string }>; outputs: Record<string, unknown> }
+    const rows = tableRows()
+    for (const [input, spec] of Object.entries(action.inputs)) {
+      const found = rows.get(input)?.filter(cells => cells.length === 3)
+      expect(found?.length, `input ${input} of ${file}`).toBeGreaterThan(0)
+      if (spec.default !== undefined)
+        expect(
+          found!.some(cells => cells[1] === `\`${spec.default}\``),
+          `default of ${input} in ${file}`
+        ).toBe(true)
+    }
+    for (const output of Object.keys(action.outputs)) expect(rows.has(output), `output ${output} of ${file}`).toBe(true)
   })
 })

@@ -50,7 +50,8 @@ try {
     temp: path.join(root, 'runner-temp'),
     env: { GITHUB_RUN_ID: '1', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'demo', RUNNER_NAME: 'local' }
   })
-  const enter = await job.uses('.', { name: 'demo-agent' })
+  // rescue: branch copies kept work to the remote; on a GitHub-hosted runner the default is an artifact.
+  const enter = await job.uses('.', { name: 'demo-agent', rescue: 'branch' })
   show('uses: agent-worktree (main)', enter)
   const wt = enter.outputs['worktree-path']
 
@@ -60,7 +61,19 @@ try {
   git(wt, 'commit', '--quiet', '-m', 'Add a feature')
   fs.writeFileSync(path.join(wt, 'notes.txt'), 'work in progress\n')
 
-  show('uses: agent-worktree/exit (unsaved work: kept)', await job.uses('exit'))
+  const kept = await job.uses('exit')
+  show('uses: agent-worktree/exit (unsaved work: kept, and rescued to a branch)', kept)
+
+  const restored = path.join(root, 'restored')
+  const branch = kept.outputs['rescue-ref']
+  console.log(`\n=== restore the rescued work in a fresh clone: git fetch origin ${branch}`)
+  git(root, 'clone', '--quiet', origin, restored)
+  git(restored, 'fetch', '--quiet', 'origin', branch)
+  git(restored, 'switch', '--quiet', '-c', 'rescued', 'FETCH_HEAD')
+  console.log(`  files: ${git(restored, 'ls-files').split('\n').join(', ')}`)
+  console.log(`  notes.txt: ${fs.readFileSync(path.join(restored, 'notes.txt'), 'utf8').trim()}`)
+  git(restored, 'reset', '--quiet', '--soft', 'HEAD^')
+  console.log(`  after git reset --soft HEAD^, as the agent left them: ${git(restored, 'status', '--short').replace(/\n/g, ', ')}`)
 
   console.log('\n=== the agent saves its work: pushes the commit, deletes its notes')
   git(wt, 'push', '--quiet', 'origin', 'HEAD:refs/heads/agent/demo')

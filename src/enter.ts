@@ -21,6 +21,7 @@ import {
   writeRecordFile,
   type WorktreeRecord
 } from './state-helper.js'
+import { oneLine } from './report.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from './worktree-pool.js'
 import { STALL_MS } from './rescue.js'
@@ -112,7 +113,7 @@ async function create(repo: Repository, settings: EnterSettings, fileMode: boole
   record.checkedOut = true
   writeRecordFile(path.join(repo.commonDir, 'worktrees', record.id!), record)
   saveRecordState(record)
-  if (plan.taken) core.info(`Took ${record.path} from the pool of parked worktrees.`)
+  if (plan.taken) core.info(oneLine(`Took ${record.path} from the pool of parked worktrees.`))
   await prepare(repo, plan)
   return record
 }
@@ -135,12 +136,25 @@ async function prefetchBlobs(repo: Repository, base: string, sparsePaths: string
   const missing = listed.split('\n').filter(line => line.startsWith('?'))
   if (!missing.length) return
   const fetched = await repo.git.run(
-    ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--progress', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', '--filter=blob:none', '--stdin', promisor],
+    [
+      '-c',
+      'fetch.negotiationAlgorithm=noop',
+      'fetch',
+      '--progress',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--recurse-submodules=no',
+      '--filter=blob:none',
+      '--stdin',
+      promisor
+    ],
     { input: missing.map(line => line.slice(1)).join('\n') + '\n', stallMs: STALL_MS, interruptible: true }
   )
   if (fetched.exitCode !== 0) {
     throwIfCancelled()
-    throw new Error(`This is a partial clone, and the files of ${base.slice(0, 12)} could not be fetched from ${promisor}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`)
+    throw new Error(
+      `This is a partial clone, and the files of ${base.slice(0, 12)} could not be fetched from ${promisor}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`
+    )
   }
 }
 
@@ -209,12 +223,14 @@ async function prepare(repo: Repository, plan: Plan): Promise<void> {
   if (includeFile) {
     const { copied, skipped: notCopied } = await copyIncludedFiles(repo.toplevel, record.path, includeFile)
     core.info(
-      `Copied ${copied.length} ignored file(s) that ${path.relative(repo.toplevel, includeFile)} names${copied.length ? `: ${copied.join(', ')}` : ''}.`
+      oneLine(
+        `Copied ${copied.length} ignored file(s) that ${path.relative(repo.toplevel, includeFile)} names${copied.length ? `: ${copied.join(', ')}` : ''}.`
+      )
     )
     const outside = notCopied.filter(s => s.includes('outside the worktree'))
     if (outside.length)
       core.warning(`include-file: not copied, a folder on the way leads outside the worktree: ${outside.join(', ')}.`, { title: 'agent-worktree' })
-    if (notCopied.length > outside.length) core.info(`Not copied: ${notCopied.filter(s => !outside.includes(s)).join(', ')}.`)
+    if (notCopied.length > outside.length) core.info(oneLine(`Not copied: ${notCopied.filter(s => !outside.includes(s)).join(', ')}.`))
   }
 }
 
@@ -327,7 +343,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, fileMode: 
         const who = holder ? describeOwner(holder.owner) : 'a job whose record cannot be read'
         throw new InputError('path', given, `another job holds it (${who}), and it may still be running`, 'Wait for that job to end, or create a new worktree.')
       }
-      core.info(`Taking over ${found.entry.path} from ${over === true ? 'this job' : over}.`)
+      core.info(oneLine(`Taking over ${found.entry.path} from ${over === true ? 'this job' : over}.`))
     }
     // Unlocked: locked for the job, and unlocked again when kept. Taken over: it stays the job's. Locked by
     // hand by someone: their lock stays, and the worktree is never removed.
@@ -353,7 +369,9 @@ function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): 
   core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
   warnUnderAct(record)
   core.info(
-    `${record.created ? 'Created' : 'Entered'} worktree ${record.path} on ${record.branch ? `branch ${record.branch}` : 'a detached HEAD'} at ${record.baseSha.slice(0, 12)}.`
+    oneLine(
+      `${record.created ? 'Created' : 'Entered'} worktree ${record.path} on ${record.branch ? `branch ${record.branch}` : 'a detached HEAD'} at ${record.baseSha.slice(0, 12)}.`
+    )
   )
 }
 

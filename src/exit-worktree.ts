@@ -12,7 +12,7 @@ import { residentsOf, type Resident } from './processes.js'
 import { quarantinePath, removeWorktreeFolder, renameFolder, type Outcome } from './remove-worktree.js'
 import { adminDirs, checkFolder, folderOf, isOrphanFolder, lockOf, type Repository, worktreeGit } from './repository.js'
 import { withRepositoryLock, LockTimeoutError } from './repository-lock.js'
-import { keepSnapshot, rescue, type RescueResult } from './rescue.js'
+import { keepSnapshot, keptRef, rescue, type RescueResult } from './rescue.js'
 import { decide, describeFindings, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from './safety-gate.js'
 import { readRecordFile, tryWriteRecordFile, type WorktreeRecord } from './state-helper.js'
 import { park } from './worktree-pool.js'
@@ -133,7 +133,8 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions,
     gitDir,
     folder: intact ? folder : undefined,
     fileMode: record.fileMode,
-    baseSha: record.created ? record.baseSha : undefined,
+    // A base from the git dir (the agent can write it) would mark the agent's commits saved: only the post's own counts.
+    baseSha: record.created && trusted ? record.baseSha : undefined,
     branchesToDelete: await branchToDelete(repo, record, gitDir, trusted),
     localRefsSurvive: !record.ephemeral,
     since: record.taken ? Date.parse(record.taken) : undefined,
@@ -301,6 +302,9 @@ async function keep(
   if (findings.head && (hasUnsavedWork(findings) || verdict === 'keep-unknown')) {
     const snapshot = await keepSnapshot({ repo, record, gitDir: found.gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
     kept.rescue = await rescue(snapshot, record, options.rescue, repo.git)
+  } else if (findings.head) {
+    // Marked as kept in the repository too: later sweeps report it and leave it alone.
+    await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', keptRef(found.gitDir), findings.head])
   }
   // Only where the machine stays: on a hosted runner no later checkout comes, and the kept worktree keeps its branch.
   if (ours && record.created && !record.ephemeral && findings.head) {
@@ -340,6 +344,7 @@ async function isolationBreach(record: WorktreeRecord): Promise<string[]> {
  */
 async function clearInterruptedAdd(repo: Repository, record: WorktreeRecord): Promise<string> {
   const notes: string[] = []
+  let branchNote = ''
   const gitDir = halfGoneGitDir(repo.commonDir, record)
   if (gitDir) {
     fs.rmSync(gitDir, { recursive: true, force: true })
@@ -371,10 +376,10 @@ async function clearInterruptedAdd(repo: Repository, record: WorktreeRecord): Pr
     const unsaved = await repo.git.run(['log', '--format=%h', ref, '--not', record.baseSha, '--remotes', '--'])
     const tip = await repo.git.resolveCommit(ref)
     if (unsaved.exitCode === 0 && unsaved.stdout.trim() === '' && tip && (await repo.git.run(['update-ref', '-d', ref, tip])).exitCode === 0) {
-      notes.push(`its branch ${record.branch}`)
+      branchNote = `; deleted its branch ${record.branch}, which no worktree has checked out any more and whose commits are saved`
     }
   }
-  return notes.length ? `; removed ${notes.join(' and ')}, left by a step that was cut short` : ''
+  return `${notes.length ? `; removed ${notes.join(' and ')}, left by a step that was cut short` : ''}${branchNote}`
 }
 
 function halfGoneGitDir(commonDir: string, record: WorktreeRecord): string | undefined {

@@ -3,7 +3,7 @@ import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import { exitWorktree } from './exit-worktree.js'
 import { Git, handleCancellation } from './git-command-manager.js'
-import { report, writeSummary } from './report.js'
+import { oneLine, report, writeSummary } from './report.js'
 import { settle } from './repository-lock.js'
 import { loadRecordState, STATE_COMMON_DIR } from './state-helper.js'
 
@@ -22,7 +22,7 @@ export async function run(): Promise<void> {
     // A main step killed while it held the repository lock leaves the lock file, and maybe a git call, behind.
     const commonDir = core.getState(STATE_COMMON_DIR)
     if (commonDir) await settle(commonDir, { timeoutMs: POST_LOCK_TIMEOUT_MS })
-    if (!record) return core.debug('The main step created nothing: nothing to exit.')
+    if (!record) return core.debug(oneLine('The main step created nothing: nothing to exit.'))
     // The main step opened the repository; its record is this step's own state, which no agent can write.
     const cwd = fs.existsSync(record.repository) ? record.repository : record.commonDir
     const repo = { toplevel: record.repository, commonDir: record.commonDir, git: new Git(cwd) }

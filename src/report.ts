@@ -100,6 +100,6 @@ export async function writeSummary(result: ExitResult): Promise<void> {
       )
       .write()
   } catch (error) {
-    core.debug(`No job summary written: ${(error as Error).message}`)
+    core.debug(oneLine(`No job summary written: ${(error as Error).message}`))
   }
 }

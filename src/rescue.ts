@@ -105,7 +105,7 @@ export async function keepSnapshot(input: {
       `Job: run ${record.owner.run || '-'}, job ${record.owner.job || '-'}, runner ${record.owner.runner || '-'}.`
     ].join('\n')
     const commit = (await git.exec(['commit-tree', tree, ...parents.flatMap(p => ['-p', p]), '-F', '-'], { env: IDENTITY, input: message })).trim()
-    const ref = `refs/agent-worktree/kept/${path.basename(gitDir)}`
+    const ref = keptRef(gitDir)
     await repo.git.exec(['update-ref', '-m', 'agent-worktree: kept', ref, commit])
     return { commit, ref, leftOut, base: record.baseSha || head }
   } catch (error) {
@@ -114,6 +114,13 @@ export async function keepSnapshot(input: {
     fs.rmSync(temp, { recursive: true, force: true })
   }
 }
+
+/** The ref that marks a worktree kept, and keeps its snapshot alive: refs/agent-worktree/kept/<id>. */
+export function keptRef(gitDir: string): string {
+  return `${KEPT_REFS}${path.basename(gitDir)}`
+}
+
+export const KEPT_REFS = 'refs/agent-worktree/kept/'
 
 /** The largest changed files, until the rest fit in `limit` bytes. */
 function overLimit(folder: string, uncommitted: string[], limit: number): string[] {

@@ -9,7 +9,8 @@ import { currentOwner, inRunner, jobOver, lockToken, type Owner } from './owners
 import { samePath } from './paths.js'
 import { defaultWorktreesDir } from './plan.js'
 import { withRepositoryLock } from './repository-lock.js'
-import { report } from './report.js'
+import { KEPT_REFS } from './rescue.js'
+import { oneLine, report } from './report.js'
 import { adminDirs, folderOf, isOrphanFolder, lockOf, type Repository } from './repository.js'
 import { readRecordFile, type WorktreeRecord } from './state-helper.js'
 import { expireParked } from './worktree-pool.js'
@@ -27,7 +28,7 @@ export interface Leftover {
  * record belongs to this repository's git dir, and the owner is an earlier job of this runner, a job
  * whose runner process on this host has ended, or one older than any job can be. Outside a runner: none.
  */
-export function findLeftovers(repo: Repository, me: Owner = currentOwner()): Leftover[] {
+export function findLeftovers(repo: Repository, keptIds: Set<string>, me: Owner = currentOwner()): Leftover[] {
   if (!inRunner(me)) return []
   const leftovers: Leftover[] = []
   for (const gitDir of adminDirs(repo.commonDir)) {
@@ -37,7 +38,8 @@ export function findLeftovers(repo: Repository, me: Owner = currentOwner()): Lef
     if (!samePath(record.commonDir ?? '', repo.commonDir) || (record.id !== undefined && record.id !== path.basename(gitDir))) continue
     const over = jobOver(record.owner, me)
     if (!over) continue
-    leftovers.push({ record: { ...record, id: path.basename(gitDir) }, over, kept: record.onExit === 'keep' || record.exited === 'keep' })
+    const id = path.basename(gitDir)
+    leftovers.push({ record: { ...record, id }, over, kept: record.onExit === 'keep' || record.exited === 'keep' || keptIds.has(id) })
   }
   return leftovers
 }
@@ -47,10 +49,18 @@ export async function sweep(repo: Repository, me: Owner = currentOwner(), env: N
   if (!inRunner(me) || env.RUNNER_ENVIRONMENT === 'github-hosted') return
   if (fs.existsSync(path.join(repo.commonDir, 'worktrees'))) {
     const expired = await withRepositoryLock(repo.commonDir, () => expireParked(repo, me))
-    if (expired.length) core.info(`Removed ${expired.length} worktree(s) parked in the pool for more than a day: ${expired.join(', ')}.`)
+    if (expired.length) core.info(oneLine(`Removed ${expired.length} worktree(s) parked in the pool for more than a day: ${expired.join(', ')}.`))
   }
   const kept: string[] = []
-  for (const { record, over, kept: onPurpose } of findLeftovers(repo, me)) {
+  // Kept worktrees are marked by a ref too, which the record in their git dir cannot take back.
+  const marks = await repo.git.run(['for-each-ref', '--format=%(refname)', KEPT_REFS])
+  const keptIds = new Set(
+    marks.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map(ref => ref.slice(KEPT_REFS.length))
+  )
+  for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, me)) {
     if (onPurpose) {
       kept.push(`${folderOf(path.join(repo.commonDir, 'worktrees', record.id!)) ?? record.path} (by ${over})`)
       continue
@@ -58,7 +68,7 @@ export async function sweep(repo: Repository, me: Owner = currentOwner(), env: N
     const result = await exitWorktree(record, { onExit: 'remove', discardChanges: false, step: 'sweep', rescue: [] }, repo)
     report({ ...result, message: `Left by ${over}: ${result.message}` })
   }
-  if (kept.length) core.info(`Kept by earlier jobs, left as they are: ${kept.join(', ')}. Enter one with path to work on or remove it.`)
+  if (kept.length) core.info(oneLine(`Kept by earlier jobs, left as they are: ${kept.join(', ')}. Enter one with path to work on or remove it.`))
   reportOrphans(repo)
 }
 
