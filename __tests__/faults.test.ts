@@ -15,7 +15,7 @@ const ROUNDS = Number(process.env.AGENT_WORKTREE_FAULT_ROUNDS ?? 1)
 let repos: Repos
 let jobs = 0
 beforeEach(() => {
-  repos = makeRepos(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`src/file-${i}.txt`, `content ${i}\n`])))
+  repos = makeRepos(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`src/file-${i}.txt`, `content ${i}\n`])))
 })
 afterEach(() => repos.cleanup())
 
@@ -53,6 +53,15 @@ function expectConverged(context: string, except: string[] = []): void {
   ).toEqual(['refs/heads/main'])
   expect(lockFiles(path.join(repos.clone, '.git')), context).toEqual([])
   git(repos.clone, 'fsck', '--no-dangling', '--no-progress')
+}
+
+function converged(except: string[] = []): boolean {
+  try {
+    expectConverged('', except)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** The git calls a stage makes, in order, from one undisturbed run. */
@@ -114,6 +123,7 @@ describe('a stage cancelled while each of its git calls runs', () => {
       ).toEqual(post.triggered ? ['SIGINT'] : [])
       noStrays(j, context)
       await j.end()
+      if (converged()) continue
       const next = job()
       const enter = await next.uses('.', { name: `next-${nth}` })
       expect(enter.exitCode, enter.stdout).toBe(0)
@@ -134,6 +144,7 @@ describe('a stage cancelled while each of its git calls runs', () => {
       noStrays(j, context)
       const [post] = await j.runPosts()
       await j.end()
+      if (converged()) continue
       // A cut-off removal is finished by the next job's sweep.
       const next = job()
       const enter = await next.uses('.', { name: `after-exit-${nth}` })

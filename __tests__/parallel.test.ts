@@ -8,7 +8,7 @@ import { git, makeRepos, worktreePaths, write, type Repos } from './helpers/repo
 
 const LEGS = 24
 // More rounds show rarer races: AGENT_WORKTREE_ROUNDS=20 npm test -- parallel
-const ROUNDS = Number(process.env.AGENT_WORKTREE_ROUNDS ?? 2)
+const ROUNDS = Number(process.env.AGENT_WORKTREE_ROUNDS ?? 1)
 
 let repos: Repos
 beforeEach(() => {

@@ -10,7 +10,7 @@ import { currentOwner, describeOwner, jobOver, lockReason, lockToken, sameJob } 
 import { isInside, samePath } from './paths.js'
 import { planCreate, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
-import { diskError, withRepositoryLock } from './repository-lock.js'
+import { diskError, diskFull, withRepositoryLock } from './repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, type Repository } from './repository.js'
 import {
   ENV_ORIGINAL_PATH,
@@ -175,7 +175,7 @@ async function addWorktree(repo: Repository, settings: EnterSettings, record: Wo
   ])
   if (added.exitCode === 0) return
   const text = added.stderr.trim()
-  if (/No space left/i.test(text)) throw diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), path.dirname(record.path))
+  if (/No space left/i.test(text) || diskFull(path.dirname(record.path))) throw diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), path.dirname(record.path))
   const inputs = [
     settings.name !== undefined && `name: ${settings.name}`,
     settings.branch !== undefined && `branch: ${settings.branch}`,
@@ -205,7 +205,8 @@ async function shapeCheckout(record: WorktreeRecord, gitDir: string, settings: E
 
 function checkoutError(error: Error, record: WorktreeRecord): Error {
   const text = error instanceof GitError ? error.result.stderr : error.message
-  if (/No space left/i.test(text)) return diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), record.path)
+  // git says "unable to write file" when the disk is full: the disk itself tells.
+  if (/No space left/i.test(text) || diskFull(record.path)) return diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), record.path)
   if (/lfs|smudge/i.test(text)) {
     return new Error(
       `Git LFS could not provide the files of ${record.path} (${text.trim().split('\n').slice(-2).join(' ')}). Check out with actions/checkout lfs: true (the objects are then copied from the checkout), or make the LFS server reachable.`

@@ -116,22 +116,30 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions,
     })
   }
 
-  // A removal cut short leaves the folder moved aside: back where git has it, the gate judges it again.
+  // A removal cut short leaves the folder moved aside. Marked as being removed (the deletion may have begun
+  // and taken its .git file too), what is left is judged where it is, deletions allowed, and the removal
+  // goes on; otherwise it goes back where git has it, to be judged as usual.
   let finishing = false
   let folderState = checkFolder(folder, gitDir)
+  let here = folder
   const aside = quarantinePath(folder)
-  if (folderState === 'missing' && checkFolder(aside, gitDir) === 'intact') {
-    await renameFolder(aside, folder)
-    finishing = fileRecord?.removing === true
-    folderState = 'intact'
+  if (folderState === 'missing' && fs.lstatSync(aside, { throwIfNoEntry: false })?.isDirectory()) {
+    if (fileRecord?.removing) {
+      finishing = true
+      here = aside
+      folderState = 'intact'
+    } else if (checkFolder(aside, gitDir) === 'intact') {
+      await renameFolder(aside, folder)
+      folderState = 'intact'
+    }
   }
   const intact = folderState === 'intact'
-  const links = intact ? ownLinks(record.repository, folder, record.links) : []
+  const links = intact ? ownLinks(record.repository, here, record.links) : []
   const gate: GateInput = {
     repository: repo.git,
     commonDir: repo.commonDir,
     gitDir,
-    folder: intact ? folder : undefined,
+    folder: intact ? here : undefined,
     fileMode: record.fileMode,
     // A base from the git dir (the agent can write it) would mark the agent's commits saved: only the post's own counts.
     baseSha: record.created && trusted ? record.baseSha : undefined,
@@ -163,14 +171,14 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions,
   }
 
   // The links go first, by unlink, which never touches what they point to.
-  for (const link of links) fs.unlinkSync(path.join(folder, link))
+  for (const link of links) fs.unlinkSync(path.join(here, link))
   const parkable = verdict === 'remove-clean' && record.recycle && record.created && intact && !gate.sparse && !fs.existsSync(path.join(gitDir, 'modules'))
   let outcome: Outcome
   try {
     outcome = await withRepositoryLock(
       repo.commonDir,
       async () => {
-        const busy = intact ? await waitForResidents(folder) : []
+        const busy = intact ? await waitForResidents(here) : []
         if (busy.length) return { reason: 'busy' as const, detail: describeResidents(busy) }
         if (parkable && (await park(repo, record, gitDir, folder, findings, gate))) return { reason: 'parked' as const, detail: '' }
         return removeWorktreeFolder(repo, record, gitDir, findings, gate, trusted)

@@ -145,6 +145,8 @@ async function resolveBase(repo: Repository, settings: EnterSettings): Promise<s
  */
 async function checkWorktreesDir(repo: Repository, dir: string, given: boolean): Promise<string> {
   const input = given ? 'worktrees-dir' : 'worktrees-dir (default)'
+  const long = dir.split(/[\\/]/).find(part => Buffer.byteLength(part) > NAME_MAX)
+  if (long || Buffer.byteLength(dir) > PATH_MAX - 512) throw new InputError(input, dir, 'the path is too long for the file system (a name over 255 bytes, or a path near 4096)', 'Give a shorter path.')
   const stat = fs.lstatSync(dir, { throwIfNoEntry: false })
   if (stat?.isSymbolicLink())
     throw new InputError(input, dir, `it is a symbolic link (to ${fs.readlinkSync(dir)})`, 'Give the real path of the folder instead.')
@@ -152,8 +154,6 @@ async function checkWorktreesDir(repo: Repository, dir: string, given: boolean):
   const real = realPath(dir)
   if (path.parse(real).root === real)
     throw new InputError(input, dir, 'it is the root of a file system', 'Give a folder of its own, such as the default beside the checkout.')
-  const long = real.split(/[\\/]/).find(part => Buffer.byteLength(part) > NAME_MAX)
-  if (long || Buffer.byteLength(real) > PATH_MAX - 512) throw new InputError(input, dir, 'the path is too long for the file system', 'Give a shorter path.')
   if (isReallyInside(real, repo.commonDir))
     throw new InputError(input, dir, `it is inside the git dir ${repo.commonDir}`, 'Give a folder outside .git, such as the default beside the checkout.')
   const entries = await listWorktrees(repo)

@@ -18,7 +18,14 @@ export interface Outcome {
 
 /** Where a removal moves the worktree's folder before deleting it: beside it, so the rename is atomic. */
 export function quarantinePath(folder: string): string {
-  return path.join(path.dirname(folder), `.${path.basename(folder)}.agent-worktree-removing`)
+  return isQuarantine(folder) ? folder : path.join(path.dirname(folder), `.${path.basename(folder)}${QUARANTINE}`)
+}
+
+const QUARANTINE = '.agent-worktree-removing'
+
+/** A folder already moved aside by a removal that was cut short. */
+export function isQuarantine(folder: string): boolean {
+  return path.basename(folder).startsWith('.') && path.basename(folder).endsWith(QUARANTINE)
 }
 
 const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
@@ -65,7 +72,7 @@ export async function deleteTree(dir: string, platform: Platform = process.platf
     if (!fs.existsSync(dir)) return undefined
   }
   const left = countEntries(dir)
-  return `${left === undefined ? 'some files' : `${left} file${left === 1 ? '' : 's'} or folder${left === 1 ? '' : 's'}`} could not be deleted${first ? ` (${first.code}: ${first.message})` : ''}`
+  return `${left === undefined ? 'some files' : `${left} file${left === 1 ? '' : 's'} or folder${left === 1 ? '' : 's'}`} could not be deleted${first ? ` (${first.message})` : ''}`
 }
 
 function makeWritable(dir: string, platform: Platform): void {
@@ -130,6 +137,7 @@ export async function removeWorktreeFolder(
     // Submodules' git dirs name their folders by path (core.worktree): a worktree with submodules is
     // checked again where it is, which leaves a window of a few milliseconds open.
     const aside = fs.existsSync(path.join(gitDir, 'modules')) ? folder : quarantinePath(folder)
+    // (A removal cut short is finished where it was moved: quarantinePath gives the same folder.)
     const mark = (removing: boolean): void => tryWriteRecordFile(gitDir, { ...(readRecordFile(gitDir) ?? record), removing })
     // Marked first: a step cut short after the move lets the next one finish, through the gate.
     mark(true)

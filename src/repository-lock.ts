@@ -101,10 +101,22 @@ function stealIfStale(file: string, options: LockOptions): void {
 
 /** An error that names the disk and the folder when the disk is full, the plain error otherwise. */
 export function diskError(error: NodeJS.ErrnoException, dir: string): Error {
-  if (error.code !== 'ENOSPC') return error
+  if (error.code !== 'ENOSPC' && !diskFull(dir)) return error
   return new Error(
-    `The disk that holds ${dir} is full (ENOSPC: no space left on device). Free space on it, for example by removing worktrees or build output that earlier jobs left there.`
+    `The disk that holds ${dir} is full (no space left on device): ${error.message.trim().split('\n')[0]}. Free space on it, for example by removing worktrees or build output that earlier jobs left there, or set worktrees-dir to a folder on a disk with room.`
   )
+}
+
+/** Whether the disk that holds `dir` (or its nearest existing parent) has less than a megabyte left. */
+export function diskFull(dir: string): boolean {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    try {
+      const stats = fs.statfsSync(at)
+      return stats.bavail * stats.bsize < 1024 * 1024
+    } catch {
+      if (path.dirname(at) === at) return false
+    }
+  }
 }
 
 /**

@@ -98,6 +98,12 @@ async function uncommitted(git: Git, input: GateInput): Promise<Pick<Findings, '
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-worktree-'))
   try {
     const env = await indexCopy(git, input.gitDir, input.folder, input.sparse, temp)
+    // A removal cut short may have deleted .gitignore files: put them back (the folder goes anyway), so
+    // that what is ignored stays ignored.
+    if (input.tolerateDeletions) {
+      const ignores = await must(git, ['ls-files', '-z', '--', ':(glob)**/.gitignore'], env)
+      if (ignores) await git.run(['checkout-index', '-z', '--stdin'], { env, input: ignores })
+    }
     const status = await must(
       git,
       ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignore-submodules=none', ...(input.countIgnored ? ['--ignored=matching'] : [])],
