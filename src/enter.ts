@@ -8,7 +8,7 @@ import { getEnterSettings, InputError, type EnterSettings } from './input-helper
 import { snapshotCheckout, writeSnapshotFile } from './isolation.js'
 import { currentOwner, describeOwner, jobOver, lockReason, lockToken, sameJob } from './ownership.js'
 import { isInside, samePath } from './paths.js'
-import { planCreate, type Plan } from './plan.js'
+import { exitPlan, planCreate, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from './repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, type Repository } from './repository.js'
@@ -323,12 +323,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, fileMode: 
     baseSha: found.entry.head ?? '',
     created: false,
     checkedOut: true,
-    onExit: settings.onExit ?? 'keep',
-    onExitGiven: settings.onExit !== undefined,
-    discardChanges: settings.discardChanges,
-    rescue: settings.rescue,
-    rescueMaxBytes: settings.rescueMaxBytes,
-    ephemeral: process.env.RUNNER_ENVIRONMENT === 'github-hosted',
+    ...exitPlan(settings, 'keep'),
     fileMode,
     owner: me
   }

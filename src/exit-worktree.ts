@@ -317,8 +317,10 @@ async function keep(
   // Only where the machine stays: on a hosted runner no later checkout comes, and the kept worktree keeps its branch.
   if (ours && record.created && !record.ephemeral && findings.head) {
     const head = fs.readFileSync(path.join(found.gitDir, 'HEAD'), 'utf8').trim()
-    if (head.startsWith('ref: refs/heads/')) {
-      const result = await git.run(['update-ref', '--no-deref', '-m', 'agent-worktree: kept, detached from its branch', 'HEAD', findings.head])
+    // At the branch's tip now, not as the gate saw it: a commit made since stays checked out.
+    const tip = head.startsWith('ref: refs/heads/') ? await git.resolveCommit('HEAD') : undefined
+    if (tip) {
+      const result = await git.run(['update-ref', '--no-deref', '-m', 'agent-worktree: kept, detached from its branch', 'HEAD', tip])
       if (result.exitCode === 0) kept.detached = head.slice('ref: refs/heads/'.length)
     }
   }

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { flattenName, InputError, NAME_MAX_LENGTH, type EnterSettings } from './input-helper.js'
+import { flattenName, InputError, NAME_MAX_LENGTH, type EnterSettings, type OnExit } from './input-helper.js'
 import { currentOwner } from './ownership.js'
 import { isInside, isReallyInside, realPath } from './paths.js'
 import { planLinks, resolveIncludeFile } from './prepare-worktree.js'
@@ -36,7 +36,7 @@ const NAME_MAX = 255
 const PATH_MAX = 4096
 
 /** The record of the worktree to create, and what to prepare in it. The caller holds the repository lock. */
-export async function planCreate(repo: Repository, settings: EnterSettings, fileMode: boolean, original?: string): Promise<Plan> {
+export async function planCreate(repo: Repository, settings: EnterSettings, fileMode: boolean): Promise<Plan> {
   const name = settings.name ?? generateName()
   const nameInput = settings.name === undefined ? 'name (generated)' : 'name'
   const worktreesDir = await checkWorktreesDir(repo, settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel), settings.worktreesDir !== undefined)
@@ -68,17 +68,24 @@ export async function planCreate(repo: Repository, settings: EnterSettings, file
     created: true,
     links,
     recycle: settings.recycle || undefined,
-    onExit: settings.onExit ?? 'remove',
+    ...exitPlan(settings, 'remove'),
+    fileMode,
+    owner: currentOwner()
+  }
+  return { record, includeFile, missingLinks: missing }
+}
+
+/** How the worktree is to be exited, as the main step was told: `onExit` when on-exit was not given. */
+export function exitPlan(settings: EnterSettings, onExit: OnExit): Pick<WorktreeRecord, 'onExit' | 'onExitGiven' | 'discardChanges' | 'rescue' | 'rescueMaxBytes' | 'ephemeral'> {
+  return {
+    onExit: settings.onExit ?? onExit,
     onExitGiven: settings.onExit !== undefined,
     discardChanges: settings.discardChanges,
     rescue: settings.rescue,
     rescueMaxBytes: settings.rescueMaxBytes,
-    ephemeral: process.env.RUNNER_ENVIRONMENT === 'github-hosted',
-    fileMode,
-    original,
-    owner: currentOwner()
+    // Read once, at enter: the post takes it from its own state.
+    ephemeral: process.env.RUNNER_ENVIRONMENT === 'github-hosted'
   }
-  return { record, includeFile, missingLinks: missing }
 }
 
 /**
