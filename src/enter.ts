@@ -175,7 +175,8 @@ async function addWorktree(repo: Repository, settings: EnterSettings, record: Wo
   ])
   if (added.exitCode === 0) return
   const text = added.stderr.trim()
-  if (/No space left/i.test(text) || diskFull(path.dirname(record.path))) throw diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), path.dirname(record.path))
+  if (/No space left/i.test(text) || diskFull(path.dirname(record.path)))
+    throw diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), path.dirname(record.path))
   const inputs = [
     settings.name !== undefined && `name: ${settings.name}`,
     settings.branch !== undefined && `branch: ${settings.branch}`,

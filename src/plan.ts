@@ -76,7 +76,10 @@ export async function planCreate(repo: Repository, settings: EnterSettings, file
 }
 
 /** How the worktree is to be exited, as the main step was told: `onExit` when on-exit was not given. */
-export function exitPlan(settings: EnterSettings, onExit: OnExit): Pick<WorktreeRecord, 'onExit' | 'onExitGiven' | 'discardChanges' | 'rescue' | 'rescueMaxBytes' | 'ephemeral'> {
+export function exitPlan(
+  settings: EnterSettings,
+  onExit: OnExit
+): Pick<WorktreeRecord, 'onExit' | 'onExitGiven' | 'discardChanges' | 'rescue' | 'rescueMaxBytes' | 'ephemeral'> {
   return {
     onExit: settings.onExit ?? onExit,
     onExitGiven: settings.onExit !== undefined,
@@ -153,7 +156,8 @@ async function resolveBase(repo: Repository, settings: EnterSettings): Promise<s
 async function checkWorktreesDir(repo: Repository, dir: string, given: boolean): Promise<string> {
   const input = given ? 'worktrees-dir' : 'worktrees-dir (default)'
   const long = dir.split(/[\\/]/).find(part => Buffer.byteLength(part) > NAME_MAX)
-  if (long || Buffer.byteLength(dir) > PATH_MAX - 512) throw new InputError(input, dir, 'the path is too long for the file system (a name over 255 bytes, or a path near 4096)', 'Give a shorter path.')
+  if (long || Buffer.byteLength(dir) > PATH_MAX - 512)
+    throw new InputError(input, dir, 'the path is too long for the file system (a name over 255 bytes, or a path near 4096)', 'Give a shorter path.')
   const stat = fs.lstatSync(dir, { throwIfNoEntry: false })
   if (stat?.isSymbolicLink())
     throw new InputError(input, dir, `it is a symbolic link (to ${fs.readlinkSync(dir)})`, 'Give the real path of the folder instead.')
