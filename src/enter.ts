@@ -32,8 +32,8 @@ export async function run(): Promise<void> {
     const settings = getEnterSettings()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
-    const [snapshot, fileMode, lfs] = await Promise.all([snapshotCheckout(repo.toplevel), readFileMode(repo), lfsEnvironment(repo), sweep(repo)])
-    const record = settings.path ? await enterByPath(repo, settings, fileMode) : await create(repo, settings, fileMode, lfs)
+    const [snapshot, settingsAtEnter, lfs] = await Promise.all([snapshotCheckout(repo.toplevel), readPinned(repo), lfsEnvironment(repo), sweep(repo)])
+    const record = settings.path ? await enterByPath(repo, settings, settingsAtEnter) : await create(repo, settings, settingsAtEnter, lfs)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
     record.original = writeSnapshotFile(snapshot, record.token)
     writeRecordFile(gitDir, { ...(readRecordFile(gitDir) ?? record), original: record.original })
@@ -44,10 +44,23 @@ export async function run(): Promise<void> {
   }
 }
 
-async function readFileMode(repo: Repository): Promise<boolean> {
-  const value = await repo.git.run(['config', '--type=bool', 'core.fileMode'])
-  return value.stdout.trim() !== 'false'
+/** What decides whether a file changed, as the repository has it now: pinned for the exit, where the agent may have changed it. */
+async function readPinned(repo: Repository): Promise<Pinned> {
+  const listed = await repo.git.run(['config', '-z', '--get-regexp', '^core\\.(filemode|ignorecase|autocrlf|symlinks)$'])
+  const values = new Map(
+    listed.stdout
+      .split('\0')
+      .filter(Boolean)
+      .map(entry => [entry.slice(0, entry.indexOf('\n')).toLowerCase(), entry.slice(entry.indexOf('\n') + 1)] as const)
+  )
+  const flag = (key: string, fallback: boolean): boolean => (values.has(key) ? !/^(false|no|off|0)$/i.test(values.get(key)!) : fallback)
+  return {
+    fileMode: flag('core.filemode', true),
+    pinned: [`core.ignoreCase=${flag('core.ignorecase', false)}`, `core.autocrlf=${values.get('core.autocrlf') ?? 'false'}`, `core.symlinks=${flag('core.symlinks', true)}`]
+  }
 }
+
+type Pinned = Pick<WorktreeRecord, 'fileMode' | 'pinned'>
 
 /**
  * The checkout as actions/checkout left it: with LFS pointer files (its default, lfs: false) the new
@@ -73,11 +86,11 @@ async function lfsEnvironment(repo: Repository): Promise<Record<string, string> 
  * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
  * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
-async function create(repo: Repository, settings: EnterSettings, fileMode: boolean, lfs: Record<string, string> | undefined): Promise<WorktreeRecord> {
+async function create(repo: Repository, settings: EnterSettings, pinned: Pinned, lfs: Record<string, string> | undefined): Promise<WorktreeRecord> {
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
-    const planned = await planCreate(repo, settings, fileMode)
+    const planned = await planCreate(repo, settings, pinned)
     const { record } = planned
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
     saveRecordState(record)
@@ -92,6 +105,7 @@ async function create(repo: Repository, settings: EnterSettings, fileMode: boole
       )
     }
     if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
+    if (taken?.gitDir) record.taken = new Date().toISOString()
     record.id = path.basename(taken?.gitDir || adminDirOf(repo.commonDir, record.path) || '')
     if (!record.id) throw new Error(`git created ${record.path} but did not register it`)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id)
@@ -288,7 +302,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
  * Enters an existing worktree. One that a live job holds is refused; one a job that has ended kept is
  * taken over (lock and record); an unlocked one is locked for the job, and gets its state back when kept.
  */
-async function enterByPath(repo: Repository, settings: EnterSettings, fileMode: boolean): Promise<WorktreeRecord> {
+async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Pinned): Promise<WorktreeRecord> {
   const given = settings.path!
   const found = findWorktree(await listWorktrees(repo), given)
   if (!found || found.entry.bare) {
@@ -325,7 +339,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, fileMode: 
     created: false,
     checkedOut: true,
     ...exitPlan(settings, 'keep'),
-    fileMode,
+    ...pinned,
     owner: me
   }
   await withRepositoryLock(repo.commonDir, () => {

@@ -62,6 +62,8 @@ interface Located {
   locked?: string
   /** The record in the git dir, when it is ours (same token). */
   fileRecord?: WorktreeRecord
+  /** Found only by the git dir the post's record names: maybe ours, not provably. */
+  unproven?: boolean
 }
 
 /**
@@ -82,10 +84,16 @@ export function locate(commonDir: string, record: WorktreeRecord, interruptedAdd
     const cutShort = interruptedAdd && locked === 'initializing' && !fileRecord && samePath(folder, record.path)
     if (ours || cutShort) return { gitDir, folder, locked, fileRecord: fileRecord?.token === record.token ? fileRecord : undefined }
   }
+  // The post's own record names the git dir; neither lock nor record carries a token any more (the agent
+  // unlocked it and deleted the record?): it may well be ours, but it cannot be proven. Kept, never removed.
+  const gitDir = record.id ? path.join(commonDir, 'worktrees', record.id) : undefined
+  const folder = gitDir && folderOf(gitDir)
+  if (interruptedAdd && gitDir && folder && samePath(folder, record.path) && !lockOf(gitDir) && !readRecordFile(gitDir)) return { gitDir, folder, unproven: true }
   return undefined
 }
 
-export async function exitWorktree(record: WorktreeRecord, options: ExitOptions, repo: Repository): Promise<ExitResult> {
+export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, repo: Repository): Promise<ExitResult> {
+  let options = given
   const done = (partial: Partial<ExitResult> & Pick<ExitResult, 'reason' | 'message'>): ExitResult => ({
     record,
     path: record.path,
@@ -104,17 +112,19 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions,
   const { gitDir, fileRecord } = found
   const folder = found.folder
   const moved = samePath(folder, record.path) ? '' : ` (moved there from ${record.path})`
-  const ourLock = found.locked === undefined || found.locked === 'initializing' || lockToken(found.locked) === record.token
-  if (fileRecord?.exited === 'parked' || (options.step === 'post' && fileRecord?.exited)) {
-    return done({ path: folder, reason: 'exited', message: `Nothing to do: the exit step already exited ${folder} (${fileRecord.exited}).`, warning: false })
+  const ourLock = !found.unproven && (found.locked === undefined || found.locked === 'initializing' || lockToken(found.locked) === record.token)
+  // An exit step's decision holds for the post; the mark in the git dir is only believed with what backs it.
+  const exitedBefore =
+    fileRecord?.exited === 'parked'
+      ? found.locked?.startsWith('agent-worktree parked')
+      : fileRecord?.exited === 'keep' && options.step === 'post' && (await repo.git.run(['rev-parse', '--verify', '--quiet', keptRef(gitDir, record.token)])).exitCode === 0
+  if (exitedBefore) {
+    return done({ path: folder, reason: 'exited', message: `Nothing to do: the exit step already exited ${folder} (${fileRecord?.exited}).`, warning: false })
   }
-  if (!ourLock && options.onExit === 'remove') {
-    return done({
-      path: folder,
-      reason: 'foreign',
-      message: `Kept ${folder}: it is locked by someone else (${found.locked || 'no reason given'}). Unlock it with git worktree unlock if it should go.`
-    })
-  }
+  // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
+  const foreign = !ourLock && options.onExit === 'remove'
+  if (foreign) options = { ...options, onExit: 'keep' }
+  const trustedEphemeral = trusted ? record.ephemeral : process.env.RUNNER_ENVIRONMENT === 'github-hosted'
 
   // A removal cut short leaves the folder moved aside. Marked as being removed (the deletion may have begun
   // and taken its .git file too), what is left is judged where it is, deletions allowed, and the removal
@@ -141,11 +151,13 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions,
     gitDir,
     folder: intact ? here : undefined,
     fileMode: record.fileMode,
+    pinned: record.pinned,
     // A base from the git dir (the agent can write it) would mark the agent's commits saved: only the post's own counts.
     baseSha: record.created && trusted ? record.baseSha : undefined,
     branchesToDelete: await branchToDelete(repo, record, gitDir, trusted),
-    localRefsSurvive: !record.ephemeral,
-    since: record.taken ? Date.parse(record.taken) : undefined,
+    localRefsSurvive: !trustedEphemeral,
+    // From the git dir, a time would let the agent hide its reflog: only the post's own counts.
+    since: trusted && record.taken ? Date.parse(record.taken) : undefined,
     ownLinks: links,
     // The post's record proves when the main step never finished its checkout; the agent never started then.
     expectIndex: !(trusted && record.created && !record.checkedOut),
@@ -158,15 +170,15 @@ export async function exitWorktree(record: WorktreeRecord, options: ExitOptions,
   throwIfCancelled()
 
   if (!verdict.startsWith('remove')) {
-    const kept = await keep(repo, record, found, folder, findings, options, verdict)
+    const kept = await keep(repo, record, found, folder, findings, options, verdict, ourLock, trustedEphemeral)
     return done({
       path: folder,
-      reason: reasonOf(verdict),
+      reason: found.unproven ? 'unknown' : foreign ? 'foreign' : reasonOf(verdict),
       findings,
       breach,
       rescue: kept.rescue,
-      message: keepMessage(folder, moved, verdict, findings, kept),
-      warning: verdict !== 'keep-asked' || !!kept.rescue?.problems.length
+      message: foreign ? foreignMessage(folder + moved, found, findings, kept) : keepMessage(folder, moved, verdict, findings, kept),
+      warning: foreign || verdict !== 'keep-asked' || !!kept.rescue?.problems.length
     })
   }
 
@@ -271,16 +283,17 @@ function describeResidents(residents: Resident[]): string {
  */
 async function branchToDelete(repo: Repository, record: WorktreeRecord, gitDir: string, trusted: boolean): Promise<string[]> {
   if (!record.created || !record.branch) return []
-  if (!trusted) {
-    const head = (() => {
-      try {
-        return fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim()
-      } catch {
-        return ''
-      }
-    })()
-    if (head !== `ref: refs/heads/${record.branch}`) return []
+  const heads = (dir: string): string => {
+    try {
+      return fs.readFileSync(path.join(dir, 'HEAD'), 'utf8').trim()
+    } catch {
+      return ''
+    }
   }
+  const ref = `ref: refs/heads/${record.branch}`
+  if (!trusted && heads(gitDir) !== ref) return []
+  // Never a branch that another worktree, the main one included, has checked out.
+  if ([repo.commonDir, ...adminDirs(repo.commonDir)].some(dir => !samePath(dir, gitDir) && heads(dir) === ref)) return []
   return (await repo.git.branchExists(record.branch)) ? [record.branch] : []
 }
 
@@ -302,20 +315,21 @@ async function keep(
   folder: string,
   findings: Findings,
   options: ExitOptions,
-  verdict: Verdict
+  verdict: Verdict,
+  ours: boolean,
+  ephemeral: boolean
 ): Promise<Kept> {
   const kept: Kept = {}
-  const ours = found.locked === undefined || lockToken(found.locked) === record.token
   const git = worktreeGit(found.gitDir, fs.existsSync(folder) ? folder : found.gitDir)
   if (findings.head && (hasUnsavedWork(findings) || verdict === 'keep-unknown')) {
     const snapshot = await keepSnapshot({ repo, record, gitDir: found.gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
     kept.rescue = await rescue(snapshot, record, options.rescue, repo.git)
-  } else if (findings.head) {
+  } else if (findings.head && ours) {
     // Marked as kept in the repository too: later sweeps report it and leave it alone.
-    await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', keptRef(found.gitDir), findings.head])
+    await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', keptRef(found.gitDir, record.token), findings.head])
   }
   // Only where the machine stays: on a hosted runner no later checkout comes, and the kept worktree keeps its branch.
-  if (ours && record.created && !record.ephemeral && findings.head) {
+  if (ours && record.created && !ephemeral && findings.head) {
     const head = fs.readFileSync(path.join(found.gitDir, 'HEAD'), 'utf8').trim()
     // At the branch's tip now, not as the gate saw it: a commit made since stays checked out.
     const tip = head.startsWith('ref: refs/heads/') ? await git.resolveCommit('HEAD') : undefined
@@ -330,7 +344,7 @@ async function keep(
     else fs.writeFileSync(path.join(found.gitDir, 'locked'), record.priorLock)
   }
   // Kept on purpose from now on: the post after an exit leaves it alone, and later sweeps only report it.
-  tryWriteRecordFile(found.gitDir, { ...(found.fileRecord ?? record), exited: 'keep' })
+  if (ours) tryWriteRecordFile(found.gitDir, { ...(found.fileRecord ?? record), exited: 'keep' })
   return kept
 }
 
@@ -405,6 +419,14 @@ function halfGoneGitDir(commonDir: string, record: WorktreeRecord): string | und
 
 function reasonOf(verdict: Verdict): Reason {
   return verdict === 'keep-asked' ? 'asked' : verdict === 'keep-unknown' ? 'unknown' : 'unsaved'
+}
+
+function foreignMessage(where: string, found: Located, findings: Findings, kept: Kept): string {
+  const why = found.unproven
+    ? 'its lock and record are gone, so it cannot be proven to be the worktree this job entered'
+    : `it is locked by someone else (${found.locked || 'no reason given'})`
+  const next = found.unproven ? 'Look at it, and remove it by hand if nothing there is needed.' : 'Unlock it with git worktree unlock if it should go.'
+  return `Kept ${where}: ${why}; it has ${describeFindings(findings)}.${kept.rescue?.summary ? ` ${kept.rescue.summary}` : ''} ${next}`
 }
 
 function keepMessage(folder: string, moved: string, verdict: Verdict, findings: Findings, kept: Kept): string {

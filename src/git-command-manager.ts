@@ -29,7 +29,7 @@ export class CancelledError extends Error {
 
 export interface RunOptions {
   /** Written to git's standard input. */
-  input?: string
+  input?: string | Buffer
   /** Added to the environment, e.g. GIT_INDEX_FILE for a temporary index. */
   env?: Record<string, string>
   /** A cancel stops this call at once (reads, network, a checkout the post will remove); other calls finish first. */
@@ -43,8 +43,8 @@ export interface RunOptions {
 /**
  * What the agent can plant, in the shared or per-worktree config or in its home, and what would change
  * what git tells us or run its code inside our step: an fsmonitor that answers "nothing changed", caches
- * and stat shortcuts that skip files, global ignore and attribute files, hooks, signatures and colours in
- * output we parse, and automatic gc. Given on the command line, these win over every config file.
+ * and stat shortcuts that skip files, global ignore and attribute files, hooks, replace refs, signatures
+ * and colours in output we parse, and automatic gc. Given on the command line, these win over every config file.
  */
 const HARDENED_CONFIG = [
   'core.fsmonitor=false',
@@ -57,6 +57,7 @@ const HARDENED_CONFIG = [
   'core.hooksPath=/dev/null',
   'core.splitIndex=false',
   'core.warnAmbiguousRefs=true',
+  'core.useReplaceRefs=false',
   'index.skipHash=false',
   'submodule.recurse=false',
   'log.showSignature=false',
@@ -76,7 +77,8 @@ const HARDENED_CONFIG = [
 export function gitEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(env)) if (!/^GIT_/i.test(key)) clean[key] = value
-  return { ...clean, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' }
+  // Replace refs and a grafts file would show history other than the objects' own.
+  return { ...clean, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' }
 }
 
 const BASE_ENV = gitEnvironment()

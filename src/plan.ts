@@ -36,7 +36,7 @@ const NAME_MAX = 255
 const PATH_MAX = 4096
 
 /** The record of the worktree to create, and what to prepare in it. The caller holds the repository lock. */
-export async function planCreate(repo: Repository, settings: EnterSettings, fileMode: boolean): Promise<Plan> {
+export async function planCreate(repo: Repository, settings: EnterSettings, pinned: Pick<WorktreeRecord, 'fileMode' | 'pinned'>): Promise<Plan> {
   const name = settings.name ?? generateName()
   const nameInput = settings.name === undefined ? 'name (generated)' : 'name'
   const worktreesDir = await checkWorktreesDir(repo, settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel), settings.worktreesDir !== undefined)
@@ -69,7 +69,7 @@ export async function planCreate(repo: Repository, settings: EnterSettings, file
     links,
     recycle: settings.recycle || undefined,
     ...exitPlan(settings, 'remove'),
-    fileMode,
+    ...pinned,
     owner: currentOwner()
   }
   return { record, includeFile, missingLinks: missing }

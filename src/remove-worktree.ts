@@ -150,7 +150,7 @@ export async function removeWorktreeFolder(
         detail: `it could not be moved aside for removal (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); a process may hold files open in it`
       }
     }
-    const again = await inspect({ ...gate, folder: aside })
+    const again = await inspect({ ...gate, folder: aside, previous: findings })
     if (!nothingNew(findings, again)) {
       if (aside !== folder) await renameFolder(aside, folder)
       mark(false)
@@ -166,7 +166,7 @@ export async function removeWorktreeFolder(
     // others remain
   }
   // A kept mark of an earlier exit (the worktree was kept, then taken over or exited again) goes with it.
-  await repo.git.run(['update-ref', '-d', keptRef(gitDir)])
+  await repo.git.run(['update-ref', '-d', keptRef(gitDir, record.token)])
   return { reason: 'clean', detail: await deleteBranch(repo, gate.branchesToDelete[0], findings, trusted) }
 }
 

@@ -63,7 +63,7 @@ export async function keepSnapshot(input: {
   findings: Findings
 }): Promise<Snapshot | string> {
   const { repo, record, gitDir, folder, findings } = input
-  const git = pinnedGit(gitDir, folder, record.fileMode)
+  const git = pinnedGit(gitDir, folder, record.fileMode, record.pinned)
   const head = findings.head!
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-worktree-snapshot-'))
   try {
@@ -78,8 +78,11 @@ export async function keepSnapshot(input: {
       if (hasIndex) indexTree = (await git.run(['write-tree'], { env })).stdout.trim() || undefined
       else await git.exec(['read-tree', head], { env })
       leftOut.push(...overLimit(folder, findings.uncommitted, record.rescueMaxBytes))
-      const pathspecs = ['.', ...leftOut.map(p => `:(exclude,literal)${p}`)].join('\0')
-      await git.exec(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { env, input: pathspecs })
+      const changed = new Set([
+        ...(await git.exec(['diff-files', '-z', '--name-only'], { env })).split('\0').filter(Boolean),
+        ...findings.uncommitted.filter(entry => entry.startsWith('?? ')).map(entry => entry.slice(3))
+      ])
+      await stageAsOnDisk(git, env, folder, [...changed].filter(file => !leftOut.includes(file)), record.fileMode, head.length)
       tree = (await git.exec(['write-tree'], { env })).trim()
     }
     const parents = [head]
@@ -105,7 +108,7 @@ export async function keepSnapshot(input: {
       `Job: run ${record.owner.run || '-'}, job ${record.owner.job || '-'}, runner ${record.owner.runner || '-'}.`
     ].join('\n')
     const commit = (await git.exec(['commit-tree', tree, ...parents.flatMap(p => ['-p', p]), '-F', '-'], { env: IDENTITY, input: message })).trim()
-    const ref = keptRef(gitDir)
+    const ref = keptRef(gitDir, record.token)
     await repo.git.exec(['update-ref', '-m', 'agent-worktree: kept', ref, commit])
     return { commit, ref, leftOut, base: record.baseSha || head }
   } catch (error) {
@@ -115,12 +118,47 @@ export async function keepSnapshot(input: {
   }
 }
 
-/** The ref that marks a worktree kept, and keeps its snapshot alive: refs/agent-worktree/kept/<id>. */
-export function keptRef(gitDir: string): string {
-  return `${KEPT_REFS}${path.basename(gitDir)}`
+/**
+ * The ref that marks a worktree kept and keeps its snapshot alive: refs/agent-worktree/kept/<id>/<token>.
+ * One per job that kept it: a later worktree of the same git dir id (or one that took it over) removes
+ * only its own, and the sweep leaves alone every worktree whose id has one.
+ */
+export function keptRef(gitDir: string, token: string): string {
+  return `${KEPT_REFS}${path.basename(gitDir)}/${token}`
 }
 
 export const KEPT_REFS = 'refs/agent-worktree/kept/'
+
+/**
+ * Puts the files into the temporary index exactly as they are on disk: no clean filter (LFS, line
+ * endings) changes a byte, so a restore gets back what the agent left. Links are stored as links, a
+ * missing file as a deletion.
+ */
+async function stageAsOnDisk(git: Git, env: Record<string, string>, folder: string, files: string[], fileMode: boolean, idLength: number): Promise<void> {
+  const entries: string[] = []
+  const regular: { file: string; mode: string }[] = []
+  for (const file of files) {
+    const full = path.join(folder, file)
+    const stat = fs.lstatSync(full, { throwIfNoEntry: false })
+    if (stat?.isSymbolicLink()) {
+      const id = (await git.exec(['hash-object', '-w', '--stdin'], { env, input: fs.readlinkSync(full) })).trim()
+      entries.push(`120000 ${id}\t${file}`)
+    } else if (stat?.isFile()) {
+      regular.push({ file, mode: fileMode && stat.mode & 0o111 ? '100755' : '100644' })
+    } else {
+      entries.push(`0 ${'0'.repeat(idLength)}\t${file}`)
+    }
+  }
+  // One git for every name it can read a line at a time; one each for names with a newline.
+  const plain = regular.filter(r => !r.file.includes('\n'))
+  const ids = plain.length ? (await git.exec(['hash-object', '-w', '--no-filters', '--stdin-paths'], { env, input: `${plain.map(r => r.file).join('\n')}\n` })).split('\n') : []
+  plain.forEach((r, i) => entries.push(`${r.mode} ${ids[i]}\t${r.file}`))
+  for (const r of regular.filter(r => r.file.includes('\n'))) {
+    const id = (await git.exec(['hash-object', '-w', '--no-filters', '--stdin'], { env, input: fs.readFileSync(path.join(folder, r.file)) })).trim()
+    entries.push(`${r.mode} ${id}\t${r.file}`)
+  }
+  if (entries.length) await git.exec(['update-index', '-z', '--index-info'], { env, input: entries.map(e => `${e}\0`).join('') })
+}
 
 /** The largest changed files, until the rest fit in `limit` bytes. */
 function overLimit(folder: string, uncommitted: string[], limit: number): string[] {
@@ -216,8 +254,10 @@ async function uploadArtifact(
   try {
     const bundle = path.join(dir, 'rescue.bundle')
     const patch = path.join(dir, 'rescue.patch')
-    // Commits that remote-tracking refs have are left out: a clone of the remote has them.
-    const made = await git.run(['bundle', 'create', '--quiet', bundle, snapshot.ref, '--not', '--remotes'], { deadline, interruptible: true })
+    // Commits on the remotes' branches are left out: a clone has them. (Not those of other remote-tracking
+    // refs, such as a pull request's merge commit, which a clone lacks.)
+    const remotes = (await git.exec(['remote'])).split('\n').filter(Boolean)
+    const made = await git.run(['bundle', 'create', '--quiet', bundle, snapshot.ref, '--not', ...remotes.map(r => `--remotes=${r}/*`)], { deadline, interruptible: true })
     if (made.exitCode !== 0) return `git bundle failed: ${made.stderr.trim()}`
     const diff = await git.run(['diff', '--no-ext-diff', '--no-textconv', '--binary', snapshot.base, snapshot.commit], { deadline, interruptible: true })
     fs.writeFileSync(patch, diff.exitCode === 0 ? diff.stdout : '')

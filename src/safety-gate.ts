@@ -7,8 +7,9 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
 import type { OnExit } from './input-helper.js'
+import { isInside } from './paths.js'
 import { parseStatus, parseStatusV2, type StatusEntry } from './porcelain.js'
-import { branchReflogCommits, gitDirCommits } from './worktree-refs.js'
+import { gitDirCommits, refReflogCommits } from './worktree-refs.js'
 
 export interface Findings {
   /** Uncommitted changes as `XY path`: modified, staged, deleted, and untracked files that are not ignored. */
@@ -23,6 +24,8 @@ export interface Findings {
   head?: string
   /** Where each branch that goes with the worktree pointed when the gate looked. */
   branchTips?: Record<string, string>
+  /** Every commit that counted as a tip, as the gate saw them: unchanged, the answer is the same. */
+  sources?: string
   /** Set when the state could not be determined: then nothing may be removed. */
   error?: string
 }
@@ -35,8 +38,9 @@ export interface GateInput {
   gitDir: string
   /** The worktree's folder; undefined when it is gone. */
   folder?: string
-  /** core.fileMode as it was at enter. */
+  /** core.fileMode as it was at enter, and the other settings pinned then. */
   fileMode: boolean
+  pinned?: string[]
   /** A created worktree's base: its commits are not the agent's. */
   baseSha?: string
   /** Branches that go with the worktree: their commits and reflogs count. */
@@ -55,18 +59,27 @@ export interface GateInput {
   countIgnored?: boolean
   /** Finishing a removal that was cut short: files already deleted are not work. */
   tolerateDeletions?: boolean
+  /** The findings of a moment ago, for a check again just before a removal. */
+  previous?: Findings
 }
 
 /** Files compared byte for byte with what checkout would write, at most (CRLF files under a text attribute). */
 const MAX_RECHECKED = 2000
 
-/** Git pinned to a worktree's git dir (and folder, while there is one), with core.fileMode as it was at enter. */
-export function pinnedGit(gitDir: string, folder: string | undefined, fileMode: boolean): Git {
-  return new Git(folder ?? gitDir, [`--git-dir=${gitDir}`, ...(folder ? [`--work-tree=${folder}`] : []), '-c', `core.fileMode=${fileMode}`])
+/**
+ * Git pinned to a worktree's git dir (and folder, while there is one), with the settings that decide
+ * what counts as a change (core.fileMode, core.ignoreCase, core.autocrlf, core.symlinks) as they were at enter.
+ */
+export function pinnedGit(gitDir: string, folder: string | undefined, fileMode: boolean, pinned: string[] = []): Git {
+  return new Git(folder ?? gitDir, [
+    `--git-dir=${gitDir}`,
+    ...(folder ? [`--work-tree=${folder}`] : []),
+    ...[`core.fileMode=${fileMode}`, ...pinned].flatMap(setting => ['-c', setting])
+  ])
 }
 
 export async function inspect(input: GateInput): Promise<Findings> {
-  const git = pinnedGit(input.gitDir, input.folder, input.fileMode)
+  const git = pinnedGit(input.gitDir, input.folder, input.fileMode, input.pinned)
   const findings: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
   const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
   if (head.exitCode !== 0) return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
@@ -104,16 +117,24 @@ async function uncommitted(git: Git, input: GateInput): Promise<Pick<Findings, '
       const ignores = await must(git, ['ls-files', '-z', '--', ':(glob)**/.gitignore'], env)
       if (ignores) await git.run(['checkout-index', '-z', '--stdin'], { env, input: ignores })
     }
-    const status = await must(
-      git,
-      ['status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignore-submodules=none', ...(input.countIgnored ? ['--ignored=matching'] : [])],
-      env
-    )
-    let entries = parseStatusV2(status).entries.filter(e => !(e.code === '??' && input.ownLinks.includes(e.path)))
+    // Untracked work is what the worktree's .gitignore files do not ignore: a pattern the agent added to
+    // .git/info/exclude or a global excludes file hides nothing. Every untracked path, ignored or not,
+    // shows where nested repositories are.
+    const [status, untracked, others] = await Promise.all([
+      must(git, ['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=none'], env),
+      input.countIgnored ? Promise.resolve('') : must(git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], env),
+      must(git, ['ls-files', '-z', '--others'], env)
+    ])
+    const newFiles = (input.countIgnored ? others : untracked).split('\0').filter(p => p && !input.ownLinks.includes(p))
+    let entries = [...parseStatusV2(status).entries, ...newFiles.map(p => ({ code: '??', path: p }))]
     if (input.tolerateDeletions) entries = entries.filter(e => e.code !== ' D')
-    const unchanged = await sameAsCheckout(git, env, input.folder, entries, temp)
+    const [unchanged, nested, hiding] = await Promise.all([
+      sameAsCheckout(git, env, input.folder, entries, temp),
+      nestedWork(input.folder, others, input.localRefsSurvive),
+      selfHidingIgnores(git, env, others, new Set(newFiles))
+    ])
     const files = entries.filter(e => !unchanged.has(e.path) && !(e.code === '??' && e.path.endsWith('/')))
-    const nested = await nestedWork(git, env, input, entries)
+    files.push(...hiding.map(p => ({ code: '??', path: p })))
     return { uncommitted: files.map(e => `${e.code} ${e.path}`), nested }
   } finally {
     fs.rmSync(temp, { recursive: true, force: true })
@@ -181,52 +202,107 @@ async function sameAsCheckout(git: Git, env: Record<string, string>, folder: str
 }
 
 /**
- * Repositories and worktrees inside the folder (git lists them as `dir/` and never looks inside), ignored
- * folders included: removing the folder would take their files, and a clone's commits, with it. One is
- * harmless only when it is provably clean, unlocked, and holds no commit that lives nowhere else.
+ * Untracked .gitignore files, in folders that no other rule ignores, that ignore what is around them (and
+ * themselves): a folder of new work behind one looks empty to git. Such a file is work, and so is the
+ * folder it would hide.
  */
-async function nestedWork(git: Git, env: Record<string, string>, input: GateInput, entries: StatusEntry[]): Promise<string[]> {
-  const listed = (await must(git, ['ls-files', '-z', '--others'], env)).split('\0')
-  const dirs = new Set([...listed, ...entries.filter(e => e.code === '??').map(e => e.path)].filter(p => p.endsWith('/')))
+async function selfHidingIgnores(git: Git, env: Record<string, string>, others: string, listed: Set<string>): Promise<string[]> {
+  const hidden = others.split('\0').filter(p => (p === '.gitignore' || p.endsWith('/.gitignore')) && !listed.has(p))
+  if (!hidden.length) return []
+  const folders = hidden.map(p => path.posix.dirname(p))
+  const check = await git.run(['check-ignore', '-z', '--stdin'], { env, input: folders.join('\0'), interruptible: true })
+  const ignored = new Set(check.stdout.split('\0'))
+  return hidden.filter((_, i) => folders[i] !== '.' && !ignored.has(folders[i]))
+}
+
+/** Nested repositories are looked into this deep at most; deeper ones count as work unseen. */
+const NESTED_DEPTH = 4
+
+/**
+ * Repositories and worktrees inside the folder (git lists them as `dir/` and never looks inside; a bare
+ * one shows as its files), ignored folders included: removing the folder would take their files, and a
+ * clone's commits, with it. One is harmless only when it is provably clean, unlocked, holds no commit that
+ * lives nowhere else, and holds no such repository itself.
+ */
+async function nestedWork(folder: string, others: string, localRefsSurvive: boolean, depth = 0): Promise<string[]> {
+  const listed = others.split('\0').filter(Boolean)
+  const repos = listed.filter(p => p.endsWith('/'))
+  // A bare repository (HEAD, objects and refs) is all history: it goes with the folder.
+  const bare = [...new Set(listed.filter(p => p === 'HEAD' || p.endsWith('/HEAD')).map(p => path.posix.dirname(p)))].filter(dir =>
+    ['objects', 'refs'].every(part => fs.existsSync(path.join(folder, dir, part)))
+  )
   const found: string[] = []
-  for (const dir of dirs) {
-    const why = await nestedProblem(path.join(input.folder!, dir))
+  for (const dir of bare) {
+    const refs = await new Git(folder, [`--git-dir=${path.join(folder, dir)}`]).run(['for-each-ref', '--count=1'], { interruptible: true })
+    if (refs.exitCode !== 0 || refs.stdout.trim()) found.push(`${dir}: a bare repository${refs.exitCode === 0 ? ' with commits' : ' whose state could not be read'}`)
+  }
+  for (const dir of repos) {
+    const why = depth >= NESTED_DEPTH ? 'a repository nested too deep to look into' : await nestedProblem(path.join(folder, dir), folder, localRefsSurvive, depth)
     if (why) found.push(`${dir.replace(/\/$/, '')}: ${why}`)
   }
   return found
 }
 
-async function nestedProblem(dir: string): Promise<string | undefined> {
+async function nestedProblem(dir: string, outer: string, localRefsSurvive: boolean, depth: number): Promise<string | undefined> {
   const dotGit = path.join(dir, '.git')
   const stat = fs.lstatSync(dotGit, { throwIfNoEntry: false })
   if (!stat) return 'a repository whose state could not be read'
   const git = new Git(dir)
+  // A .git file names a git dir elsewhere: a worktree of another repository, whose commits stay there,
+  // unless that git dir lies inside the folder too (a --separate-git-dir clone).
+  let kind: 'worktree' | 'repository' = 'repository'
   if (stat.isFile()) {
-    const pointer = /^gitdir: (.*)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]
-    if (pointer && fs.existsSync(path.join(path.resolve(dir, pointer), 'locked'))) return 'a locked worktree'
+    const pointer = /^gitdir: (.*)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]?.trim()
+    const gitDir = pointer ? path.resolve(dir, pointer) : undefined
+    if (!gitDir) return 'a repository whose state could not be read'
+    if (fs.existsSync(path.join(gitDir, 'locked'))) return 'a locked worktree'
+    if (!isInside(gitDir, outer)) kind = 'worktree'
   }
-  const [status, commits] = await Promise.all([
+  const [status, commits, inner] = await Promise.all([
     git.run(['status', '--porcelain', '-z', '--untracked-files=all', '--ignore-submodules=none'], { interruptible: true }),
-    // A clone's commits go with its folder; a worktree's stay in its repository, on its branches.
-    git.run(stat.isFile() ? ['rev-list', '-1', 'HEAD', '--not', '--branches', '--remotes', '--tags'] : ['rev-list', '-1', '--all', '--not', '--remotes'], {
-      interruptible: true
-    })
+    git.run(
+      kind === 'worktree'
+        ? ['rev-list', '-1', 'HEAD', '--not', '--remotes', ...(localRefsSurvive ? ['--branches', '--tags'] : [])]
+        : ['rev-list', '-1', '--all', '--reflog', '--not', '--remotes'],
+      { interruptible: true }
+    ),
+    git.run(['ls-files', '-z', '--others'], { interruptible: true })
   ])
-  if (status.exitCode !== 0 || commits.exitCode !== 0) return `a ${stat.isFile() ? 'worktree' : 'repository'} whose state could not be read`
+  if (status.exitCode !== 0 || commits.exitCode !== 0 || inner.exitCode !== 0) return `a ${kind} whose state could not be read`
   const files = parseStatus(status.stdout).length
-  if (files) return `a ${stat.isFile() ? 'worktree' : 'repository'} with ${plural(files, 'uncommitted file')}`
-  if (commits.stdout.trim()) return `a ${stat.isFile() ? 'worktree' : 'repository'} with commits that no remote has`
+  if (files) return `a ${kind} with ${plural(files, 'uncommitted file')}`
+  if (commits.stdout.trim()) return `a ${kind} with commits that no remote has`
+  const deeper = await nestedWork(dir, inner.stdout, localRefsSurvive, depth + 1)
+  if (deeper.length) return `a ${kind} holding ${deeper.join('; ')}`
   return undefined
 }
 
-async function unsavedCommits(git: Git, input: GateInput, head: string): Promise<Pick<Findings, 'unsavedCommits' | 'tips' | 'branchTips'>> {
+async function unsavedCommits(git: Git, input: GateInput, head: string): Promise<Pick<Findings, 'unsavedCommits' | 'tips' | 'branchTips' | 'sources'>> {
+  const branchTips: Record<string, string> = {}
+  for (const branch of input.branchesToDelete) {
+    const sha = await git.resolveCommit(`refs/heads/${branch}`)
+    if (sha) branchTips[branch] = sha
+  }
+  // Where the machine goes with the job, the shared stash and notes go too: they are the agent's then.
+  const shared = input.localRefsSurvive
+    ? []
+    : [
+        ...(await git.run(['for-each-ref', '--format=%(objectname)', 'refs/stash', 'refs/notes/'])).stdout.split('\n').filter(Boolean),
+        ...refReflogCommits(input.commonDir, 'refs/stash')
+      ]
   const tips = [
     ...new Set([
       head,
       ...gitDirCommits(input.gitDir, input.since),
-      ...input.branchesToDelete.flatMap(b => [`refs/heads/${b}`, ...branchReflogCommits(input.commonDir, b, input.since)])
+      ...Object.values(branchTips),
+      ...input.branchesToDelete.flatMap(b => refReflogCommits(input.commonDir, `refs/heads/${b}`, input.since)),
+      ...shared
     ])
   ]
+  // Checked again just before a removal: when nothing that names a commit changed, neither did the answer.
+  const sources = [...tips].sort().join(' ')
+  const previous = input.previous
+  if (previous?.sources === sources) return { branchTips, sources, unsavedCommits: previous.unsavedCommits, tips: previous.tips }
   // What outlives the removal, and so keeps a commit: the base, remote-tracking refs, and where the
   // machine stays, the other local branches and tags.
   const saved = [
@@ -244,22 +320,17 @@ async function unsavedCommits(git: Git, input: GateInput, head: string): Promise
           'foreach',
           '--quiet',
           '--recursive',
-          'git log --no-color --format="$displaypath: %h %s" HEAD --branches --not --remotes $sha1 --'
+          'git log --no-color --format="$displaypath: %h %s" HEAD --branches --reflog --glob=refs/stash --not --remotes --tags $sha1 --'
         ])
       : ''
   ])
   const lines = log.split('\n').filter(Boolean)
   const unsaved = new Set(lines.map(line => line.slice(0, line.indexOf(' '))))
-  const resolved = await Promise.all(tips.map(async tip => (tip.startsWith('refs/') ? ((await git.resolveCommit(tip)) ?? '') : tip)))
-  const branchTips: Record<string, string> = {}
-  for (const branch of input.branchesToDelete) {
-    const sha = resolved[tips.indexOf(`refs/heads/${branch}`)]
-    if (sha) branchTips[branch] = sha
-  }
   return {
     branchTips,
+    sources,
     unsavedCommits: [...lines.map(line => `${line.slice(0, 12)}${line.slice(line.indexOf(' '))}`), ...submodules.split('\n').filter(Boolean)],
-    tips: [...new Set(resolved.filter(tip => unsaved.has(tip)))]
+    tips: tips.filter(tip => unsaved.has(tip))
   }
 }
 

@@ -53,6 +53,8 @@ export interface WorktreeRecord {
   ephemeral: boolean
   /** core.fileMode as the repository had it at enter: an agent that turns it off hides mode changes. */
   fileMode: boolean
+  /** More settings as they were at enter (core.ignoreCase, core.autocrlf, core.symlinks), as key=value. */
+  pinned?: string[]
   /** A file, in the runner's temp folder, with the original checkout as the job found it. */
   original?: string
   /** The job that entered it. */

@@ -58,7 +58,7 @@ export async function sweep(repo: Repository, me: Owner = currentOwner(), env: N
     marks.stdout
       .split('\n')
       .filter(Boolean)
-      .map(ref => ref.slice(KEPT_REFS.length))
+      .map(ref => ref.slice(KEPT_REFS.length).split('/')[0])
   )
   for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, me)) {
     if (onPurpose) {

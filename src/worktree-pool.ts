@@ -36,13 +36,15 @@ export function parkedSince(entry: WorktreeEntry): number | undefined {
 export async function park(repo: Repository, record: WorktreeRecord, gitDir: string, folder: string, findings: Findings, gate: GateInput): Promise<boolean> {
   const entries = await listParked(repo)
   if (entries.length >= POOL_SIZE || !findings.head) return false
-  if (!nothingNew(findings, await inspect(gate))) return false
+  if (!nothingNew(findings, await inspect({ ...gate, previous: findings }))) return false
   const git = worktreeGit(gitDir, folder)
+  // A repository nested where .gitignore does not reach would stay through the cleaning: no parking then.
+  if ((await git.exec(['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'])) !== '') return false
   await git.exec(['update-ref', '--no-deref', '-m', 'agent-worktree: parked', 'HEAD', findings.head])
   const branch = gate.branchesToDelete[0]
   if (branch && findings.branchTips?.[branch]) await repo.git.run(['update-ref', '-d', `refs/heads/${branch}`, findings.branchTips[branch]])
   await git.exec(['clean', '-ffdXq'])
-  await repo.git.run(['update-ref', '-d', keptRef(gitDir)])
+  await repo.git.run(['update-ref', '-d', keptRef(gitDir, record.token)])
   const since = new Date().toISOString()
   fs.writeFileSync(path.join(gitDir, 'locked'), `${PARKED}${since}`)
   writeRecordFile(gitDir, { ...record, exited: 'parked', parked: since, parkedHead: findings.head })
@@ -67,6 +69,7 @@ function parkedGate(repo: Repository, gitDir: string, folder: string, record: Wo
     gitDir,
     folder,
     fileMode: record?.fileMode ?? true,
+    pinned: record?.pinned,
     baseSha: record?.parkedHead,
     branchesToDelete: [],
     localRefsSurvive: false,

@@ -68,7 +68,7 @@ export function gitDirCommits(gitDir: string, since?: number): string[] {
   return [...new Set(found.map(id => id.trim()).filter(id => OBJECT_ID.test(id)))]
 }
 
-/** The commits a branch's reflog remembers since `since`: they go when the branch is deleted. */
-export function branchReflogCommits(commonDir: string, branch: string, since?: number): string[] {
-  return reflogCommits(path.join(commonDir, 'logs', 'refs', 'heads', ...branch.split('/')), since)
+/** The commits the reflog of a shared ref (refs/heads/<branch>, refs/stash) remembers since `since`. */
+export function refReflogCommits(commonDir: string, ref: string, since?: number): string[] {
+  return reflogCommits(path.join(commonDir, 'logs', ...ref.split('/')), since)
 }
