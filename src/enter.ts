@@ -56,7 +56,11 @@ async function readPinned(repo: Repository): Promise<Pinned> {
   const flag = (key: string, fallback: boolean): boolean => (values.has(key) ? !/^(false|no|off|0)$/i.test(values.get(key)!) : fallback)
   return {
     fileMode: flag('core.filemode', true),
-    pinned: [`core.ignoreCase=${flag('core.ignorecase', false)}`, `core.autocrlf=${values.get('core.autocrlf') ?? 'false'}`, `core.symlinks=${flag('core.symlinks', true)}`]
+    pinned: [
+      `core.ignoreCase=${flag('core.ignorecase', false)}`,
+      `core.autocrlf=${values.get('core.autocrlf') ?? 'false'}`,
+      `core.symlinks=${flag('core.symlinks', true)}`
+    ]
   }
 }
 

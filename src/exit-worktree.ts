@@ -88,7 +88,8 @@ export function locate(commonDir: string, record: WorktreeRecord, interruptedAdd
   // unlocked it and deleted the record?): it may well be ours, but it cannot be proven. Kept, never removed.
   const gitDir = record.id ? path.join(commonDir, 'worktrees', record.id) : undefined
   const folder = gitDir && folderOf(gitDir)
-  if (interruptedAdd && gitDir && folder && samePath(folder, record.path) && !lockOf(gitDir) && !readRecordFile(gitDir)) return { gitDir, folder, unproven: true }
+  if (interruptedAdd && gitDir && folder && samePath(folder, record.path) && !lockOf(gitDir) && !readRecordFile(gitDir))
+    return { gitDir, folder, unproven: true }
   return undefined
 }
 
@@ -117,7 +118,9 @@ export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, r
   const exitedBefore =
     fileRecord?.exited === 'parked'
       ? found.locked?.startsWith('agent-worktree parked')
-      : fileRecord?.exited === 'keep' && options.step === 'post' && (await repo.git.run(['rev-parse', '--verify', '--quiet', keptRef(gitDir, record.token)])).exitCode === 0
+      : fileRecord?.exited === 'keep' &&
+        options.step === 'post' &&
+        (await repo.git.run(['rev-parse', '--verify', '--quiet', keptRef(gitDir, record.token)])).exitCode === 0
   if (exitedBefore) {
     return done({ path: folder, reason: 'exited', message: `Nothing to do: the exit step already exited ${folder} (${fileRecord?.exited}).`, warning: false })
   }

@@ -82,7 +82,14 @@ export async function keepSnapshot(input: {
         ...(await git.exec(['diff-files', '-z', '--name-only'], { env })).split('\0').filter(Boolean),
         ...findings.uncommitted.filter(entry => entry.startsWith('?? ')).map(entry => entry.slice(3))
       ])
-      await stageAsOnDisk(git, env, folder, [...changed].filter(file => !leftOut.includes(file)), record.fileMode, head.length)
+      await stageAsOnDisk(
+        git,
+        env,
+        folder,
+        [...changed].filter(file => !leftOut.includes(file)),
+        record.fileMode,
+        head.length
+      )
       tree = (await git.exec(['write-tree'], { env })).trim()
     }
     const parents = [head]
@@ -151,7 +158,9 @@ async function stageAsOnDisk(git: Git, env: Record<string, string>, folder: stri
   }
   // One git for every name it can read a line at a time; one each for names with a newline.
   const plain = regular.filter(r => !r.file.includes('\n'))
-  const ids = plain.length ? (await git.exec(['hash-object', '-w', '--no-filters', '--stdin-paths'], { env, input: `${plain.map(r => r.file).join('\n')}\n` })).split('\n') : []
+  const ids = plain.length
+    ? (await git.exec(['hash-object', '-w', '--no-filters', '--stdin-paths'], { env, input: `${plain.map(r => r.file).join('\n')}\n` })).split('\n')
+    : []
   plain.forEach((r, i) => entries.push(`${r.mode} ${ids[i]}\t${r.file}`))
   for (const r of regular.filter(r => r.file.includes('\n'))) {
     const id = (await git.exec(['hash-object', '-w', '--no-filters', '--stdin'], { env, input: fs.readFileSync(path.join(folder, r.file)) })).trim()
@@ -257,7 +266,10 @@ async function uploadArtifact(
     // Commits on the remotes' branches are left out: a clone has them. (Not those of other remote-tracking
     // refs, such as a pull request's merge commit, which a clone lacks.)
     const remotes = (await git.exec(['remote'])).split('\n').filter(Boolean)
-    const made = await git.run(['bundle', 'create', '--quiet', bundle, snapshot.ref, '--not', ...remotes.map(r => `--remotes=${r}/*`)], { deadline, interruptible: true })
+    const made = await git.run(['bundle', 'create', '--quiet', bundle, snapshot.ref, '--not', ...remotes.map(r => `--remotes=${r}/*`)], {
+      deadline,
+      interruptible: true
+    })
     if (made.exitCode !== 0) return `git bundle failed: ${made.stderr.trim()}`
     const diff = await git.run(['diff', '--no-ext-diff', '--no-textconv', '--binary', snapshot.base, snapshot.commit], { deadline, interruptible: true })
     fs.writeFileSync(patch, diff.exitCode === 0 ? diff.stdout : '')

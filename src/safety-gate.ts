@@ -234,10 +234,12 @@ async function nestedWork(folder: string, others: string, localRefsSurvive: bool
   const found: string[] = []
   for (const dir of bare) {
     const refs = await new Git(folder, [`--git-dir=${path.join(folder, dir)}`]).run(['for-each-ref', '--count=1'], { interruptible: true })
-    if (refs.exitCode !== 0 || refs.stdout.trim()) found.push(`${dir}: a bare repository${refs.exitCode === 0 ? ' with commits' : ' whose state could not be read'}`)
+    if (refs.exitCode !== 0 || refs.stdout.trim())
+      found.push(`${dir}: a bare repository${refs.exitCode === 0 ? ' with commits' : ' whose state could not be read'}`)
   }
   for (const dir of repos) {
-    const why = depth >= NESTED_DEPTH ? 'a repository nested too deep to look into' : await nestedProblem(path.join(folder, dir), folder, localRefsSurvive, depth)
+    const why =
+      depth >= NESTED_DEPTH ? 'a repository nested too deep to look into' : await nestedProblem(path.join(folder, dir), folder, localRefsSurvive, depth)
     if (why) found.push(`${dir.replace(/\/$/, '')}: ${why}`)
   }
   return found
