@@ -2,7 +2,7 @@
 // C:/a/repo where node says c:\a\repo, that /var is /private/var on macOS, and which systems ignore case.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { Platform } from './processes.js'
+type Platform = NodeJS.Platform
 
 function api(platform: Platform): path.PlatformPath {
   return platform === 'win32' ? path.win32 : path.posix
