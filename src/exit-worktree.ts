@@ -297,7 +297,8 @@ async function branchToDelete(repo: Repository, record: WorktreeRecord, gitDir: 
   if (!trusted && heads(gitDir) !== ref) return []
   // Never a branch that another worktree, the main one included, has checked out.
   if ([repo.commonDir, ...adminDirs(repo.commonDir)].some(dir => !samePath(dir, gitDir) && heads(dir) === ref)) return []
-  return (await repo.git.branchExists(record.branch)) ? [record.branch] : []
+  // Checked out here, it exists; otherwise ask.
+  return heads(gitDir) === ref || (await repo.git.branchExists(record.branch)) ? [record.branch] : []
 }
 
 interface Kept {

@@ -7,7 +7,7 @@ import * as path from 'node:path'
 import type { Platform } from './processes.js'
 import type { Repository } from './repository.js'
 import { describeFindings, inspect, nothingNew, type Findings, type GateInput } from './safety-gate.js'
-import { keptRef } from './rescue.js'
+import { dropKeptRef, keptRef } from './rescue.js'
 import { readRecordFile, tryWriteRecordFile, type WorktreeRecord } from './state-helper.js'
 
 export interface Outcome {
@@ -166,7 +166,7 @@ export async function removeWorktreeFolder(
     // others remain
   }
   // A kept mark of an earlier exit (the worktree was kept, then taken over or exited again) goes with it.
-  await repo.git.run(['update-ref', '-d', keptRef(gitDir, record.token)])
+  await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, record.token))
   return { reason: 'clean', detail: await deleteBranch(repo, gate.branchesToDelete[0], findings, trusted) }
 }
 

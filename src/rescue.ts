@@ -136,6 +136,18 @@ export function keptRef(gitDir: string, token: string): string {
 
 export const KEPT_REFS = 'refs/agent-worktree/kept/'
 
+/** Deletes a kept ref, when there is one (a loose file, or a line of packed-refs): no git call otherwise. */
+export async function dropKeptRef(git: Git, commonDir: string, ref: string): Promise<void> {
+  const packed = (() => {
+    try {
+      return fs.readFileSync(path.join(commonDir, 'packed-refs'), 'utf8').includes(` ${ref}\n`)
+    } catch {
+      return false
+    }
+  })()
+  if (packed || fs.existsSync(path.join(commonDir, ...ref.split('/')))) await git.run(['update-ref', '-d', ref])
+}
+
 /**
  * Puts the files into the temporary index exactly as they are on disk: no clean filter (LFS, line
  * endings) changes a byte, so a restore gets back what the agent left. Links are stored as links, a

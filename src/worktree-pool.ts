@@ -8,7 +8,7 @@ import { Git } from './git-command-manager.js'
 import { currentOwner, jobOver, type Owner } from './ownership.js'
 import type { WorktreeEntry } from './porcelain.js'
 import { removeWorktreeFolder } from './remove-worktree.js'
-import { keptRef } from './rescue.js'
+import { dropKeptRef, keptRef } from './rescue.js'
 import { adminDirOf, listWorktrees, type Repository, worktreeGit } from './repository.js'
 import { describeFindings, hasUnsavedWork, inspect, nothingNew, type Findings, type GateInput } from './safety-gate.js'
 import { readRecordFile, writeRecordFile, type WorktreeRecord } from './state-helper.js'
@@ -44,7 +44,7 @@ export async function park(repo: Repository, record: WorktreeRecord, gitDir: str
   const branch = gate.branchesToDelete[0]
   if (branch && findings.branchTips?.[branch]) await repo.git.run(['update-ref', '-d', `refs/heads/${branch}`, findings.branchTips[branch]])
   await git.exec(['clean', '-ffdXq'])
-  await repo.git.run(['update-ref', '-d', keptRef(gitDir, record.token)])
+  await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, record.token))
   const since = new Date().toISOString()
   fs.writeFileSync(path.join(gitDir, 'locked'), `${PARKED}${since}`)
   writeRecordFile(gitDir, { ...record, exited: 'parked', parked: since, parkedHead: findings.head })
