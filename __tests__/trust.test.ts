@@ -252,11 +252,12 @@ describe('6. "removing": true written into the record by the agent', () => {
     forge(gitDirOf(wt), { removing: true })
     const aside = path.join(path.dirname(wt), `.${path.basename(wt)}.agent-worktree-removing`)
     if (moveAside) fs.renameSync(wt, aside)
-    await a.runPosts()
-    // Wherever the folder is now (back in place, or still aside), the work is in it.
-    const at = fs.existsSync(wt) || !moveAside ? wt : aside
-    expect(fileOrNull(path.join(at, 'uncommitted.txt'))).toBe('uncommitted\n')
-    expect(fileOrNull(path.join(at, 'committed.txt'))).toBe('committed\n')
+    const [post] = await a.runPosts()
+    // Kept where git has it registered, and where the message says, not where a removal moved it.
+    expect(fs.existsSync(aside)).toBe(false)
+    expect(post.outputs.message ?? post.stdout).toContain(wt)
+    expect(fileOrNull(path.join(wt, 'uncommitted.txt'))).toBe('uncommitted\n')
+    expect(fileOrNull(path.join(wt, 'committed.txt'))).toBe('committed\n')
     expect(reachable(repos.clone, sha)).toBe(true)
     expect(worktreePaths(repos.clone)).toContain(wt)
   })

@@ -173,7 +173,9 @@ export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, r
   throwIfCancelled()
 
   if (!verdict.startsWith('remove')) {
-    const kept = await keep(repo, record, found, folder, findings, options, verdict, ourLock, trustedEphemeral)
+    // A removal that cannot be finished after all: the folder goes back where git has it, if still whole.
+    if (finishing && checkFolder(here, gitDir) === 'intact') await renameFolder(here, folder).catch(() => undefined)
+    const kept = await keep(repo, record, found, fs.existsSync(folder) ? folder : here, findings, options, verdict, ourLock, trustedEphemeral)
     return done({
       path: folder,
       reason: found.unproven ? 'unknown' : foreign ? 'foreign' : reasonOf(verdict),
@@ -187,7 +189,8 @@ export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, r
 
   // The links go first, by unlink, which never touches what they point to.
   for (const link of links) fs.unlinkSync(path.join(here, link))
-  const parkable = verdict === 'remove-clean' && record.recycle && record.created && intact && !gate.sparse && !fs.existsSync(path.join(gitDir, 'modules'))
+  const parkable =
+    verdict === 'remove-clean' && record.recycle && record.created && intact && !finishing && !gate.sparse && !fs.existsSync(path.join(gitDir, 'modules'))
   let outcome: Outcome
   try {
     outcome = await withRepositoryLock(
