@@ -1,10 +1,12 @@
 // Many legs entering and exiting at once on one repository, through the bundles, as self-hosted
 // runners sharing a machine run them.
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job, type StepResult } from '../scripts/runner.mjs'
-import { git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { LOCK_FILE } from '../src/repository-lock.js'
+import { commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
 
 const LEGS = 24
 // More rounds show rarer races: AGENT_WORKTREE_ROUNDS=20 npm test -- parallel
@@ -88,6 +90,39 @@ describe(`${LEGS} legs at once on one repository`, () => {
     expectConverged(shared, legs)
     for (const leg of legs) expect(path.dirname(leg.main.outputs['worktree-path'])).toBe(`${shared}.worktrees`)
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+  })
+})
+
+describe('a fetch while another leg adds a worktree', () => {
+  it('waits for the add instead of failing on its half-made HEAD', async () => {
+    // Something new on the remote, so that the fetch transfers objects and checks their connectivity
+    // against every ref, the HEAD of every worktree among them.
+    const pusher = path.join(repos.root, 'pusher')
+    git(repos.root, 'clone', '--quiet', repos.origin, pusher)
+    const pushed = commit(pusher, 'new.txt')
+    git(pusher, 'push', '--quiet', 'origin', 'main')
+    // Another leg in the middle of `git worktree add`, under the repository lock: git has written the
+    // placeholder HEAD (all zeros) it writes before the real one.
+    const adding = path.join(repos.clone, '.git', 'worktrees', 'adding')
+    write(adding, 'HEAD', `${'0'.repeat(40)}\n`)
+    write(adding, 'commondir', '../..\n')
+    write(adding, 'gitdir', `${path.join(repos.root, 'adding', '.git')}\n`)
+    const lock = path.join(repos.clone, '.git', LOCK_FILE)
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), id: 'adding' }))
+    const done = setTimeout(() => {
+      fs.rmSync(adding, { recursive: true })
+      fs.rmSync(lock)
+    }, 1_500)
+    try {
+      const job = new Job({ workspace: repos.clone, temp: path.join(repos.root, 'temp', 'fetch') })
+      const main = await job.uses('.', { 'base-ref': 'origin/main', fetch: 'true' })
+      expect(main.exitCode, main.stdout + main.stderr).toBe(0)
+      expect(main.outputs['base-sha']).toBe(pushed)
+      expect(main.stdout + main.stderr).not.toMatch(/grafts/)
+      await job.runPosts()
+    } finally {
+      clearTimeout(done)
+    }
   })
 })
 

@@ -3,7 +3,7 @@ import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Git, GitError, handleCancellation, throwIfCancelled } from './git-command-manager.js'
+import { Git, GitError, handleCancellation, throwIfCancelled, type GitResult } from './git-command-manager.js'
 import { getEnterSettings, InputError, type EnterSettings } from './input-helper.js'
 import { snapshotCheckout, writeSnapshotFile } from './isolation.js'
 import { currentOwner, describeOwner, jobOver, lockReason, lockToken, sameJob } from './ownership.js'
@@ -272,19 +272,22 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
     )
   }
   const own = `refs/agent-worktree/fetch/${randomBytes(6).toString('hex')}`
+  let lastError = ''
+  const fetch = (): Promise<GitResult> =>
+    repo.git.run(['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', remote, `+refs/heads/${branch}:${own}`], {
+      stallMs: STALL_MS,
+      interruptible: true
+    })
   try {
     for (let attempt = 1; ; attempt++) {
-      const result = await repo.git.run(
-        ['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', remote, `+refs/heads/${branch}:${own}`],
-        {
-          stallMs: STALL_MS,
-          interruptible: true
-        }
-      )
+      // The fetch checks what it got against the HEAD of every worktree, and a worktree another leg is
+      // adding has a placeholder HEAD for a moment: once that is seen, the fetch waits for the add.
+      const result = /bad object worktrees\//.test(lastError) ? await withRepositoryLock(repo.commonDir, fetch) : await fetch()
       if (result.exitCode === 0) break
       throwIfCancelled()
+      lastError = result.stderr
       // Two legs fetching into a shallow clone at once contend for its shallow file: one waits.
-      if (attempt < 5 && /shallow\.lock|cannot lock ref/.test(result.stderr)) {
+      if (attempt < 5 && /shallow\.lock|cannot lock ref|bad object worktrees\//.test(result.stderr)) {
         await new Promise(resolve => setTimeout(resolve, 200 * attempt))
         continue
       }

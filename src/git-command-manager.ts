@@ -66,7 +66,9 @@ const HARDENED_CONFIG = [
   'gc.auto=0',
   'maintenance.auto=false',
   'fetch.recurseSubmodules=false',
-  'advice.detachedHead=false'
+  'advice.detachedHead=false',
+  // The empty grafts file set below is read, and git would advise against grafts on every call.
+  'advice.graftFileDeprecated=false'
 ].flatMap(setting => ['-c', setting])
 
 /**
