@@ -85,89 +85,105 @@ function noStrays(j: Job, context: string): void {
 }
 
 describe('a stage cancelled while each of its git calls runs', () => {
-  it('main: the cancel stops it, no git of it runs on, and its post converges', async () => {
-    const calls = await gitCallsOf('main')
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let nth = 1; nth <= calls.length; nth++) {
+  it(
+    'main: the cancel stops it, no git of it runs on, and its post converges',
+    async () => {
+      const calls = await gitCallsOf('main')
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let nth = 1; nth <= calls.length; nth++) {
+          const j = job()
+          const main = await j.uses('.', { name: `cancel-main-${round}-${nth}` }, { cancel: { onGit: '*', nth, holdMs: 600 } })
+          const context = `cancelled on git call ${nth} (${calls[nth - 1]}): ${main.stdout}`
+          expect(main.triggered, context).toBe(true)
+          expect(main.stoppedBy, context).toBe('cancel')
+          // It went on SIGINT, well before the runner's SIGTERM.
+          expect(
+            main.signals.map(s => s.signal),
+            context
+          ).toEqual(['SIGINT'])
+          noStrays(j, context)
+          const [post] = await j.runPosts()
+          expect(post.exitCode, post.stdout).toBe(0)
+          await j.end()
+          expectConverged(`${context}\npost: ${post.stdout}`)
+        }
+      }
+    },
+    300_000 * ROUNDS
+  )
+
+  it(
+    'post: a post cancelled anywhere leaves what the next job on the runner finishes',
+    async () => {
+      const calls = await gitCallsOf('post')
+      for (let k = 0; k < ROUNDS * calls.length; k++) {
+        const nth = (k % calls.length) + 1
         const j = job()
-        const main = await j.uses('.', { name: `cancel-main-${round}-${nth}` }, { cancel: { onGit: '*', nth, holdMs: 600 } })
-        const context = `cancelled on git call ${nth} (${calls[nth - 1]}): ${main.stdout}`
-        expect(main.triggered, context).toBe(true)
-        expect(main.stoppedBy, context).toBe('cancel')
-        // It went on SIGINT, well before the runner's SIGTERM.
+        const main = await j.uses('.', { name: `cancel-post-${nth}` })
+        expect(main.exitCode).toBe(0)
+        const [post] = await j.runPosts({ cancel: { onGit: '*', nth, holdMs: 600 } })
+        const context = `post cancelled on git call ${nth} (${calls[nth - 1]}): ${post.stdout}`
         expect(
-          main.signals.map(s => s.signal),
+          post.signals.map(s => s.signal),
           context
-        ).toEqual(['SIGINT'])
+        ).toEqual(post.triggered ? ['SIGINT'] : [])
         noStrays(j, context)
+        await j.end()
+        if (converged()) continue
+        const next = job()
+        const enter = await next.uses('.', { name: `next-${nth}` })
+        expect(enter.exitCode, enter.stdout).toBe(0)
+        expectConverged(`${context}\nnext enter: ${enter.stdout}`, [enter.outputs['worktree-path']])
+        await next.runPosts()
+        await next.end()
+      }
+    },
+    300_000 * ROUNDS
+  )
+
+  it(
+    'exit sub-action: cancelled anywhere, the post then converges',
+    async () => {
+      const calls = await gitCallsOf('exit')
+      for (let k = 0; k < ROUNDS * calls.length; k++) {
+        const nth = (k % calls.length) + 1
+        const j = job()
+        await j.uses('.', { name: `cancel-exit-${nth}` })
+        const exit = await j.uses('exit', {}, { cancel: { onGit: '*', nth, holdMs: 600 } })
+        const context = `exit cancelled on git call ${nth} (${calls[nth - 1]}): ${exit.stdout}`
+        noStrays(j, context)
+        const [post] = await j.runPosts()
+        await j.end()
+        if (converged()) continue
+        // A cut-off removal is finished by the next job's sweep.
+        const next = job()
+        const enter = await next.uses('.', { name: `after-exit-${nth}` })
+        expectConverged(`${context}\npost: ${post.stdout}\nnext: ${enter.stdout}`, [enter.outputs['worktree-path']])
+        await next.runPosts()
+        await next.end()
+      }
+    },
+    300_000 * ROUNDS
+  )
+})
+
+describe('a main step lost with the machine while each git call runs (SIGKILL of node alone)', () => {
+  it(
+    'the post converges, waiting for a git call that outlived the step',
+    async () => {
+      const calls = await gitCallsOf('main')
+      for (let k = 0; k < ROUNDS * calls.length; k++) {
+        const nth = (k % calls.length) + 1
+        const j = job()
+        const main = await j.uses('.', { name: `crash-${nth}` }, { crash: { onGit: '*', nth, holdMs: 300 } })
+        const context = `crashed on git call ${nth} (${calls[nth - 1]}): ${main.stdout}`
+        expect(main.stoppedBy, context).toBe('crash')
         const [post] = await j.runPosts()
         expect(post.exitCode, post.stdout).toBe(0)
         await j.end()
         expectConverged(`${context}\npost: ${post.stdout}`)
       }
-    }
-  }, 300_000)
-
-  it('post: a post cancelled anywhere leaves what the next job on the runner finishes', async () => {
-    const calls = await gitCallsOf('post')
-    for (let k = 0; k < ROUNDS * calls.length; k++) {
-      const nth = (k % calls.length) + 1
-      const j = job()
-      const main = await j.uses('.', { name: `cancel-post-${nth}` })
-      expect(main.exitCode).toBe(0)
-      const [post] = await j.runPosts({ cancel: { onGit: '*', nth, holdMs: 600 } })
-      const context = `post cancelled on git call ${nth} (${calls[nth - 1]}): ${post.stdout}`
-      expect(
-        post.signals.map(s => s.signal),
-        context
-      ).toEqual(post.triggered ? ['SIGINT'] : [])
-      noStrays(j, context)
-      await j.end()
-      if (converged()) continue
-      const next = job()
-      const enter = await next.uses('.', { name: `next-${nth}` })
-      expect(enter.exitCode, enter.stdout).toBe(0)
-      expectConverged(`${context}\nnext enter: ${enter.stdout}`, [enter.outputs['worktree-path']])
-      await next.runPosts()
-      await next.end()
-    }
-  }, 300_000)
-
-  it('exit sub-action: cancelled anywhere, the post then converges', async () => {
-    const calls = await gitCallsOf('exit')
-    for (let k = 0; k < ROUNDS * calls.length; k++) {
-      const nth = (k % calls.length) + 1
-      const j = job()
-      await j.uses('.', { name: `cancel-exit-${nth}` })
-      const exit = await j.uses('exit', {}, { cancel: { onGit: '*', nth, holdMs: 600 } })
-      const context = `exit cancelled on git call ${nth} (${calls[nth - 1]}): ${exit.stdout}`
-      noStrays(j, context)
-      const [post] = await j.runPosts()
-      await j.end()
-      if (converged()) continue
-      // A cut-off removal is finished by the next job's sweep.
-      const next = job()
-      const enter = await next.uses('.', { name: `after-exit-${nth}` })
-      expectConverged(`${context}\npost: ${post.stdout}\nnext: ${enter.stdout}`, [enter.outputs['worktree-path']])
-      await next.runPosts()
-      await next.end()
-    }
-  }, 300_000)
-})
-
-describe('a main step lost with the machine while each git call runs (SIGKILL of node alone)', () => {
-  it('the post converges, waiting for a git call that outlived the step', async () => {
-    const calls = await gitCallsOf('main')
-    for (let k = 0; k < ROUNDS * calls.length; k++) {
-      const nth = (k % calls.length) + 1
-      const j = job()
-      const main = await j.uses('.', { name: `crash-${nth}` }, { crash: { onGit: '*', nth, holdMs: 300 } })
-      const context = `crashed on git call ${nth} (${calls[nth - 1]}): ${main.stdout}`
-      expect(main.stoppedBy, context).toBe('crash')
-      const [post] = await j.runPosts()
-      expect(post.exitCode, post.stdout).toBe(0)
-      await j.end()
-      expectConverged(`${context}\npost: ${post.stdout}`)
-    }
-  }, 300_000)
+    },
+    300_000 * ROUNDS
+  )
 })

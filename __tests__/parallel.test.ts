@@ -68,20 +68,24 @@ describe(`${LEGS} legs at once on one repository`, () => {
     ['generated names', () => ({})],
     ['names from a matrix value', (leg: number) => ({ name: `agent/${leg}` })],
     ['base-ref origin/main, fetched', () => ({ 'base-ref': 'origin/main', fetch: 'true' })]
-  ] as const)('%s', async (_title, inputs) => {
-    const config = git(repos.clone, 'config', '--list', '--local')
-    for (let r = 0; r < ROUNDS; r++) {
-      const legs = await round(r, repos.clone, inputs)
-      expectConverged(repos.clone, legs)
-      // Clear the kept legs for the next round.
-      for (const leg of legs.filter(l => l.dirty)) {
-        git(repos.clone, 'worktree', 'remove', '-f', '-f', leg.main.outputs['worktree-path'])
-        git(repos.clone, 'branch', '-D', leg.main.outputs.branch)
+  ] as const)(
+    '%s',
+    async (_title, inputs) => {
+      const config = git(repos.clone, 'config', '--list', '--local')
+      for (let r = 0; r < ROUNDS; r++) {
+        const legs = await round(r, repos.clone, inputs)
+        expectConverged(repos.clone, legs)
+        // Clear the kept legs for the next round.
+        for (const leg of legs.filter(l => l.dirty)) {
+          git(repos.clone, 'worktree', 'remove', '-f', '-f', leg.main.outputs['worktree-path'])
+          git(repos.clone, 'branch', '-D', leg.main.outputs.branch)
+        }
       }
-    }
-    // No upstream or other configuration was written.
-    expect(git(repos.clone, 'config', '--list', '--local')).toBe(config)
-  })
+      // No upstream or other configuration was written.
+      expect(git(repos.clone, 'config', '--list', '--local')).toBe(config)
+    },
+    60_000 * ROUNDS
+  )
 
   it('through repository-path on a shared clone', async () => {
     const shared = path.join(repos.root, 'shared', 'monorepo')
