@@ -138,7 +138,10 @@ setInterval(() => {}, 1000)
 })
 
 describe('triggers on a git call', () => {
+  // SIGINT is taken in JavaScript and then given its default action, so that node dies of it only after
+  // it has written the pid spawn returned: on a loaded machine the signal can come first.
   const main = `
+process.once('SIGINT', () => process.kill(process.pid, 'SIGINT'))
 execFileSync('git', ['--version'])
 fs.writeSync(1, 'version done\\n')
 const child = spawn('git', ['rev-parse', '--git-dir'], { stdio: 'ignore' })
