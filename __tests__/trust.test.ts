@@ -261,6 +261,21 @@ describe('6. "removing": true written into the record by the agent', () => {
     expect(reachable(repos.clone, sha)).toBe(true)
     expect(worktreePaths(repos.clone)).toContain(wt)
   })
+
+  it('with the deletion already begun where a removal moves it: kept there, and the message names that place', async () => {
+    const a = job('runner-1', 1)
+    const main = await a.uses('.', { name: 'begun' })
+    const wt = main.outputs['worktree-path']
+    write(wt, 'uncommitted.txt', 'uncommitted\n')
+    forge(gitDirOf(wt), { removing: true })
+    const aside = path.join(path.dirname(wt), `.${path.basename(wt)}.agent-worktree-removing`)
+    fs.renameSync(wt, aside)
+    // A deletion begun takes the .git file with it: the folder cannot go back where git has it.
+    fs.rmSync(path.join(aside, '.git'))
+    const [post] = await a.runPosts()
+    expect(fileOrNull(path.join(aside, 'uncommitted.txt'))).toBe('uncommitted\n')
+    expect(warnings(post).join('\n')).toContain(`Kept ${aside}`)
+  })
 })
 
 describe('7. entering by path a worktree that a running job holds', () => {

@@ -175,14 +175,15 @@ export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, r
   if (!verdict.startsWith('remove')) {
     // A removal that cannot be finished after all: the folder goes back where git has it, if still whole.
     if (finishing && checkFolder(here, gitDir) === 'intact') await renameFolder(here, folder).catch(() => undefined)
-    const kept = await keep(repo, record, found, fs.existsSync(folder) ? folder : here, findings, options, verdict, ourLock, trustedEphemeral)
+    const keptAt = fs.existsSync(folder) ? folder : here
+    const kept = await keep(repo, record, found, keptAt, findings, options, verdict, ourLock, trustedEphemeral)
     return done({
-      path: folder,
+      path: keptAt,
       reason: found.unproven ? 'unknown' : foreign ? 'foreign' : reasonOf(verdict),
       findings,
       breach,
       rescue: kept.rescue,
-      message: foreign ? foreignMessage(folder + moved, found, findings, kept) : keepMessage(folder, moved, verdict, findings, kept),
+      message: foreign ? foreignMessage(keptAt + moved, found, findings, kept) : keepMessage(keptAt, moved, verdict, findings, kept),
       warning: foreign || verdict !== 'keep-asked' || !!kept.rescue?.problems.length
     })
   }
