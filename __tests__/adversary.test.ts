@@ -8,7 +8,8 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../scripts/runner.mjs'
-import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { addSubmodule, branchExists, commit, git, makeRepos, readOrNull, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { warnings } from './helpers/steps.js'
 import { startResultsService } from './helpers/results-service.js'
 
 const FILES = { '.gitignore': '*.log\nbuild/\nnode_modules/\n', 'README.md': '# sample\n', 'src/app.txt': 'app\n' }
@@ -72,18 +73,6 @@ async function enter(t: TestContext, name: string, spec: JobSpec & { inputs?: Re
   }
 }
 
-function warnings(step: StepResult): string[] {
-  return step.annotations.filter(a => a.level === 'warning').map(a => a.message)
-}
-
-function read(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
-}
-
 /** The post kept the worktree, registered and in place, and said so (with `finding` in its warning). */
 function expectKept(post: StepResult, e: Entered, finding = ''): void {
   expect(post.exitCode, post.stdout).toBe(0)
@@ -137,7 +126,7 @@ describe.concurrent('planted settings and ignore rules cannot hide files from th
     expect(git(e.wt, 'status', '--porcelain', '--untracked-files=all')).toBe('') // git itself is blinded
     const [post] = await e.j.runPosts()
     expectKept(post, e, '1 uncommitted file')
-    expect(read(path.join(e.wt, 'Readme.md'))).toBe('the agent’s readme\n')
+    expect(readOrNull(path.join(e.wt, 'Readme.md'))).toBe('the agent’s readme\n')
   })
 
   it('B4: `*` appended to the common info/exclude, a new notes/plan.md: kept', async t => {
@@ -147,7 +136,7 @@ describe.concurrent('planted settings and ignore rules cannot hide files from th
     expect(git(e.wt, 'status', '--porcelain', '--untracked-files=all')).toBe('')
     const [post] = await e.j.runPosts()
     expectKept(post, e, '1 uncommitted file')
-    expect(read(path.join(e.wt, 'notes/plan.md'))).toBe('the plan\n')
+    expect(readOrNull(path.join(e.wt, 'notes/plan.md'))).toBe('the plan\n')
   })
 
   it('B5: a new folder whose own .gitignore is `*` (hiding itself and the folder): kept, its file survives', async t => {
@@ -157,7 +146,7 @@ describe.concurrent('planted settings and ignore rules cannot hide files from th
     expect(git(e.wt, 'status', '--porcelain', '--untracked-files=all')).toBe('')
     const [post] = await e.j.runPosts()
     expectKept(post, e)
-    expect(read(path.join(e.wt, 'feature/a.txt'))).toBe('feature work\n')
+    expect(readOrNull(path.join(e.wt, 'feature/a.txt'))).toBe('feature work\n')
   })
 
   it('B5 guard: an ignored node_modules/pkg/.gitignore is not work: removed', async t => {
@@ -175,7 +164,7 @@ describe.concurrent('planted settings and ignore rules cannot hide files from th
     expect(git(e.wt, 'diff', '--stat')).toBe('') // to git, nothing changed
     const [post] = await e.j.runPosts()
     expectKept(post, e, '1 uncommitted file')
-    expect(read(path.join(e.wt, 'README.md'))).toBe('# sample\r\n')
+    expect(readOrNull(path.join(e.wt, 'README.md'))).toBe('# sample\r\n')
   })
 })
 
@@ -300,14 +289,7 @@ describe.concurrent('nested repositories, bare ones and worktrees are work unles
 
   it('C7a: a submodule with a commit only its reflog remembers: kept', async t => {
     const repos = reposFor(t)
-    const subOrigin = path.join(repos.root, 'sub-origin.git')
-    const seed = path.join(repos.root, 'sub-seed')
-    git(repos.root, 'init', '--quiet', '-b', 'main', seed)
-    commit(seed, 'lib.txt')
-    git(repos.root, 'clone', '--quiet', '--bare', seed, subOrigin)
-    git(repos.clone, '-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', subOrigin, 'lib')
-    git(repos.clone, 'commit', '--quiet', '-m', 'add lib')
-    git(repos.clone, 'push', '--quiet', 'origin', 'main')
+    addSubmodule(repos)
     const e = await enter(t, 'c7a', { repos })
     git(e.wt, '-c', 'protocol.file.allow=always', 'submodule', 'update', '--init', '--quiet')
     const lib = path.join(e.wt, 'lib')

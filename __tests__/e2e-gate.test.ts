@@ -5,7 +5,8 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job, type StepResult } from '../scripts/runner.mjs'
-import { commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { commit, git, makeRepos, readOrNull, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { warnings } from './helpers/steps.js'
 
 let repos: Repos
 beforeEach(() => {
@@ -19,18 +20,6 @@ function job(run = 1, runner = 'runner-1'): Job {
     temp: path.join(repos.root, 'runners', runner, '_temp'),
     env: { GITHUB_RUN_ID: String(run), GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'agents', RUNNER_NAME: runner }
   })
-}
-
-function warnings(step: StepResult): string[] {
-  return step.annotations.filter(a => a.level === 'warning').map(a => a.message)
-}
-
-function read(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
 }
 
 async function enter(j: Job, inputs: Record<string, string> = {}): Promise<StepResult['outputs']> {
@@ -103,8 +92,8 @@ describe('1. variables a later step exports through GITHUB_ENV', () => {
     if (fsmonitor) write(wt, 'src/app.txt', 'edited\n')
     const [post] = await j.runPosts()
     expect(post.exitCode).toBe(0)
-    expect(read(path.join(wt, 'notes.txt'))).toBe('the agent’s notes\n')
-    if (fsmonitor) expect(read(path.join(wt, 'src/app.txt'))).toBe('edited\n')
+    expect(readOrNull(path.join(wt, 'notes.txt'))).toBe('the agent’s notes\n')
+    if (fsmonitor) expect(readOrNull(path.join(wt, 'src/app.txt'))).toBe('edited\n')
     expect(worktreePaths(repos.clone)).toContain(wt)
     const kept = warnings(post).find(w => w.includes(`Kept ${wt}`))
     expect(kept).toContain('notes.txt')
@@ -124,10 +113,10 @@ describe('2. recycle: true and a tracked file marked --skip-worktree', () => {
 
     const second = job(2)
     const two = await enter(second, { name: 'two', recycle: 'true' })
-    expect(read(path.join(two['worktree-path'], 'src/app.txt'))).toBe('app\n')
+    expect(readOrNull(path.join(two['worktree-path'], 'src/app.txt'))).toBe('app\n')
     expect(git(two['worktree-path'], 'ls-files', '-v', 'src/app.txt')).toMatch(/^H /)
     // The edit is still on this machine, in a worktree that was kept.
-    const holders = worktreePaths(repos.clone).filter(wt => read(path.join(wt, 'src/app.txt')) === 'hidden edit\n')
+    const holders = worktreePaths(repos.clone).filter(wt => readOrNull(path.join(wt, 'src/app.txt')) === 'hidden edit\n')
     expect(holders).toHaveLength(1)
     expect(holders[0]).not.toBe(two['worktree-path'])
   })
@@ -141,7 +130,7 @@ describe('3. the worktree’s index deleted', () => {
     fs.rmSync(path.join(git(wt, 'rev-parse', '--absolute-git-dir'), 'index'))
     const [post] = await j.runPosts()
     expect(post.exitCode).toBe(0)
-    expect(read(path.join(wt, 'src/app.txt'))).toBe('work\n')
+    expect(readOrNull(path.join(wt, 'src/app.txt'))).toBe('work\n')
     expect(worktreePaths(repos.clone)).toContain(wt)
     expect(warnings(post).some(w => w.includes(`Kept ${wt}`) && /could not be determined|unknown/i.test(w))).toBe(true)
   })
@@ -227,7 +216,7 @@ describe('5. the agent moves its worktree', () => {
       expect(worktreePaths(repos.clone)).toContain(to)
     }
     if (work) {
-      expect(read(path.join(to, 'notes.txt'))).toBe('notes\n')
+      expect(readOrNull(path.join(to, 'notes.txt'))).toBe('notes\n')
       expect(git(to, 'rev-parse', 'HEAD')).toBe(sha)
       expect(warnings(post).some(w => w.includes(`Kept ${to}`))).toBe(true)
     }
@@ -246,7 +235,7 @@ describe('6. a nested worktree in an ignored folder', () => {
     const [post] = await j.runPosts()
     expect(post.exitCode).toBe(0)
     expect(fs.existsSync(wt)).toBe(true)
-    expect(read(path.join(nested, 'nested-notes.txt'))).toBe('nested work\n')
+    expect(readOrNull(path.join(nested, 'nested-notes.txt'))).toBe('nested work\n')
     expect(warnings(post).some(w => w.includes(`Kept ${wt}`))).toBe(true)
   })
 })

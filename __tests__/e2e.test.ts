@@ -3,6 +3,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { warnings } from './helpers/steps.js'
 import { Job } from '../scripts/runner.mjs'
 
 let repos: Repos
@@ -15,10 +16,6 @@ beforeEach(() => {
   job = new Job({ workspace: repos.clone, temp: path.join(repos.root, 'runner-temp'), env: JOB_ENV })
 })
 afterEach(() => repos.cleanup())
-
-function warnings(result: { annotations: { level: string; message: string }[] }): string[] {
-  return result.annotations.filter(a => a.level === 'warning').map(a => a.message)
-}
 
 describe('enter, then the post step', () => {
   it('creates an isolated worktree with all outputs and env, and removes it when clean', async () => {

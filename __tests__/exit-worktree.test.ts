@@ -4,7 +4,7 @@ import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { RECORD_FILE, writeRecordFile, type WorktreeRecord } from '../src/state-helper.js'
 import { createLikeMain, exitAs, TEST_OWNER } from './helpers/worktree.js'
-import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { addSubmodule, branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
 
 let repos: Repos
 
@@ -137,16 +137,7 @@ describe('a .git file that points elsewhere', () => {
 
 describe('submodules', () => {
   function withSubmodule(name: string): { record: WorktreeRecord; sub: string } {
-    const subOrigin = path.join(repos.root, 'sub-origin.git')
-    if (!fs.existsSync(subOrigin)) {
-      const seed = path.join(repos.root, 'sub-seed')
-      git(repos.root, 'init', '--quiet', '-b', 'main', seed)
-      commit(seed, 'lib.txt')
-      git(repos.root, 'clone', '--quiet', '--bare', seed, subOrigin)
-      git(repos.clone, '-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', subOrigin, 'lib')
-      git(repos.clone, 'commit', '--quiet', '-m', 'add lib')
-      git(repos.clone, 'push', '--quiet', 'origin', 'main')
-    }
+    addSubmodule(repos)
     const record = created(name)
     git(record.path, '-c', 'protocol.file.allow=always', 'submodule', 'update', '--init', '--quiet')
     return { record, sub: path.join(record.path, 'lib') }

@@ -3,8 +3,9 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { Job, type StepResult } from '../scripts/runner.mjs'
+import { Job } from '../scripts/runner.mjs'
 import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { warnings } from './helpers/steps.js'
 
 let repos: Repos
 let runs = 0
@@ -20,10 +21,6 @@ function job(env: Record<string, string> = {}): Job {
     temp: path.join(repos.root, 'runner', '_temp'),
     env: { RUNNER_NAME: 'runner-1', GITHUB_RUN_ID: String(++runs), GITHUB_JOB: 'agents', ...env }
   })
-}
-
-function warnings(step: StepResult): string[] {
-  return step.annotations.filter(a => a.level === 'warning').map(a => a.message)
 }
 
 describe('a worktree entered by path', () => {

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job } from '../scripts/runner.mjs'
 import { branchExists, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { warnings } from './helpers/steps.js'
 
 let repos: Repos
 beforeEach(() => {
@@ -21,10 +22,6 @@ function job(runnerDir: string, name: string, env: Record<string, string> = {}):
     temp: path.join(repos.root, runnerDir, '_work', '_temp'),
     env: { RUNNER_NAME: name, GITHUB_RUN_ID: '5', GITHUB_JOB: 'agents', ...env }
   })
-}
-
-function warnings(step: { annotations: { level: string; message: string }[] }): string[] {
-  return step.annotations.filter(a => a.level === 'warning').map(a => a.message)
 }
 
 /** The record the main step left in the worktree's git dir, for a test to age or point elsewhere. */

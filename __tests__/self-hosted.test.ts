@@ -4,6 +4,7 @@ import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job } from '../scripts/runner.mjs'
 import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { warnings } from './helpers/steps.js'
 
 let repos: Repos
 beforeEach(() => {
@@ -19,10 +20,6 @@ function job(runner: string, run: number, env: Record<string, string> = {}): Job
     temp: path.join(repos.root, 'temp', `${++jobs}`),
     env: { GITHUB_RUN_ID: String(run), GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'agents', RUNNER_NAME: runner, ...env }
   })
-}
-
-function warnings(step: { annotations: { level: string; message: string }[] }): string[] {
-  return step.annotations.filter(a => a.level === 'warning').map(a => a.message)
 }
 
 describe('the sweep at enter', () => {

@@ -7,7 +7,8 @@ import * as path from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job, ROOT, type StepResult } from '../scripts/runner.mjs'
-import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { branchExists, commit, git, makeRepos, readOrNull, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { warnings } from './helpers/steps.js'
 
 let repos: Repos
 /** Folders a defective build could create outside the test's root (worktrees-dir: /): removed after. */
@@ -37,10 +38,6 @@ function errorOf(step: StepResult): string {
   return step.annotations.find(a => a.level === 'error')?.message ?? ''
 }
 
-function warnings(step: StepResult): string[] {
-  return step.annotations.filter(a => a.level === 'warning').map(a => a.message)
-}
-
 function gitDirOf(wt: string): string {
   return git(wt, 'rev-parse', '--absolute-git-dir')
 }
@@ -60,14 +57,6 @@ function forge(gitDir: string, patch: Record<string, unknown>): void {
 
 function tokenOf(gitDir: string): string {
   return readRecord(gitDir).token as string
-}
-
-function fileOrNull(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
 }
 
 /** Whether the commit is still reachable from some ref, HEAD or reflog of the repository. */
@@ -100,21 +89,21 @@ async function holdWork(runner = 'runner-2', name = 'held'): Promise<Held> {
     gitDir,
     branch: main.outputs.branch,
     commit: sha,
-    lock: fileOrNull(path.join(gitDir, 'locked')),
-    record: fileOrNull(path.join(gitDir, RECORD))
+    lock: readOrNull(path.join(gitDir, 'locked')),
+    record: readOrNull(path.join(gitDir, RECORD))
   }
 }
 
 function expectIntact(held: Held): void {
   expect(fs.existsSync(held.wt)).toBe(true)
-  expect(fileOrNull(path.join(held.wt, 'uncommitted.txt'))).toBe('uncommitted work\n')
-  expect(fileOrNull(path.join(held.wt, 'unpushed.txt'))).toBe('unpushed work\n')
+  expect(readOrNull(path.join(held.wt, 'uncommitted.txt'))).toBe('uncommitted work\n')
+  expect(readOrNull(path.join(held.wt, 'unpushed.txt'))).toBe('unpushed work\n')
   expect(git(held.wt, 'rev-parse', 'HEAD')).toBe(held.commit)
   expect(git(held.wt, 'branch', '--show-current')).toBe(held.branch)
   expect(git(repos.clone, 'rev-parse', `refs/heads/${held.branch}`)).toBe(held.commit)
   expect(worktreePaths(repos.clone)).toContain(held.wt)
-  expect(fileOrNull(path.join(held.gitDir, 'locked'))).toBe(held.lock)
-  expect(fileOrNull(path.join(held.gitDir, RECORD))).toBe(held.record)
+  expect(readOrNull(path.join(held.gitDir, 'locked'))).toBe(held.lock)
+  expect(readOrNull(path.join(held.gitDir, RECORD))).toBe(held.record)
 }
 
 describe('1. the exit sub-action on a record the agent forged to name another job’s worktree', () => {
@@ -150,9 +139,9 @@ describe('2. a record whose path names a folder that holds only a .git file', ()
     expect(main.exitCode).toBe(0)
     forge(gitDirOf(main.outputs['worktree-path']), { path: victim })
     await a.uses('exit')
-    expect(fileOrNull(path.join(victim, '.git'))).toBe(pointer)
+    expect(readOrNull(path.join(victim, '.git'))).toBe(pointer)
     await a.runPosts()
-    expect(fileOrNull(path.join(victim, '.git'))).toBe(pointer)
+    expect(readOrNull(path.join(victim, '.git'))).toBe(pointer)
     expect(fs.readdirSync(victim)).toEqual(['.git'])
   })
 })
@@ -235,7 +224,7 @@ describe('5. the sweep at enter following a forged record and lock', () => {
     expect(worktreePaths(repos.clone)).toContain(kWt)
     expect(branchExists(repos.clone, kMain.outputs.branch)).toBe(true)
     expect(reachable(repos.clone, kSha)).toBe(true)
-    if (!onPurpose) expect(fileOrNull(path.join(kWt, 'work.txt'))).toBe('work\n')
+    if (!onPurpose) expect(readOrNull(path.join(kWt, 'work.txt'))).toBe('work\n')
   })
 })
 
@@ -256,8 +245,8 @@ describe('6. "removing": true written into the record by the agent', () => {
     // Kept where git has it registered, and where the message says, not where a removal moved it.
     expect(fs.existsSync(aside)).toBe(false)
     expect(post.outputs.message ?? post.stdout).toContain(wt)
-    expect(fileOrNull(path.join(wt, 'uncommitted.txt'))).toBe('uncommitted\n')
-    expect(fileOrNull(path.join(wt, 'committed.txt'))).toBe('committed\n')
+    expect(readOrNull(path.join(wt, 'uncommitted.txt'))).toBe('uncommitted\n')
+    expect(readOrNull(path.join(wt, 'committed.txt'))).toBe('committed\n')
     expect(reachable(repos.clone, sha)).toBe(true)
     expect(worktreePaths(repos.clone)).toContain(wt)
   })
@@ -273,7 +262,7 @@ describe('6. "removing": true written into the record by the agent', () => {
     // A deletion begun takes the .git file with it: the folder cannot go back where git has it.
     fs.rmSync(path.join(aside, '.git'))
     const [post] = await a.runPosts()
-    expect(fileOrNull(path.join(aside, 'uncommitted.txt'))).toBe('uncommitted\n')
+    expect(readOrNull(path.join(aside, 'uncommitted.txt'))).toBe('uncommitted\n')
     expect(warnings(post).join('\n')).toContain(`Kept ${aside}`)
   })
 })
@@ -297,8 +286,8 @@ describe('7. entering by path a worktree that a running job holds', () => {
         gitDir,
         branch: 'by-hand',
         commit: sha,
-        lock: fileOrNull(path.join(gitDir, 'locked')),
-        record: fileOrNull(path.join(gitDir, RECORD))
+        lock: readOrNull(path.join(gitDir, 'locked')),
+        record: readOrNull(path.join(gitDir, RECORD))
       }
     }
     expect(b.lock).toMatch(/^agent-worktree [0-9a-f]{16}: /)

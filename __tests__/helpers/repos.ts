@@ -73,3 +73,25 @@ export function branchExists(repo: string, branch: string): boolean {
     return false
   }
 }
+
+/** The file's text, or null when there is no such file. */
+export function readOrNull(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+}
+
+/** Adds a submodule `lib` to the clone, from a bare origin of its own, and pushes that; once per repos. */
+export function addSubmodule(repos: Repos): void {
+  const subOrigin = path.join(repos.root, 'sub-origin.git')
+  if (fs.existsSync(subOrigin)) return
+  const seed = path.join(repos.root, 'sub-seed')
+  git(repos.root, 'init', '--quiet', '-b', 'main', seed)
+  commit(seed, 'lib.txt')
+  git(repos.root, 'clone', '--quiet', '--bare', seed, subOrigin)
+  git(repos.clone, '-c', 'protocol.file.allow=always', 'submodule', 'add', '--quiet', subOrigin, 'lib')
+  git(repos.clone, 'commit', '--quiet', '-m', 'add lib')
+  git(repos.clone, 'push', '--quiet', 'origin', 'main')
+}
