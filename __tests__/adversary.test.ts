@@ -157,6 +157,20 @@ describe.concurrent('planted settings and ignore rules cannot hide files from th
     expectRemoved(post, e)
   })
 
+  it('B5 at the top: a new .gitignore of `*` where the base has none, hiding the whole worktree: kept', async t => {
+    const repos = reposFor(t)
+    git(repos.clone, 'rm', '--quiet', '.gitignore')
+    git(repos.clone, 'commit', '--quiet', '-m', 'no .gitignore at the top')
+    git(repos.clone, 'push', '--quiet', 'origin', 'main')
+    const e = await enter(t, 'b5-top', { repos })
+    write(e.wt, '.gitignore', '*\n')
+    write(e.wt, 'notes.md', 'the agent’s notes\n')
+    expect(git(e.wt, 'status', '--porcelain', '--untracked-files=all')).toBe('')
+    const [post] = await e.j.runPosts()
+    expectKept(post, e)
+    expect(readOrNull(path.join(e.wt, 'notes.md'))).toBe('the agent’s notes\n')
+  })
+
   it('B12: core.autocrlf planted, a tracked file rewritten with CRLF line endings: kept', async t => {
     const e = await enter(t, 'b12')
     git(e.wt, 'config', 'core.autocrlf', 'true')

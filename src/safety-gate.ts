@@ -212,7 +212,8 @@ async function selfHidingIgnores(git: Git, env: Record<string, string>, others: 
   const folders = hidden.map(p => path.posix.dirname(p))
   const check = await git.run(['check-ignore', '-z', '--stdin'], { env, input: folders.join('\0'), interruptible: true })
   const ignored = new Set(check.stdout.split('\0'))
-  return hidden.filter((_, i) => folders[i] !== '.' && !ignored.has(folders[i]))
+  // The top folder is never ignored: a new .gitignore there that hides itself hides the whole worktree.
+  return hidden.filter((_, i) => folders[i] === '.' || !ignored.has(folders[i]))
 }
 
 /** Nested repositories are looked into this deep at most; deeper ones count as work unseen. */
