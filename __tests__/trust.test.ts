@@ -126,6 +126,20 @@ describe('1. the exit sub-action on a record the agent forged to name another jo
     await a.runPosts()
     expectIntact(b)
   })
+
+  it('forged token, id and branch of B, with B’s lock copied into A’s: the exit acts on A’s git dir, never on B', async () => {
+    const b = await holdWork()
+    const a = job('runner-1', 1)
+    const main = await a.uses('.', { name: 'a' })
+    const aGitDir = gitDirOf(main.outputs['worktree-path'])
+    forge(aGitDir, { token: tokenOf(b.gitDir), id: path.basename(b.gitDir), branch: b.branch })
+    fs.writeFileSync(path.join(aGitDir, 'locked'), b.lock!)
+    const exit = await a.uses('exit', { 'discard-changes': 'true' })
+    expect(exit.outputs['worktree-path']).toBe(main.outputs['worktree-path'])
+    expectIntact(b)
+    await a.runPosts()
+    expectIntact(b)
+  })
 })
 
 describe('2. a record whose path names a folder that holds only a .git file', () => {
@@ -264,6 +278,23 @@ describe('6. "removing": true written into the record by the agent', () => {
     const [post] = await a.runPosts()
     expect(readOrNull(path.join(aside, 'uncommitted.txt'))).toBe('uncommitted\n')
     expect(warnings(post).join('\n')).toContain(`Kept ${aside}`)
+  })
+})
+
+describe('6b. the gitdir file of the worktree’s git dir deleted by the agent', () => {
+  it('the post never deletes the git dir: the commit only its HEAD holds stays', async () => {
+    const a = job('runner-1', 1)
+    const main = await a.uses('.', { name: 'unlisted' })
+    const wt = main.outputs['worktree-path']
+    git(wt, 'switch', '--quiet', '--detach')
+    const sha = commit(wt, 'detached.txt', 'detached work\n')
+    const gitDir = gitDirOf(wt)
+    fs.rmSync(path.join(gitDir, 'gitdir'))
+    const [post] = await a.runPosts()
+    expect(post.exitCode).toBe(0)
+    // git no longer lists the worktree, so only its own HEAD holds the commit.
+    expect(git(repos.clone, `--git-dir=${gitDir}`, 'rev-parse', 'HEAD'), post.stdout).toBe(sha)
+    expect(readOrNull(path.join(wt, 'detached.txt'))).toBe('detached work\n')
   })
 })
 

@@ -1,6 +1,7 @@
 // The exit sub-action: leave a worktree in the middle of a job; the post step never overrides it.
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
+import * as path from 'node:path'
 import { exitWorktree } from './exit-worktree.js'
 import { Git, handleCancellation } from './git-command-manager.js'
 import { getExitSettings, InputError } from './input-helper.js'
@@ -64,5 +65,9 @@ async function findRecord(given: string | undefined): Promise<{ record: Worktree
   if (!sameJob(record.owner, currentOwner())) {
     throw new InputError(input, target, `another job entered it (${describeOwner(record.owner)})`, fix)
   }
-  return { record, repo: { toplevel: record.repository, commonDir: opened.commonDir, git: new Git(opened.commonDir) } }
+  // Its git dir is the one found from the path, whatever id the record names.
+  return {
+    record: { ...record, id: path.basename(gitDir), commonDir: opened.commonDir },
+    repo: { toplevel: record.repository, commonDir: opened.commonDir, git: new Git(opened.commonDir) }
+  }
 }

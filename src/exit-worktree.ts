@@ -72,7 +72,9 @@ interface Located {
  */
 export function locate(commonDir: string, record: WorktreeRecord, interruptedAdd: boolean): Located | undefined {
   const dirs = adminDirs(commonDir)
-  if (record.id) dirs.unshift(path.join(commonDir, 'worktrees', record.id))
+  // Only ever a git dir under <common dir>/worktrees: an id is a single name.
+  const own = record.id && isPlainName(record.id) ? path.join(commonDir, 'worktrees', record.id) : undefined
+  if (own) dirs.unshift(own)
   for (const gitDir of dirs) {
     const locked = lockOf(gitDir)
     const fileRecord = readRecordFile(gitDir)
@@ -86,11 +88,15 @@ export function locate(commonDir: string, record: WorktreeRecord, interruptedAdd
   }
   // The post's own record names the git dir; neither lock nor record carries a token any more (the agent
   // unlocked it and deleted the record?): it may well be ours, but it cannot be proven. Kept, never removed.
-  const gitDir = record.id ? path.join(commonDir, 'worktrees', record.id) : undefined
+  const gitDir = own
   const folder = gitDir && folderOf(gitDir)
   if (interruptedAdd && gitDir && folder && samePath(folder, record.path) && !lockOf(gitDir) && !readRecordFile(gitDir))
     return { gitDir, folder, unproven: true }
   return undefined
+}
+
+function isPlainName(id: string): boolean {
+  return id !== '.' && id !== '..' && !/[/\\]/.test(id)
 }
 
 export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, repo: Repository): Promise<ExitResult> {
@@ -107,7 +113,10 @@ export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, r
   const trusted = options.step === 'post'
   const found = locate(repo.commonDir, record, trusted && record.created)
   if (!found) {
-    const cleaned = trusted && record.created ? await withRepositoryLock(repo.commonDir, () => clearInterruptedAdd(repo, record), lockOptions(options)) : ''
+    // Only an add that never finished: once it had, the post's state holds the id of its git dir, and a
+    // git dir that git no longer lists (its gitdir file deleted) still holds the agent's reflogs.
+    const cleaned =
+      trusted && record.created && !record.id ? await withRepositoryLock(repo.commonDir, () => clearInterruptedAdd(repo, record), lockOptions(options)) : ''
     return done({ reason: 'gone', message: `Nothing to do: ${record.path} is no longer a worktree of ${record.repository}${cleaned}.`, warning: false })
   }
   const { gitDir, fileRecord } = found

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { samePath } from './paths.js'
 import type { Platform } from './processes.js'
 import type { Repository } from './repository.js'
 import { describeFindings, inspect, nothingNew, type Findings, type GateInput } from './safety-gate.js'
@@ -132,6 +133,8 @@ export async function removeWorktreeFolder(
   gate: GateInput,
   trusted: boolean
 ): Promise<Outcome> {
+  // Never anything but a linked worktree's git dir, whatever a record named.
+  if (!samePath(path.dirname(gitDir), path.join(repo.commonDir, 'worktrees'))) throw new Error(`${gitDir} is not a git dir of a worktree of ${repo.commonDir}`)
   if (gate.folder) {
     const folder = gate.folder
     // Submodules' git dirs name their folders by path (core.worktree): a worktree with submodules is
