@@ -106,6 +106,18 @@ describe('the worktree pool', () => {
     expect(git(repos.clone, 'cat-file', '-t', work)).toBe('commit')
   })
 
+  it('never hands one out when its record was rewritten to name the new commit as its parked HEAD', async () => {
+    const first = await enterAndPark('forged')
+    const wt = first['worktree-path']
+    const work = commit(wt, 'parked-work.txt')
+    const recordFile = path.join(repos.clone, '.git', 'worktrees', 'forged', 'agent-worktree.json')
+    fs.writeFileSync(recordFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(recordFile, 'utf8')), parkedHead: work }))
+    const second = await job().uses('.', { name: 'fresh', recycle: 'true' })
+    expect(second.stdout).not.toContain('Took')
+    expect(warnings(second).join('\n')).toContain('it holds 1 unsaved commit')
+    expect(git(wt, 'rev-parse', 'HEAD')).toBe(work)
+  })
+
   it('never expires the parked worktrees of another runner, nor any outside a runner', async () => {
     const first = await enterAndPark('others')
     const wt = first['worktree-path']

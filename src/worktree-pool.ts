@@ -61,7 +61,10 @@ async function listParked(repo: Repository): Promise<{ entry: WorktreeEntry; git
   return parked.sort((a, b) => parkedSince(b.entry)! - parkedSince(a.entry)!)
 }
 
-/** The gate for a parked worktree: since it was parked, nothing at all may have appeared, ignored files included. */
+/**
+ * The gate for a parked worktree: since it was parked, nothing at all may have appeared, ignored files
+ * included. No base marks a commit saved: the record's parked HEAD is in a file anyone can write.
+ */
 function parkedGate(repo: Repository, gitDir: string, folder: string, record: WorktreeRecord | undefined, since: number): GateInput {
   return {
     repository: repo.git,
@@ -70,7 +73,6 @@ function parkedGate(repo: Repository, gitDir: string, folder: string, record: Wo
     folder,
     fileMode: record?.fileMode ?? true,
     pinned: record?.pinned,
-    baseSha: record?.parkedHead,
     branchesToDelete: [],
     localRefsSurvive: false,
     since,
