@@ -8,7 +8,7 @@ import * as net from 'node:net'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job } from '../scripts/runner.mjs'
-import { commit, git, makeRepos, write, type Repos } from './helpers/repos.js'
+import { addSubmodule, commit, git, makeRepos, write, type Repos } from './helpers/repos.js'
 import { startResultsService, type ResultsService } from './helpers/results-service.js'
 
 let repos: Repos
@@ -114,6 +114,41 @@ describe('rescue to a branch', () => {
     // The staged version is kept too, as the index parent.
     expect(git(restored, 'show', `${tip}^2:staged.txt`)).toBe('staged then changed')
     expect(fs.existsSync(path.join(restored, 'build/ignored.bin'))).toBe(false)
+  })
+
+  it('rescues files git cannot see or name plainly: behind a .gitignore that hides its folder, a name with a leading quote', async () => {
+    const j = job()
+    const { outputs } = await j.uses('.', { rescue: 'branch' })
+    const wt = outputs['worktree-path']
+    write(wt, 'feature/.gitignore', '*\n')
+    write(wt, 'feature/a.txt', 'feature work\n')
+    write(wt, 'q', 'plain q\n')
+    write(wt, '"q"', 'quoted q\n')
+    const [post] = await j.runPosts()
+    expect(post.stdout).toContain('pushed to the branch')
+    const restored = path.join(repos.root, 'restored')
+    const tip = restoreFrom(repos.origin, `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2`, restored)
+    expect(git(restored, 'show', `${tip}:feature/a.txt`)).toBe('feature work')
+    expect(git(restored, 'show', `${tip}:"q"`)).toBe('quoted q')
+    expect(git(restored, 'show', `${tip}:q`)).toBe('plain q')
+  })
+
+  it('rescues untracked files when the index is gone (state unknown), and keeps a submodule as the index has it', async () => {
+    addSubmodule(repos)
+    const j = job()
+    const { outputs } = await j.uses('.', { rescue: 'branch' })
+    const wt = outputs['worktree-path']
+    git(wt, '-c', 'protocol.file.allow=always', 'submodule', 'update', '--init', '--quiet')
+    const pinned = git(wt, 'rev-parse', 'HEAD:lib')
+    write(wt, 'lib/draft.txt', 'submodule work\n')
+    write(wt, 'untracked.txt', 'untracked work\n')
+    fs.rmSync(path.join(outputs['git-dir'], 'index'))
+    const [post] = await j.runPosts()
+    expect(post.stdout).toContain('pushed to the branch')
+    const restored = path.join(repos.root, 'restored')
+    const tip = restoreFrom(repos.origin, `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2`, restored)
+    expect(git(restored, 'show', `${tip}:untracked.txt`)).toBe('untracked work')
+    expect(git(restored, 'ls-tree', tip, 'lib')).toBe(`160000 commit ${pinned}\tlib`)
   })
 
   it.each(['merge', 'rebase'])('rescues a %s left in progress, with the commits it was bringing in', async kind => {

@@ -77,11 +77,20 @@ export async function keepSnapshot(input: {
       const env = hasIndex ? await indexCopy(git, gitDir, folder, sparse, temp) : { GIT_INDEX_FILE: path.join(temp, 'index') }
       if (hasIndex) indexTree = (await git.run(['write-tree'], { env })).stdout.trim() || undefined
       else await git.exec(['read-tree', head], { env })
-      leftOut.push(...overLimit(folder, findings.uncommitted, record.rescueMaxBytes))
+      // Listed here, not taken from the findings: with no index they list nothing, and a folder behind a
+      // .gitignore that hides itself shows there only as that .gitignore.
+      const list = async (args: string[]): Promise<string[]> => (await git.exec(args, { env })).split('\0').filter(Boolean)
+      const hiding = findings.uncommitted
+        .filter(entry => entry === '?? .gitignore' || (entry.startsWith('?? ') && entry.endsWith('/.gitignore')))
+        .map(entry => `:(literal)${path.posix.dirname(entry.slice(3))}`)
       const changed = new Set([
-        ...(await git.exec(['diff-files', '-z', '--name-only'], { env })).split('\0').filter(Boolean),
-        ...findings.uncommitted.filter(entry => entry.startsWith('?? ')).map(entry => entry.slice(3))
+        ...(await list(['diff-files', '-z', '--name-only'])),
+        ...(await list(['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'])),
+        ...(hiding.length ? await list(['ls-files', '-z', '--others', '--', ...hiding]) : [])
       ])
+      // The links symlink-dirs made are the job's, not the agent's work.
+      for (const link of record.links ?? []) if (fs.lstatSync(path.join(folder, link), { throwIfNoEntry: false })?.isSymbolicLink()) changed.delete(link)
+      leftOut.push(...overLimit(folder, [...changed], record.rescueMaxBytes))
       await stageAsOnDisk(
         git,
         env,
@@ -164,17 +173,21 @@ async function stageAsOnDisk(git: Git, env: Record<string, string>, folder: stri
       entries.push(`120000 ${id}\t${file}`)
     } else if (stat?.isFile()) {
       regular.push({ file, mode: fileMode && stat.mode & 0o111 ? '100755' : '100644' })
+    } else if (stat?.isDirectory()) {
+      // A submodule or a nested repository: its entry stays as the index has it (work inside is counted, not rescued).
     } else {
       entries.push(`0 ${'0'.repeat(idLength)}\t${file}`)
     }
   }
-  // One git for every name it can read a line at a time; one each for names with a newline.
-  const plain = regular.filter(r => !r.file.includes('\n'))
+  // One git for every name it reads a line at a time as it is; one each for the others (a newline, a
+  // carriage return, which it strips, or a leading quote, which it takes for C quoting).
+  const oneAtATime = (file: string): boolean => /[\n\r]|^"/.test(file)
+  const plain = regular.filter(r => !oneAtATime(r.file))
   const ids = plain.length
     ? (await git.exec(['hash-object', '-w', '--no-filters', '--stdin-paths'], { env, input: `${plain.map(r => r.file).join('\n')}\n` })).split('\n')
     : []
   plain.forEach((r, i) => entries.push(`${r.mode} ${ids[i]}\t${r.file}`))
-  for (const r of regular.filter(r => r.file.includes('\n'))) {
+  for (const r of regular.filter(r => oneAtATime(r.file))) {
     const id = (await git.exec(['hash-object', '-w', '--no-filters', '--stdin'], { env, input: fs.readFileSync(path.join(folder, r.file)) })).trim()
     entries.push(`${r.mode} ${id}\t${r.file}`)
   }
@@ -182,11 +195,8 @@ async function stageAsOnDisk(git: Git, env: Record<string, string>, folder: stri
 }
 
 /** The largest changed files, until the rest fit in `limit` bytes. */
-function overLimit(folder: string, uncommitted: string[], limit: number): string[] {
-  const sizes = uncommitted
-    .map(entry => entry.slice(3))
-    .map(file => ({ file, size: fs.lstatSync(path.join(folder, file), { throwIfNoEntry: false })?.size ?? 0 }))
-    .sort((a, b) => b.size - a.size)
+function overLimit(folder: string, files: string[], limit: number): string[] {
+  const sizes = files.map(file => ({ file, size: fs.lstatSync(path.join(folder, file), { throwIfNoEntry: false })?.size ?? 0 })).sort((a, b) => b.size - a.size)
   let total = sizes.reduce((sum, s) => sum + s.size, 0)
   const out: string[] = []
   for (const { file, size } of sizes) {
