@@ -171,6 +171,23 @@ describe.concurrent('planted settings and ignore rules cannot hide files from th
     expect(readOrNull(path.join(e.wt, 'notes.md'))).toBe('the agent’s notes\n')
   })
 
+  it('B13: a tracked link pointed at another file with the same bytes: kept', async t => {
+    const repos = reposFor(t)
+    const [one, two] = [path.join(repos.root, 'one.txt'), path.join(repos.root, 'two.txt')]
+    write(repos.root, 'one.txt', 'same\n')
+    write(repos.root, 'two.txt', 'same\n')
+    fs.symlinkSync(one, path.join(repos.clone, 'current'))
+    git(repos.clone, 'add', '-A')
+    git(repos.clone, 'commit', '--quiet', '-m', 'a link')
+    git(repos.clone, 'push', '--quiet', 'origin', 'main')
+    const e = await enter(t, 'b13', { repos })
+    fs.rmSync(path.join(e.wt, 'current'))
+    fs.symlinkSync(two, path.join(e.wt, 'current'))
+    const [post] = await e.j.runPosts()
+    expectKept(post, e, '1 uncommitted file')
+    expect(fs.readlinkSync(path.join(e.wt, 'current'))).toBe(two)
+  })
+
   it('B12: core.autocrlf planted, a tracked file rewritten with CRLF line endings: kept', async t => {
     const e = await enter(t, 'b12')
     git(e.wt, 'config', 'core.autocrlf', 'true')

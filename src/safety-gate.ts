@@ -167,7 +167,7 @@ async function clearHidingBits(git: Git, env: Record<string, string>, folder: st
   for (const field of (await must(git, ['ls-files', '-v', '-z'], env)).split('\0')) {
     if (field.length < 3) continue
     const [tag, file] = [field[0], field.slice(2)]
-    if (tag !== tag.toUpperCase() || tag === 's') assumed.push(file)
+    if (tag !== tag.toUpperCase()) assumed.push(file)
     if (tag.toUpperCase() === 'S' && !(sparse && !fs.lstatSync(path.join(folder, file), { throwIfNoEntry: false }))) skipped.push(file)
   }
   // One bit per call: update-index applies only the first mark to each path it reads.
@@ -181,7 +181,17 @@ async function clearHidingBits(git: Git, env: Record<string, string>, folder: st
  * nobody touched it. Only files whose index matches HEAD, and a bounded number of them, are compared.
  */
 async function sameAsCheckout(git: Git, env: Record<string, string>, folder: string, entries: StatusEntry[], temp: string): Promise<Set<string>> {
-  const candidates = entries.filter(e => e.code === ' M' && e.sub === 'N...' && e.modes?.[0] === e.modes?.[2] && !e.path.includes('\n')).slice(0, MAX_RECHECKED)
+  // Regular files only: a link compared by content would be followed to whatever it points at.
+  const candidates = entries
+    .filter(
+      e =>
+        e.code === ' M' &&
+        e.sub === 'N...' &&
+        e.modes?.[0] === e.modes?.[2] &&
+        (e.modes?.[2] === '100644' || e.modes?.[2] === '100755') &&
+        !e.path.includes('\n')
+    )
+    .slice(0, MAX_RECHECKED)
   const same = new Set<string>()
   if (!candidates.length) return same
   const prefix = path.join(temp, 'checkout') + path.sep
@@ -290,7 +300,7 @@ async function unsavedCommits(git: Git, input: GateInput, head: string): Promise
   const shared = input.localRefsSurvive
     ? []
     : [
-        ...(await git.run(['for-each-ref', '--format=%(objectname)', 'refs/stash', 'refs/notes/'])).stdout.split('\n').filter(Boolean),
+        ...(await must(git, ['for-each-ref', '--format=%(objectname)', 'refs/stash', 'refs/notes/'])).split('\n').filter(Boolean),
         ...refReflogCommits(input.commonDir, 'refs/stash')
       ]
   const tips = [
