@@ -113,10 +113,7 @@ export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, r
   const trusted = options.step === 'post'
   const found = locate(repo.commonDir, record, trusted && record.created)
   if (!found) {
-    // Only an add that never finished: once it had, the post's state holds the id of its git dir, and a
-    // git dir that git no longer lists (its gitdir file deleted) still holds the agent's reflogs.
-    const cleaned =
-      trusted && record.created && !record.id ? await withRepositoryLock(repo.commonDir, () => clearInterruptedAdd(repo, record), lockOptions(options)) : ''
+    const cleaned = trusted && record.created ? await withRepositoryLock(repo.commonDir, () => clearInterruptedAdd(repo, record), lockOptions(options)) : ''
     return done({ reason: 'gone', message: `Nothing to do: ${record.path} is no longer a worktree of ${record.repository}${cleaned}.`, warning: false })
   }
   const { gitDir, fileRecord } = found
@@ -386,7 +383,9 @@ async function isolationBreach(record: WorktreeRecord): Promise<string[]> {
 async function clearInterruptedAdd(repo: Repository, record: WorktreeRecord): Promise<string> {
   const notes: string[] = []
   let branchNote = ''
-  const gitDir = halfGoneGitDir(repo.commonDir, record)
+  // Only an add that never finished: once it had, the post's state holds the id of its git dir, and a
+  // git dir that git no longer lists (its gitdir file deleted) still holds the agent's reflogs.
+  const gitDir = record.id ? undefined : halfGoneGitDir(repo.commonDir, record)
   if (gitDir) {
     fs.rmSync(gitDir, { recursive: true, force: true })
     notes.push(`its git dir ${gitDir}`)
