@@ -5,8 +5,12 @@
 // - One node process per step (Runner.Worker/Handlers/NodeScriptActionHandler.cs: cwd GITHUB_WORKSPACE,
 //   NODE_ICU_DATA removed, killProcessOnCancel: false), its environment built as the runner builds it: the
 //   runner's own environment, RUNNER_TRACKING_ID, the job's `env:`, everything exported through GITHUB_ENV,
-//   INPUT_* and STATE_*; then GITHUB_ACTIONS=true, and CI=true unless CI is set (Runner.Sdk/ProcessInvoker.cs
-//   ExecuteAsync). Stdin is a pipe closed at once, stdout and stderr are pipes.
+//   the runtime variables the handler sets after those (ACTIONS_RUNTIME_URL, ACTIONS_RUNTIME_TOKEN,
+//   ACTIONS_CACHE_URL: what a JavaScript action gets and a `run:` step never does; ACTIONS_RESULTS_URL only
+//   where the job's env names a results service, such as the tests' stand-in: an unreachable one would make
+//   every artifact upload wait out its retries), INPUT_* and STATE_*; then GITHUB_ACTIONS=true, and CI=true
+//   unless CI is set (Runner.Sdk/ProcessInvoker.cs ExecuteAsync). Stdin is a pipe closed at once, stdout and
+//   stderr are pipes. The caller's own ACTIONS_*, GITHUB_* and RUNNER_* variables never reach a step.
 // - Inputs (Runner.Worker/ActionRunner.cs merges the action.yml defaults, Handlers/Handler.cs
 //   AddInputsToEnvironment names them): INPUT_<NAME>, upper-cased, spaces to `_`, hyphens kept; `with:`
 //   first, then the default; a declared input with neither is set to ''. `required: true` is not enforced.
@@ -52,7 +56,10 @@
 //   nektos/act (in docker mode a cancel does not stop node; no RUNNER_TRACKING_ID clean-up) and
 //   @github/local-action (main and post in one process, state in memory, no signals).
 //
-// Test devices that the runner does not have: triggers (below), recording of git calls, strays().
+// Test devices that the runner does not have: triggers (below), recording of git calls, strays(), and a
+// watch of the step's child processes: with `watchChildren`, every process that node starts and that lives a
+// few milliseconds is seen (its argv, and whether ACTIONS_RUNTIME_TOKEN is in its environment), and the shim
+// notes every git call whose environment carries the token.
 //
 // Triggers: `cancel` and `crash` take `{ afterMs }` (a clock from node's spawn) or `{ onGit, nth }`. For
 // onGit a shim directory is put first in the step's PATH; its `git` (POSIX sh) logs "$*", and when "$*"
@@ -85,7 +92,7 @@ const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PA
  * @typedef {{ afterMs: number } | { onGit: string, nth?: number, holdMs?: number }} Trigger
  *   holdMs: the matching call takes this much longer after the signal (a slow git call), before git runs
  * @typedef {{
- *   cancel?: Trigger, crash?: Trigger, timeoutMinutes?: number, recordGit?: boolean
+ *   cancel?: Trigger, crash?: Trigger, timeoutMinutes?: number, recordGit?: boolean, watchChildren?: boolean
  * }} StepOptions
  *   cancel: the runner's cancel (SIGINT, 7.5 s, SIGTERM, 2.5 s, SIGKILL, to node's pid);
  *   crash: SIGKILL of node's pid; timeoutMinutes: the step's timeout-minutes (fractions allowed), which
@@ -99,8 +106,11 @@ const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PA
  *   summary: string, annotations: Annotation[],
  *   pid: number, durationMs: number, signals: SentSignal[],
  *   stoppedBy: 'cancel' | 'timeout' | 'crash' | 'signal' | undefined,
- *   timedOut: boolean, triggered: boolean, triggerPid: number | undefined, gitCalls: string[] | undefined
+ *   timedOut: boolean, triggered: boolean, triggerPid: number | undefined, gitCalls: string[] | undefined,
+ *   children: ChildSeen[] | undefined, gitCallsWithToken: string[] | undefined
  * }} StepResult
+ * @typedef {{ pid: number, command: string, token: boolean }} ChildSeen
+ *   A process the step started: its argv joined, and whether ACTIONS_RUNTIME_TOKEN was in its environment.
  *   pid: node's pid. durationMs: from spawn until node exited. signals: what was sent to node, in ms from
  *   spawn. stoppedBy: what started sending them. triggered: the cancel or crash trigger fired while node ran
  *   (for onGit: the matching git call was reached). triggerPid: the pid of the git call an onGit trigger
@@ -110,7 +120,7 @@ const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PA
  * @typedef {{ pid: number, argv: string[], command: string }} TrackedProcess
  * @typedef {{
  *   workspace: string, temp: string, env?: Record<string, string>,
- *   user?: { uid: number, gid: number }, recordGit?: boolean
+ *   user?: { uid: number, gid: number }, recordGit?: boolean, watchChildren?: boolean
  * }} JobOptions
  */
 
@@ -123,6 +133,7 @@ IFS=' '
 d=$${SHIM}DIR
 if [ -n "$d" ]; then
   printf '%s\\000' "$*" >>"$d/git-calls"
+  if [ -n "\${ACTIONS_RUNTIME_TOKEN+set}" ]; then printf '%s\\000' "$*" >>"$d/git-calls-with-token"; fi
   for t in $${SHIM}TRIGGERS; do
     eval "g=\\$${SHIM}\${t}_GLOB n=\\$${SHIM}\${t}_NTH h=\\$${SHIM}\${t}_HOLD"
     case "$*" in
@@ -286,6 +297,8 @@ export class Job {
   exported = {}
   /** RUNNER_TRACKING_ID of every step of this job. */
   trackingId = `github_${randomUUID()}`
+  /** ACTIONS_RUNTIME_TOKEN of every action step of this job, unless the job's env gives one. */
+  runtimeToken = `emulated-runtime-token-${randomUUID()}`
   /** @type {{ script: string, inputs: Record<string, string>, state: Record<string, string>, timeoutMinutes: number | undefined }[]} */
   #posts = []
   /** @type {string[]} GITHUB_PATH entries, oldest first */
@@ -484,7 +497,7 @@ export class Job {
     /** @type {Record<string, string>} */
     const env = {}
     for (const [k, v] of Object.entries(process.env)) {
-      if (v !== undefined && !/^(INPUT|STATE)_|^GITHUB_|^RUNNER_/.test(k) && !k.startsWith(SHIM)) env[k] = v
+      if (v !== undefined && !/^(INPUT|STATE|ACTIONS)_|^GITHUB_|^RUNNER_/.test(k) && !k.startsWith(SHIM)) env[k] = v
     }
     if (user) Object.assign(env, { HOME: homeOf(user.uid) })
     Object.assign(env, {
@@ -493,6 +506,10 @@ export class Job {
       RUNNER_TEMP: this.#options.temp,
       ...this.#options.env,
       ...this.exported,
+      ACTIONS_RUNTIME_URL: this.#options.env?.ACTIONS_RUNTIME_URL ?? 'https://pipelines.actions.githubusercontent.invalid/emulated/',
+      ACTIONS_RUNTIME_TOKEN: this.#options.env?.ACTIONS_RUNTIME_TOKEN ?? this.runtimeToken,
+      ACTIONS_CACHE_URL: this.#options.env?.ACTIONS_CACHE_URL ?? 'https://artifactcache.actions.githubusercontent.invalid/emulated/',
+      ...(this.#options.env?.ACTIONS_RESULTS_URL ? { ACTIONS_RESULTS_URL: this.#options.env.ACTIONS_RESULTS_URL } : {}),
       ...inputs,
       ...state,
       ...files
@@ -507,7 +524,8 @@ export class Job {
     if (options.cancel) triggers.push({ kind: 'CANCEL', trigger: options.cancel })
     if (options.crash) triggers.push({ kind: 'CRASH', trigger: options.crash })
     const gitTriggers = triggers.filter(t => 'onGit' in t.trigger)
-    const recordGit = Boolean(options.recordGit || this.#options.recordGit || gitTriggers.length)
+    const watchChildren = Boolean(options.watchChildren || this.#options.watchChildren)
+    const recordGit = Boolean(options.recordGit || this.#options.recordGit || gitTriggers.length || watchChildren)
     if (recordGit) {
       env[`${SHIM}GIT`] = which('git', env.PATH)
       env[`${SHIM}DIR`] = stepDir
@@ -653,6 +671,37 @@ export class Job {
         }, options.timeoutMinutes * 60_000)
       )
     }
+    /** @type {ChildSeen[]} */
+    const children = []
+    /** @type {NodeJS.Timeout | undefined} */
+    let watcher
+    if (watchChildren) {
+      const seen = new Set([child.pid])
+      const entry = `RUNNER_TRACKING_ID=${this.trackingId}`
+      const nodeExe = fs.realpathSync(process.execPath)
+      const look = () => {
+        for (const name of fs.readdirSync('/proc')) {
+          if (!/^\d+$/.test(name) || seen.has(Number(name))) continue
+          try {
+            // Between fork and exec a child is still a copy of node, with node's environment: looked at again
+            // once it is the program it becomes.
+            if (fs.readlinkSync(`/proc/${name}/exe`) === nodeExe) continue
+          } catch {
+            // gone, or not ours to read
+          }
+          seen.add(Number(name))
+          try {
+            const environ = fs.readFileSync(`/proc/${name}/environ`, 'utf8').split('\0')
+            if (!environ.includes(entry)) continue
+            const command = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
+            children.push({ pid: Number(name), command, token: environ.some(e => e.startsWith('ACTIONS_RUNTIME_TOKEN=')) })
+          } catch {
+            // gone meanwhile
+          }
+        }
+      }
+      watcher = setInterval(look, 3)
+    }
     /** @type {NodeJS.Timeout | undefined} */
     let poller
     /** @type {number[]} shims released after their signal */
@@ -675,6 +724,7 @@ export class Job {
     await ended
     for (const timer of timers) clearTimeout(timer)
     clearInterval(poller)
+    clearInterval(watcher)
     // Releases any shim of this step still waiting: nothing will be signalled for it any more.
     fs.writeFileSync(path.join(stepDir, 'closed'), '')
     // A released shim becomes git within milliseconds; wait for it, so that when the step returns the
@@ -703,12 +753,16 @@ export class Job {
     }
     const out = Buffer.concat(stdout).toString('utf8')
     const gitLog = path.join(stepDir, 'git-calls')
-    /** @type {string[] | undefined} */
-    let gitCalls
-    if (recordGit) {
-      gitCalls = fs.existsSync(gitLog) ? fs.readFileSync(gitLog, 'utf8').split('\0') : []
-      if (gitCalls.at(-1) === '') gitCalls.pop()
-    }
+    /** @param {string} file */
+    const calls = file =>
+      fs.existsSync(file)
+        ? fs
+            .readFileSync(file, 'utf8')
+            .split('\0')
+            .filter((c, i, all) => c !== '' || i < all.length - 1)
+        : []
+    const gitCalls = recordGit ? calls(gitLog) : undefined
+    const gitCallsWithToken = recordGit ? calls(path.join(stepDir, 'git-calls-with-token')) : undefined
     return {
       exitCode: exit[0],
       signal: exit[1],
@@ -726,7 +780,9 @@ export class Job {
       timedOut,
       triggered,
       triggerPid,
-      gitCalls
+      gitCalls,
+      children: watchChildren ? children : undefined,
+      gitCallsWithToken
     }
   }
 }
