@@ -11,7 +11,7 @@ import { isInside, samePath } from './paths.js'
 import { exitPlan, planCreate, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from './repository-lock.js'
-import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, type Repository } from './repository.js'
+import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from './repository.js'
 import {
   ENV_ORIGINAL_PATH,
   ENV_WORKTREE_PATH,
@@ -25,6 +25,7 @@ import { oneLine } from './report.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from './worktree-pool.js'
 import { STALL_MS } from './rescue.js'
+import { openRegular } from './untrusted-files.js'
 
 export async function run(): Promise<void> {
   handleCancellation()
@@ -32,7 +33,12 @@ export async function run(): Promise<void> {
     const settings = getEnterSettings()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
-    const [snapshot, settingsAtEnter, lfs] = await Promise.all([snapshotCheckout(repo.toplevel), readPinned(repo), lfsEnvironment(repo), sweep(repo)])
+    const [snapshot, settingsAtEnter, lfs] = await Promise.all([
+      snapshotCheckout(repo.toplevel, repo.gitDir),
+      readConfigAtEnter(repo),
+      lfsEnvironment(repo),
+      sweep(repo)
+    ])
     const record = settings.path ? await enterByPath(repo, settings, settingsAtEnter) : await create(repo, settings, settingsAtEnter, lfs)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
     record.original = writeSnapshotFile(snapshot, record.token)
@@ -44,28 +50,6 @@ export async function run(): Promise<void> {
   }
 }
 
-/** What decides whether a file changed, as the repository has it now: pinned for the exit, where the agent may have changed it. */
-async function readPinned(repo: Repository): Promise<Pinned> {
-  const listed = await repo.git.run(['config', '-z', '--get-regexp', '^core\\.(filemode|ignorecase|autocrlf|symlinks)$'])
-  const values = new Map(
-    listed.stdout
-      .split('\0')
-      .filter(Boolean)
-      .map(entry => [entry.slice(0, entry.indexOf('\n')).toLowerCase(), entry.slice(entry.indexOf('\n') + 1)] as const)
-  )
-  const flag = (key: string, fallback: boolean): boolean => (values.has(key) ? !/^(false|no|off|0)$/i.test(values.get(key)!) : fallback)
-  return {
-    fileMode: flag('core.filemode', true),
-    pinned: [
-      `core.ignoreCase=${flag('core.ignorecase', false)}`,
-      `core.autocrlf=${values.get('core.autocrlf') ?? 'false'}`,
-      `core.symlinks=${flag('core.symlinks', true)}`
-    ]
-  }
-}
-
-type Pinned = Pick<WorktreeRecord, 'fileMode' | 'pinned'>
-
 /**
  * The checkout as actions/checkout left it: with LFS pointer files (its default, lfs: false) the new
  * worktree gets pointers too, and no LFS download starts; with LFS objects, objects.
@@ -73,14 +57,15 @@ type Pinned = Pick<WorktreeRecord, 'fileMode' | 'pinned'>
 async function lfsEnvironment(repo: Repository): Promise<Record<string, string> | undefined> {
   const listed = await repo.git.run(['ls-files', '-z', '--', ':(attr:filter=lfs)'])
   for (const file of listed.stdout.split('\0').filter(Boolean).slice(0, 20)) {
+    const fd = openRegular(path.join(repo.toplevel, file))
+    // not in this checkout (sparse): try the next
+    if (fd === undefined) continue
     try {
       const head = Buffer.alloc(64)
-      const fd = fs.openSync(path.join(repo.toplevel, file), 'r')
       const read = fs.readSync(fd, head, 0, 64, 0)
-      fs.closeSync(fd)
       return head.subarray(0, read).toString('utf8').startsWith('version https://git-lfs.github.com/spec/v1') ? { GIT_LFS_SKIP_SMUDGE: '1' } : undefined
-    } catch {
-      // not in this checkout (sparse): try the next
+    } finally {
+      fs.closeSync(fd)
     }
   }
   return undefined
@@ -90,7 +75,7 @@ async function lfsEnvironment(repo: Repository): Promise<Record<string, string> 
  * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
  * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
-async function create(repo: Repository, settings: EnterSettings, pinned: Pinned, lfs: Record<string, string> | undefined): Promise<WorktreeRecord> {
+async function create(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter, lfs: Record<string, string> | undefined): Promise<WorktreeRecord> {
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
@@ -124,7 +109,7 @@ async function create(repo: Repository, settings: EnterSettings, pinned: Pinned,
   try {
     await prefetchBlobs(repo, record.baseSha, settings.sparsePaths)
     if (plan.taken) await checkOutTaken(record, lfs)
-    else await new Git(record.path).exec(['reset', '--hard', '--quiet'], { env: lfs, interruptible: true })
+    else await new Git(record.path).exec(['reset', '--hard', '--quiet'], { env: lfs, interruptible: true, remote: true })
   } catch (error) {
     throw checkoutError(error as Error, record)
   }
@@ -166,7 +151,7 @@ async function prefetchBlobs(repo: Repository, base: string, sparsePaths: string
       '--stdin',
       promisor
     ],
-    { input: missing.map(line => line.slice(1)).join('\n') + '\n', stallMs: STALL_MS, interruptible: true }
+    { input: missing.map(line => line.slice(1)).join('\n') + '\n', stallMs: STALL_MS, interruptible: true, remote: true }
   )
   if (fetched.exitCode !== 0) {
     throwIfCancelled()
@@ -212,7 +197,7 @@ async function addWorktree(repo: Repository, settings: EnterSettings, record: Wo
 async function shapeCheckout(record: WorktreeRecord, gitDir: string, settings: EnterSettings): Promise<void> {
   if (settings.sparsePaths.length) {
     // Sparse checkout turns on per-worktree configuration in the shared config: a write that races.
-    await new Git(record.path).exec(['sparse-checkout', 'set', '--cone', '--stdin'], { input: settings.sparsePaths.join('\n') })
+    await new Git(record.path).exec(['sparse-checkout', 'set', '--cone', '--stdin'], { input: settings.sparsePaths.join('\n'), remote: true })
   } else if (fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout'))) {
     fs.rmSync(path.join(gitDir, 'info', 'sparse-checkout'))
     const config = path.join(gitDir, 'config.worktree')
@@ -276,7 +261,8 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
   const fetch = (): Promise<GitResult> =>
     repo.git.run(['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', remote, `+refs/heads/${branch}:${own}`], {
       stallMs: STALL_MS,
-      interruptible: true
+      interruptible: true,
+      remote: true
     })
   try {
     for (let attempt = 1; ; attempt++) {
@@ -309,7 +295,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
  * Enters an existing worktree. One that a live job holds is refused; one a job that has ended kept is
  * taken over (lock and record); an unlocked one is locked for the job, and gets its state back when kept.
  */
-async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Pinned): Promise<WorktreeRecord> {
+async function enterByPath(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<WorktreeRecord> {
   const given = settings.path!
   const found = findWorktree(await listWorktrees(repo), given)
   if (!found || found.entry.bare) {

@@ -10,19 +10,26 @@ import { samePath } from './paths.js'
 import { POST_LOCK_TIMEOUT_MS } from './post-step.js'
 import { report, setExitOutputs, writeSummary } from './report.js'
 import { adminDirOf, lockOf, openRepository, type Repository } from './repository.js'
-import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, readRecordFile, type WorktreeRecord } from './state-helper.js'
+import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type WorktreeRecord } from './state-helper.js'
 
 export async function run(): Promise<void> {
   handleCancellation()
   try {
     const settings = getExitSettings()
-    const { record, repo } = await findRecord(settings.path)
+    const { record, repo, sealed } = await findRecord(settings.path)
     // Without an on-exit of its own: the main step's, when it was given; else remove what was created, keep
     // what was entered by path.
     const onExit = settings.onExit ?? (record.onExitGiven ? record.onExit : record.created ? 'remove' : 'keep')
     const result = await exitWorktree(
       record,
-      { onExit, discardChanges: settings.discardChanges, step: 'exit', rescue: settings.rescue ?? record.rescue, lockTimeoutMs: POST_LOCK_TIMEOUT_MS },
+      {
+        onExit,
+        discardChanges: settings.discardChanges,
+        step: 'exit',
+        trusted: sealed,
+        rescue: settings.rescue ?? record.rescue,
+        lockTimeoutMs: POST_LOCK_TIMEOUT_MS
+      },
       repo
     )
     report(result)
@@ -38,7 +45,7 @@ export async function run(): Promise<void> {
  * it chooses the target: the worktree is the one at the given path (or AGENT_WORKTREE_PATH), in the
  * repository opened from there; its record must carry the token of its lock, and belong to this job.
  */
-async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository }> {
+async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean }> {
   const target = given ?? process.env[ENV_WORKTREE_PATH]
   const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`
   const fix = "Give the worktree-path output of this job's agent-worktree step."
@@ -65,8 +72,11 @@ async function findRecord(given: string | undefined): Promise<{ record: Worktree
   if (!sameJob(record.owner, currentOwner())) {
     throw new InputError(input, target, `another job entered it (${describeOwner(record.owner)})`, fix)
   }
-  // Its git dir is the one found from the path, whatever id the record names.
+  // Sealed by this job, the record is the main step's own: its facts are evidence (the base, the filters and
+  // push settings at enter). Its git dir is the one found from the path, whatever id the record names.
+  const sealed = isSealed(record) && record.id === path.basename(gitDir)
   return {
+    sealed,
     record: { ...record, id: path.basename(gitDir), commonDir: opened.commonDir },
     repo: { toplevel: record.repository, commonDir: opened.commonDir, git: new Git(opened.commonDir) }
   }

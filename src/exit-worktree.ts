@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { throwIfCancelled } from './git-command-manager.js'
 import type { OnExit, RescueTarget } from './input-helper.js'
-import { compareSnapshots, readSnapshotFile, snapshotCheckout } from './isolation.js'
+import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from './isolation.js'
 import { lockToken } from './ownership.js'
 import { samePath } from './paths.js'
 import { ownLinks } from './prepare-worktree.js'
@@ -14,12 +14,26 @@ import { adminDirs, checkFolder, folderOf, isOrphanFolder, lockOf, type Reposito
 import { withRepositoryLock, LockTimeoutError } from './repository-lock.js'
 import { keepSnapshot, keptRef, rescue, type RescueResult } from './rescue.js'
 import { decide, describeFindings, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from './safety-gate.js'
-import { readRecordFile, tryWriteRecordFile, type WorktreeRecord } from './state-helper.js'
+import { readRecordFile, writeHints, type RecordFile, type WorktreeRecord } from './state-helper.js'
+import { readSmall } from './untrusted-files.js'
 import { park } from './worktree-pool.js'
 
 /** A short, stable code for what was found and done, for workflows to branch on. */
 export type Reason =
-  'clean' | 'discarded' | 'parked' | 'unsaved' | 'unknown' | 'asked' | 'foreign' | 'busy' | 'changed' | 'incomplete' | 'exited' | 'gone' | 'cancelled'
+  | 'clean'
+  | 'discarded'
+  | 'parked'
+  | 'unsaved'
+  | 'unknown'
+  | 'asked'
+  | 'foreign'
+  | 'busy'
+  | 'mounted'
+  | 'changed'
+  | 'incomplete'
+  | 'exited'
+  | 'gone'
+  | 'cancelled'
 
 export interface ExitResult {
   record: WorktreeRecord
@@ -47,6 +61,11 @@ export interface ExitOptions {
    * sub-action's and the sweep's come from the worktree's git dir, which the agent can write.
    */
   step: 'post' | 'exit' | 'sweep'
+  /**
+   * The record is evidence: the post step's own state, or a record file the exit sub-action found sealed by
+   * this job (state-helper's sealOf). Otherwise each of its facts is a hint.
+   */
+  trusted: boolean
   rescue: RescueTarget[]
   /** How long the repository lock is waited for before the worktree is kept and reported. */
   lockTimeoutMs?: number
@@ -61,7 +80,7 @@ interface Located {
   folder: string
   locked?: string
   /** The record in the git dir, when it is ours (same token). */
-  fileRecord?: WorktreeRecord
+  fileRecord?: RecordFile
   /** Found only by the git dir the post's record names: maybe ours, not provably. */
   unproven?: boolean
 }
@@ -110,7 +129,7 @@ export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, r
     warning: true,
     ...partial
   })
-  const trusted = options.step === 'post'
+  const trusted = options.trusted
   const found = locate(repo.commonDir, record, trusted && record.created)
   if (!found) {
     const cleaned = trusted && record.created ? await withRepositoryLock(repo.commonDir, () => clearInterruptedAdd(repo, record), lockOptions(options)) : ''
@@ -161,6 +180,8 @@ export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, r
     folder: intact ? here : undefined,
     fileMode: record.fileMode,
     pinned: record.pinned,
+    // Programs named by the record run only when the record is the step's own (git-lfs as configured at enter).
+    filters: trusted ? record.filters : undefined,
     // A base from the git dir (the agent can write it) would mark the agent's commits saved: only the post's own counts.
     baseSha: record.created && trusted ? record.baseSha : undefined,
     branchesToDelete: await branchToDelete(repo, record, gitDir, trusted),
@@ -173,7 +194,7 @@ export async function exitWorktree(record: WorktreeRecord, given: ExitOptions, r
     sparse: fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')),
     tolerateDeletions: finishing
   }
-  const [findings, breach] = await Promise.all([inspect(gate), options.step === 'sweep' ? [] : isolationBreach(record)])
+  const [findings, breach] = await Promise.all([inspect(gate), options.step === 'sweep' ? [] : isolationBreach(record, trusted)])
   if (!intact && folderState !== 'missing') findings.error ??= folderState
   const verdict = decide(options.onExit, options.discardChanges, findings)
   throwIfCancelled()
@@ -242,6 +263,14 @@ function outcomeResult(
         warning: true,
         message: `Kept ${where}: ${outcome.detail}. Stop them, then remove it with the exit sub-action or by hand.`
       }
+    case 'mounted':
+      return {
+        reason: 'mounted',
+        removed: false,
+        action: 'keep',
+        warning: true,
+        message: `Kept ${where}: another file system is mounted inside it (${outcome.detail}), and removing the folder would delete files that live there. Unmount it, then remove the worktree with the exit sub-action or by hand.`
+      }
     case 'changed':
       return {
         reason: 'changed',
@@ -296,13 +325,7 @@ function describeResidents(residents: Resident[]): string {
  */
 async function branchToDelete(repo: Repository, record: WorktreeRecord, gitDir: string, trusted: boolean): Promise<string[]> {
   if (!record.created || !record.branch) return []
-  const heads = (dir: string): string => {
-    try {
-      return fs.readFileSync(path.join(dir, 'HEAD'), 'utf8').trim()
-    } catch {
-      return ''
-    }
-  }
+  const heads = (dir: string): string => readSmall(path.join(dir, 'HEAD'))?.trim() ?? ''
   const ref = `ref: refs/heads/${record.branch}`
   if (!trusted && heads(gitDir) !== ref) return []
   // Never a branch that another worktree, the main one included, has checked out.
@@ -336,15 +359,22 @@ async function keep(
   const kept: Kept = {}
   const git = worktreeGit(found.gitDir, fs.existsSync(folder) ? folder : found.gitDir)
   if (findings.head && (hasUnsavedWork(findings) || verdict === 'keep-unknown')) {
-    const snapshot = await keepSnapshot({ repo, record, gitDir: found.gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
-    kept.rescue = await rescue(snapshot, record, options.rescue, repo.git)
+    const snapshot = await keepSnapshot({
+      repo,
+      record,
+      gitDir: found.gitDir,
+      folder: fs.existsSync(folder) ? folder : undefined,
+      findings,
+      filters: options.trusted ? record.filters : undefined
+    })
+    kept.rescue = await rescue(snapshot, record, options.rescue, repo, options.trusted)
   } else if (findings.head && ours) {
     // Marked as kept in the repository too: later sweeps report it and leave it alone.
     await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', keptRef(found.gitDir, record.token), findings.head])
   }
   // Only where the machine stays: on a hosted runner no later checkout comes, and the kept worktree keeps its branch.
   if (ours && record.created && !ephemeral && findings.head) {
-    const head = fs.readFileSync(path.join(found.gitDir, 'HEAD'), 'utf8').trim()
+    const head = readSmall(path.join(found.gitDir, 'HEAD'))?.trim() ?? ''
     // At the branch's tip now, not as the gate saw it: a commit made since stays checked out.
     const tip = head.startsWith('ref: refs/heads/') ? await git.resolveCommit('HEAD') : undefined
     if (tip) {
@@ -358,16 +388,16 @@ async function keep(
     else fs.writeFileSync(path.join(found.gitDir, 'locked'), record.priorLock)
   }
   // Kept on purpose from now on: the post after an exit leaves it alone, and later sweeps only report it.
-  if (ours) tryWriteRecordFile(found.gitDir, { ...(found.fileRecord ?? record), exited: 'keep' })
+  if (ours) writeHints(found.gitDir, { exited: 'keep' }, options.trusted ? record : undefined)
   return kept
 }
 
 /** Changes to the original checkout since enter; none when there is nothing to compare with. */
-async function isolationBreach(record: WorktreeRecord): Promise<string[]> {
+async function isolationBreach(record: WorktreeRecord, trusted: boolean): Promise<string[]> {
   const before = record.original ? readSnapshotFile(record.original) : undefined
   if (!before || samePath(record.repository, record.path)) return []
   try {
-    return compareSnapshots(before, await snapshotCheckout(record.repository))
+    return compareSnapshots(before, await snapshotCheckoutAgain(record.repository, before, record.commonDir, trusted ? record.filters : undefined))
   } catch {
     return []
   }
@@ -404,13 +434,7 @@ async function clearInterruptedAdd(repo: Repository, record: WorktreeRecord): Pr
     notes.push('its empty folder')
   }
   const ref = `refs/heads/${record.branch}`
-  const checkedOut = adminDirs(repo.commonDir).some(dir => {
-    try {
-      return fs.readFileSync(path.join(dir, 'HEAD'), 'utf8').trim() === `ref: ${ref}`
-    } catch {
-      return false
-    }
-  })
+  const checkedOut = adminDirs(repo.commonDir).some(dir => readSmall(path.join(dir, 'HEAD'))?.trim() === `ref: ${ref}`)
   const mainHead = await repo.git.run(['symbolic-ref', '--quiet', 'HEAD'])
   if (record.branch && !checkedOut && mainHead.stdout.trim() !== ref && (await repo.git.branchExists(record.branch))) {
     const unsaved = await repo.git.run(['log', '--format=%h', ref, '--not', record.baseSha, '--remotes', '--'])

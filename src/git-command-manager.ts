@@ -2,7 +2,7 @@
 // repository and the job cannot redirect or blind, and under the step's cancellation.
 import { spawn } from 'node:child_process'
 import { lockHeld, noteLockChild } from './repository-lock.js'
-import { spawnOptions, stopTree } from './processes.js'
+import { childEnvironment, sampleGroup, spawnOptions, stopTree } from './processes.js'
 
 export interface GitResult {
   exitCode: number
@@ -38,13 +38,27 @@ export interface RunOptions {
   stallMs?: number
   /** Stop git at this time (ms since the epoch), whatever it is doing. */
   deadline?: number
+  /** The call talks to a remote (a fetch): transports stay allowed, as the repository had them configured at enter. */
+  remote?: boolean
 }
 
 /**
- * What the agent can plant, in the shared or per-worktree config or in its home, and what would change
- * what git tells us or run its code inside our step: an fsmonitor that answers "nothing changed", caches
- * and stat shortcuts that skip files, global ignore and attribute files, hooks, replace refs, signatures
- * and colours in output we parse, and automatic gc. Given on the command line, these win over every config file.
+ * A local call that writes nothing and uses no CPU for this long is stuck (Linux, where that can be seen):
+ * waiting for a named pipe in the worktree to be written, or for a file that never ends. Sooner when it is
+ * seen waiting to open a named pipe.
+ */
+const STUCK_MS = 30_000
+const STUCK_CHECK_MS = 1_000
+
+/**
+ * What the agent can plant, in the shared or per-worktree config, in an included file or in its home, and what
+ * would change what git tells us or run a program inside our step: an fsmonitor that answers "nothing
+ * changed", caches and stat shortcuts that skip files, global ignore and attribute files, hooks, replace refs,
+ * signatures (gpg), pagers and editors, external diff programs, submodule summaries, colours in output we
+ * parse, automatic gc, and the transports that run a command (ext::, fd::). Given on the command line, these
+ * win over every config file. Filter drivers and the remaining transports have names of the agent's choosing:
+ * commands that read files or talk to a remote after the agent ran do so through a sealed view (sealed-git.ts),
+ * which reads no configuration of the repository at all.
  */
 const HARDENED_CONFIG = [
   'core.fsmonitor=false',
@@ -58,27 +72,48 @@ const HARDENED_CONFIG = [
   'core.splitIndex=false',
   'core.warnAmbiguousRefs=true',
   'core.useReplaceRefs=false',
+  'core.pager=cat',
+  'core.editor=:',
+  'sequence.editor=:',
+  'core.askPass=',
+  'diff.external=',
   'index.skipHash=false',
   'submodule.recurse=false',
+  'status.submoduleSummary=false',
   'log.showSignature=false',
+  'i18n.logOutputEncoding=UTF-8',
   'color.ui=false',
   'commit.gpgSign=false',
+  'tag.gpgSign=false',
+  'push.gpgSign=false',
   'gc.auto=0',
   'maintenance.auto=false',
   'fetch.recurseSubmodules=false',
+  'protocol.ext.allow=never',
+  'protocol.fd.allow=never',
   'advice.detachedHead=false',
   // The empty grafts file set below is read, and git would advise against grafts on every call.
   'advice.graftFileDeprecated=false'
 ].flatMap(setting => ['-c', setting])
 
 /**
- * The environment of every git call: the step's, without a single inherited GIT_* variable (a later
- * step can export GIT_DIR or GIT_CONFIG_GLOBAL through GITHUB_ENV, and the post would follow it), never
- * prompting for credentials, and never writing the index of the worktree it reads (optional locks).
+ * A call that does not talk to a remote may not start a transport at all: a partial clone (or a promisor
+ * remote the agent declared) would otherwise fetch a missing object through whatever the remote's URL names.
+ * A protocol's own setting wins over protocol.allow, wherever it is set: each is named.
+ */
+const NO_REMOTE = ['protocol.allow=never', ...['file', 'git', 'ssh', 'http', 'https', 'ftp', 'ftps'].map(name => `protocol.${name}.allow=never`)].flatMap(
+  setting => ['-c', setting]
+)
+
+/**
+ * The environment of every git call: what every program of ours gets (childEnvironment: no runtime tokens),
+ * without a single inherited GIT_* variable (a later step can export GIT_DIR or GIT_CONFIG_GLOBAL through
+ * GITHUB_ENV, and the post would follow it), never prompting for credentials, and never writing the index of
+ * the worktree it reads (optional locks).
  */
 export function gitEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(env)) if (!/^GIT_/i.test(key)) clean[key] = value
+  for (const [key, value] of Object.entries(childEnvironment(env))) if (!/^GIT_/i.test(key)) clean[key] = value
   // Replace refs and a grafts file would show history other than the objects' own.
   return { ...clean, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' }
 }
@@ -118,16 +153,37 @@ export function throwIfCancelled(): void {
   if (cancelledBy) throw new CancelledError(cancelledBy)
 }
 
+/**
+ * Watches a local git call for being stuck (see STUCK_MS): calls `stop` with why. Returns the function that
+ * ends the watch. Most calls end before the first look.
+ */
+function watchStuck(pid: number | undefined, output: () => number, stop: (reason: string) => void): (() => void) | undefined {
+  if (!pid || process.platform !== 'linux') return undefined
+  let last = { ticks: -1, output: -1, at: Date.now() }
+  let pipeWaits = 0
+  const timer = setInterval(() => {
+    const sample = sampleGroup(pid)
+    if (!sample) return
+    pipeWaits = sample.pipeWait ? pipeWaits + 1 : 0
+    if (sample.ticks !== last.ticks || output() !== last.output) last = { ticks: sample.ticks, output: output(), at: Date.now() }
+    if (pipeWaits >= 2) stop(`it waited to open a named pipe${sample.pipe ? ` (${sample.pipe})` : ''}, which nothing writes`)
+    else if (Date.now() - last.at >= STUCK_MS) stop(`it made no progress for ${STUCK_MS / 1000} s`)
+  }, STUCK_CHECK_MS)
+  return () => clearInterval(timer)
+}
+
 export class Git {
   /** `globalArgs` go before the command, e.g. --git-dir and --work-tree to pin a worktree's own git dir. */
   constructor(
     readonly cwd: string,
-    private readonly globalArgs: string[] = []
+    private readonly globalArgs: string[] = [],
+    /** Added to the environment of every call (a sealed view's object directory). */
+    private readonly env: Record<string, string> = {}
   ) {}
 
   /** The same git with more arguments before the command, e.g. `-c core.fileMode=true`. */
   with(...globalArgs: string[]): Git {
-    return new Git(this.cwd, [...this.globalArgs, ...globalArgs])
+    return new Git(this.cwd, [...this.globalArgs, ...globalArgs], this.env)
   }
 
   /**
@@ -136,9 +192,9 @@ export class Git {
    */
   async run(args: string[], options: RunOptions = {}): Promise<GitResult> {
     if (cancelledBy && options.interruptible) return { exitCode: 130, stdout: '', stderr: `not started: the step was cancelled (${cancelledBy})` }
-    const child = spawn('git', [...HARDENED_CONFIG, ...this.globalArgs, ...args], {
+    const child = spawn('git', [...HARDENED_CONFIG, ...(options.remote ? [] : NO_REMOTE), ...this.globalArgs, ...args], {
       cwd: this.cwd,
-      env: options.env ? { ...BASE_ENV, ...options.env } : BASE_ENV,
+      env: { ...BASE_ENV, ...this.env, ...options.env },
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       ...spawnOptions()
     })
@@ -165,6 +221,17 @@ export class Git {
       }, options.stallMs)
     }
     arm()
+    let output = 0
+    const stuck = options.stallMs
+      ? undefined
+      : watchStuck(
+          child.pid,
+          () => output,
+          reason => {
+            note = `\ngit stopped: ${reason}`
+            call.stop('SIGTERM')
+          }
+        )
     const deadline =
       options.deadline === undefined
         ? undefined
@@ -177,10 +244,12 @@ export class Git {
           )
     child.stdout!.on('data', (d: Buffer) => {
       stdout.push(d)
+      output += d.length
       arm()
     })
     child.stderr!.on('data', (d: Buffer) => {
       stderr.push(d)
+      output += d.length
       arm()
     })
     try {
@@ -192,6 +261,7 @@ export class Git {
     } finally {
       clearTimeout(watchdog)
       clearTimeout(deadline)
+      stuck?.()
       running.delete(call)
     }
   }

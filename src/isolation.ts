@@ -4,18 +4,54 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
 import { parseStatusV2 } from './porcelain.js'
+import { openView, type FilterDriver } from './sealed-git.js'
+import { readSmall } from './untrusted-files.js'
 
 export interface CheckoutSnapshot {
   head: string
   /** Each changed or untracked path, with its status code and size/mtime, so further edits show too. */
   files: Record<string, string>
+  /** The checkout's git dir, where its index is. */
+  gitDir?: string
 }
 
-export async function snapshotCheckout(toplevel: string): Promise<CheckoutSnapshot> {
-  // One git call tells both HEAD and the changes.
-  const status = parseStatusV2(
-    await new Git(toplevel).exec(['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty'])
-  )
+const STATUS = ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal', '--ignore-submodules=dirty']
+
+/** At enter, before any agent ran: one git call tells both HEAD and the changes. */
+export async function snapshotCheckout(toplevel: string, gitDir?: string): Promise<CheckoutSnapshot> {
+  return { ...signatures(toplevel, await new Git(toplevel).exec(STATUS)), gitDir }
+}
+
+/**
+ * At exit, after the agent ran: the same, through a sealed view (the repository's configuration and
+ * attributes of its git dir may name programs now), with its exclude rules and the filter drivers of enter.
+ */
+export async function snapshotCheckoutAgain(
+  toplevel: string,
+  before: CheckoutSnapshot,
+  commonDir: string,
+  filters?: Record<string, FilterDriver>
+): Promise<CheckoutSnapshot> {
+  const gitDir = before.gitDir ?? commonDir
+  const head = await new Git(toplevel, [`--git-dir=${gitDir}`]).run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+  const index = path.join(gitDir, 'index')
+  const view = openView({
+    objects: path.join(commonDir, 'objects'),
+    head: head.exitCode === 0 ? head.stdout.trim() : undefined,
+    index: fs.existsSync(index) ? index : undefined,
+    workTree: toplevel,
+    filters,
+    excludes: readSmall(path.join(commonDir, 'info', 'exclude'))
+  })
+  try {
+    return { ...signatures(toplevel, await view.git.exec(STATUS)), gitDir }
+  } finally {
+    view.dispose()
+  }
+}
+
+function signatures(toplevel: string, statusText: string): Omit<CheckoutSnapshot, 'gitDir'> {
+  const status = parseStatusV2(statusText)
   const files: Record<string, string> = {}
   for (const entry of status.entries) {
     let signature = 'missing'
@@ -43,7 +79,7 @@ export function writeSnapshotFile(snapshot: CheckoutSnapshot, token: string, env
 /** The snapshot, or undefined when the file is gone or unreadable (the report is then skipped). */
 export function readSnapshotFile(file: string): CheckoutSnapshot | undefined {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as CheckoutSnapshot
+    return JSON.parse(readSmall(file, 256 * 1024 * 1024) ?? '') as CheckoutSnapshot
   } catch {
     return undefined
   }

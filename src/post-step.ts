@@ -30,6 +30,7 @@ export async function run(): Promise<void> {
       onExit: record.onExit,
       discardChanges: record.discardChanges,
       step: 'post' as const,
+      trusted: true,
       rescue: record.rescue,
       lockTimeoutMs: POST_LOCK_TIMEOUT_MS
     }

@@ -8,6 +8,23 @@ import { isInside } from './paths.js'
 export type Platform = NodeJS.Platform
 
 /**
+ * The environment of every program this action starts (git, rm, lsof): the step's, without what the runner
+ * gives an action and never a `run:` step (ACTIONS_RUNTIME_TOKEN and the other ACTIONS_* service URLs and
+ * tokens, INPUT_*, STATE_*), without the step's file commands (a program that could write GITHUB_STATE or
+ * GITHUB_ENV could forge what the post or later steps read), and without SSH_ASKPASS, which names a program.
+ */
+export function childEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(env)) if (!WITHHELD.test(key)) clean[key] = value
+  return clean
+}
+
+const WITHHELD = /^(ACTIONS_|INPUT_|STATE_)|^GITHUB_(STATE|OUTPUT|ENV|PATH|STEP_SUMMARY)$|^SSH_ASKPASS/i
+
+/** How long a helper program (taskkill, lsof, mount) may take: it runs while the step waits. */
+const HELPER_TIMEOUT_MS = 10_000
+
+/**
  * POSIX: every git child leads a process group of its own, so that a Ctrl-C meant for the step (act, a
  * terminal) reaches only us and we decide what becomes of git; a stop then reaches git's own children.
  * Windows has no process groups: a tree is stopped with taskkill /T.
@@ -19,7 +36,7 @@ export function spawnOptions(platform: Platform = process.platform): { detached:
 /** Stops a child and whatever it started; quiet when it is already gone. */
 export function stopTree(pid: number, signal: NodeJS.Signals, platform: Platform = process.platform, run = spawnSync): void {
   if (platform === 'win32') {
-    run('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' })
+    run('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore', env: childEnvironment(), timeout: HELPER_TIMEOUT_MS })
     return
   }
   for (const target of [-pid, pid]) {
@@ -81,7 +98,7 @@ export interface Resident {
 export function residentsOf(dir: string, platform: Platform = process.platform, run = spawnSync): Resident[] {
   if (platform === 'linux') return linuxResidents(dir)
   if (platform === 'darwin') {
-    const out = run('lsof', ['-w', '-d', 'cwd', '-Fpn'], { encoding: 'utf8', windowsHide: true })
+    const out = run('lsof', ['-w', '-d', 'cwd', '-Fpn'], { encoding: 'utf8', windowsHide: true, env: childEnvironment(), timeout: HELPER_TIMEOUT_MS })
     return typeof out.stdout === 'string' ? parseLsofCwd(out.stdout).filter(r => r.pid !== process.pid && isInside(r.command, dir, platform)) : []
   }
   return []
@@ -119,4 +136,65 @@ export function parseLsofCwd(text: string): Resident[] {
     else if (line.startsWith('n') && pid !== undefined) found.push({ pid, command: line.slice(1) })
   }
   return found
+}
+
+export interface GroupSample {
+  /** CPU ticks the processes of the group have used, their waited-for children included. */
+  ticks: number
+  /** The path a process of the group waits to open: a named pipe without a writer (Linux). */
+  pipe?: string
+  /** One of them waits to open a named pipe. */
+  pipeWait: boolean
+}
+
+/**
+ * How far the process group `pgid` has got, read from /proc (Linux; undefined elsewhere, or when the group is
+ * gone): a git call that uses no CPU and writes nothing for long, or waits to open a named pipe, is stuck.
+ */
+export function sampleGroup(pgid: number): GroupSample | undefined {
+  if (process.platform !== 'linux') return undefined
+  const sample: GroupSample = { ticks: 0, pipeWait: false }
+  let found = false
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8')
+      // After the command's closing parenthesis: state, ppid, pgrp, ... utime, stime, cutime, cstime (fields 14-17).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(fields[2]) !== pgid) continue
+      found = true
+      sample.ticks += fields.slice(11, 15).reduce((sum, value) => sum + Number(value), 0)
+      if (fields[0] === 'S' && fs.readFileSync(`/proc/${name}/wchan`, 'utf8').trim() === 'wait_for_partner') {
+        sample.pipeWait = true
+        sample.pipe ??= openingPath(Number(name))
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found ? sample : undefined
+}
+
+/** open and openat by architecture: the number, and which argument holds the path. */
+const OPEN_CALLS: Partial<Record<NodeJS.Architecture, Record<number, number>>> = { x64: { 2: 0, 257: 1 }, arm64: { 56: 1 } }
+
+/** The path a process is opening now, read from its syscall arguments and memory (a child of ours may be read). */
+function openingPath(pid: number): string | undefined {
+  try {
+    const [call, ...args] = fs.readFileSync(`/proc/${pid}/syscall`, 'utf8').trim().split(' ')
+    const argument = OPEN_CALLS[process.arch]?.[Number(call)]
+    if (argument === undefined) return undefined
+    const buffer = Buffer.alloc(4096)
+    const fd = fs.openSync(`/proc/${pid}/mem`, 'r')
+    try {
+      fs.readSync(fd, buffer, 0, buffer.length, Number(BigInt(args[argument])))
+    } finally {
+      fs.closeSync(fd)
+    }
+    const opened = buffer.subarray(0, buffer.indexOf(0)).toString('utf8')
+    const base = argument === 1 && BigInt.asIntN(32, BigInt(args[0])) !== -100n ? `/proc/${pid}/fd/${Number(BigInt(args[0]))}` : `/proc/${pid}/cwd`
+    return path.isAbsolute(opened) ? opened : path.join(fs.readlinkSync(base), opened)
+  } catch {
+    return undefined
+  }
 }

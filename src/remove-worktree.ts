@@ -1,18 +1,18 @@
 // Removing a worktree's folder so that no file written after the gate is lost: the folder is first moved
 // aside in one rename (a writer by path then misses it), checked again there, and only then deleted;
 // its registration and branch go last, once nothing of it remains on disk.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { samePath } from './paths.js'
-import type { Platform } from './processes.js'
+import { isInside, samePath } from './paths.js'
+import { childEnvironment, type Platform } from './processes.js'
 import type { Repository } from './repository.js'
 import { describeFindings, inspect, nothingNew, type Findings, type GateInput } from './safety-gate.js'
 import { dropKeptRef, keptRef } from './rescue.js'
-import { readRecordFile, tryWriteRecordFile, type WorktreeRecord } from './state-helper.js'
+import { writeHints, type WorktreeRecord } from './state-helper.js'
 
 export interface Outcome {
-  reason: 'clean' | 'parked' | 'busy' | 'changed' | 'incomplete'
+  reason: 'clean' | 'parked' | 'busy' | 'changed' | 'incomplete' | 'mounted'
   /** For 'clean', what happened to the branch; otherwise why the worktree is kept. */
   detail: string
 }
@@ -67,9 +67,10 @@ export async function deleteTree(dir: string, platform: Platform = process.platf
   makeWritable(dir, platform)
   if (await attempt()) return undefined
   if (platform !== 'win32') {
-    // fts-based tools walk trees of any depth; node's fs works on whole paths.
+    // fts-based tools walk trees of any depth; node's fs works on whole paths. Neither crosses into another
+    // file system (checked before, see mountsInside; this is the second line).
     await run('chmod', ['-R', 'u+rwx', '--', dir])
-    await run('rm', ['-rf', '--', dir])
+    await run('rm', [platform === 'linux' ? '--one-file-system' : '-x', '-rf', '--', dir])
     if (!fs.existsSync(dir)) return undefined
   }
   const left = countEntries(dir)
@@ -114,10 +115,39 @@ function countEntries(dir: string): number | undefined {
 
 function run(command: string, args: string[]): Promise<void> {
   return new Promise(resolve => {
-    const child = spawn(command, args, { stdio: 'ignore' })
+    const child = spawn(command, args, { stdio: 'ignore', env: childEnvironment() })
     child.on('error', () => resolve())
     child.on('close', () => resolve())
   })
+}
+
+/**
+ * Mount points at or below `dir`: a removal would delete the files of another file system (a bind mount of
+ * a folder that lives elsewhere). Linux reads its mount table; macOS asks mount(8); elsewhere none are seen.
+ */
+export function mountsInside(dir: string, platform: Platform = process.platform, mountTable = readMountTable): string[] {
+  return mountTable(platform).filter(point => isInside(point, dir, platform))
+}
+
+function readMountTable(platform: Platform): string[] {
+  if (platform === 'linux') {
+    try {
+      // Field 5 is the mount point, with space, tab, newline and backslash written as octal escapes.
+      return fs
+        .readFileSync('/proc/self/mountinfo', 'utf8')
+        .split('\n')
+        .map(line => line.split(' ')[4])
+        .filter((point): point is string => Boolean(point))
+        .map(point => point.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8))))
+    } catch {
+      return []
+    }
+  }
+  if (platform === 'darwin') {
+    const out = spawnSync('mount', [], { encoding: 'utf8', env: childEnvironment(), timeout: 10_000 })
+    return typeof out.stdout === 'string' ? [...out.stdout.matchAll(/ on (.+) \(/g)].map(match => match[1]) : []
+  }
+  return []
 }
 
 /**
@@ -141,7 +171,9 @@ export async function removeWorktreeFolder(
     // checked again where it is, which leaves a window of a few milliseconds open.
     const aside = fs.existsSync(path.join(gitDir, 'modules')) ? folder : quarantinePath(folder)
     // (A removal cut short is finished where it was moved: quarantinePath gives the same folder.)
-    const mark = (removing: boolean): void => tryWriteRecordFile(gitDir, { ...(readRecordFile(gitDir) ?? record), removing })
+    const mark = (removing: boolean): void => writeHints(gitDir, { removing }, trusted ? record : undefined)
+    const mounted = mountsInside(folder)
+    if (mounted.length) return { reason: 'mounted', detail: mounted.join(', ') }
     // Marked first: a step cut short after the move lets the next one finish, through the gate.
     mark(true)
     try {
@@ -154,9 +186,11 @@ export async function removeWorktreeFolder(
       }
     }
     const again = await inspect({ ...gate, folder: aside, previous: findings })
-    if (!nothingNew(findings, again)) {
+    const mountedSince = mountsInside(aside)
+    if (!nothingNew(findings, again) || mountedSince.length) {
       if (aside !== folder) await renameFolder(aside, folder)
       mark(false)
+      if (mountedSince.length) return { reason: 'mounted', detail: mountedSince.map(point => path.join(folder, path.relative(aside, point))).join(', ') }
       return { reason: 'changed', detail: again.error ?? describeFindings(again) }
     }
     const left = await deleteTree(aside)

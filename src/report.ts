@@ -12,6 +12,11 @@ export function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ')
 }
 
+/** A word as a POSIX shell reads it back unchanged: quoted unless it is plainly safe. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9._/+@:=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
+}
+
 export function report(result: ExitResult): void {
   if (result.breach.length) {
     const shown = result.breach.slice(0, LISTED).join(', ') + (result.breach.length > LISTED ? `, and ${result.breach.length - LISTED} more` : '')

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { kindOf, readSmall } from './untrusted-files.js'
 
 export const LOCK_FILE = 'agent-worktree.lock'
 
@@ -61,8 +62,9 @@ function isAlive(pid: number): boolean {
 
 function readHolder(file: string): { holder?: Holder; text: string; ageMs: number } | undefined {
   try {
-    const text = fs.readFileSync(file, 'utf8')
-    const ageMs = Date.now() - fs.statSync(file).mtimeMs
+    // The lock lives in the common git dir, which the agent can write: a pipe in its place is never read.
+    const text = readSmall(file) ?? ''
+    const ageMs = Date.now() - fs.lstatSync(file).mtimeMs
     try {
       return { holder: JSON.parse(text) as Holder, text, ageMs }
     } catch {
@@ -82,7 +84,9 @@ function stealIfStale(file: string, options: LockOptions): void {
   if (!seen) return
   const holder = seen.holder
   const deadHere = holder !== undefined && holder.host === os.hostname() && !isAlive(holder.pid) && !(holder.child && isAlive(holder.child))
-  if (!deadHere && seen.ageMs < options.staleMs) return
+  // A lock is a regular file: anything else in its place (a named pipe) is no step's lock.
+  const notALock = kindOf(file) !== 'file'
+  if (!deadHere && !notALock && seen.ageMs < options.staleMs) return
   const guard = `${file}.steal`
   try {
     fs.writeFileSync(guard, String(process.pid), { flag: 'wx' })

@@ -5,11 +5,16 @@ import { Git, GitError } from './git-command-manager.js'
 import { InputError } from './input-helper.js'
 import { samePath } from './paths.js'
 import { parseWorktreeList, type WorktreeEntry } from './porcelain.js'
+import type { FilterDriver } from './sealed-git.js'
+import type { PushTarget, WorktreeRecord } from './state-helper.js'
+import { readSmall } from './untrusted-files.js'
 
 export interface Repository {
   /** Top level of the working tree the path belongs to. */
   toplevel: string
   commonDir: string
+  /** The git dir of that working tree: the common dir for a main checkout. */
+  gitDir?: string
   git: Git
 }
 
@@ -18,12 +23,76 @@ export async function openRepository(dir: string, input: string): Promise<Reposi
   const fix = 'Point it at a git checkout, for example the folder actions/checkout wrote.'
   if (!fs.existsSync(dir)) throw new InputError(input, dir, 'the folder does not exist', fix)
   const git = new Git(dir)
-  const result = await git.run(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir'])
-  const [toplevel, commonDir] = result.stdout.trim().split('\n')
-  if (result.exitCode !== 0 || !toplevel || !commonDir) {
+  const result = await git.run(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir'])
+  const [toplevel, commonDir, gitDir] = result.stdout.trim().split('\n')
+  if (result.exitCode !== 0 || !toplevel || !commonDir || !gitDir) {
     throw new InputError(input, dir, 'it is not inside the working tree of a git repository', fix)
   }
-  return { toplevel: path.normalize(toplevel), commonDir: path.normalize(commonDir), git: new Git(toplevel) }
+  return { toplevel: path.normalize(toplevel), commonDir: path.normalize(commonDir), gitDir: path.normalize(gitDir), git: new Git(toplevel) }
+}
+
+/** What the repository had configured when the main step entered, where later steps need a setting. */
+export type ConfigAtEnter = Pick<WorktreeRecord, 'fileMode' | 'pinned' | 'filters' | 'push'>
+
+const AT_ENTER =
+  '^(core\\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|sshcommand)|filter\\..+\\.(clean|smudge|process|required)|remote\\..+\\.(url|pushurl)|http\\..+\\.extraheader)$'
+
+/**
+ * Read in one git call, before any agent ran in the worktree: the settings that decide what counts as a change
+ * (pinned for the exit, where the agent may have changed them), the filter drivers (git-lfs, git-crypt: the
+ * only programs a later gate lets git run), and how a rescue reaches the remote (its URL, actions/checkout's
+ * core.sshCommand, and where its credentials are: keys of the repository's config, or the file it included).
+ */
+export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter> {
+  const listed = await repo.git.run(['config', '-z', '--show-scope', '--show-origin', '--get-regexp', AT_ENTER])
+  const fields = listed.stdout.split('\0')
+  const values = new Map<string, string>()
+  const filters: Record<string, FilterDriver> = {}
+  const urls = new Map<string, { url?: string; pushurl?: string }>()
+  const headerKeys = new Set<string>()
+  const credentialFiles = new Set<string>()
+  // "<scope>\0<origin>\0<key>\n<value>\0" per setting; the last one read wins, as in git.
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const [scope, origin, entry] = fields.slice(i, i + 3)
+    const newline = entry.indexOf('\n')
+    const key = newline === -1 ? entry : entry.slice(0, newline)
+    const value = newline === -1 ? 'true' : entry.slice(newline + 1)
+    const lower = key.toLowerCase()
+    values.set(lower, value)
+    const filter = /^filter\.(.+)\.(clean|smudge|process|required)$/i.exec(key)
+    if (filter) {
+      const driver = (filters[filter[1]] ??= {})
+      if (filter[2].toLowerCase() === 'required') driver.required = !/^(false|no|off|0)$/i.test(value)
+      else driver[filter[2].toLowerCase() as 'clean' | 'smudge' | 'process'] = value
+    }
+    const remote = /^remote\.(.+)\.(url|pushurl)$/i.exec(key)
+    if (remote) urls.set(remote[1], { ...urls.get(remote[1]), [remote[2].toLowerCase()]: value })
+    // Global and system settings are read by every git call anyway; the repository's own are named.
+    if (/^http\..+\.extraheader$/i.test(key) && (scope === 'local' || scope === 'worktree')) {
+      const file = origin.replace(/^file:/, '')
+      if (samePath(path.resolve(repo.toplevel, file), path.join(repo.commonDir, 'config'))) headerKeys.add(key)
+      else credentialFiles.add(path.resolve(repo.toplevel, file))
+    }
+  }
+  const flag = (key: string, fallback: boolean): boolean => (values.has(key) ? !/^(false|no|off|0)$/i.test(values.get(key)!) : fallback)
+  const name = urls.has('origin') ? 'origin' : [...urls.keys()][0]
+  const url = name === undefined ? undefined : (urls.get(name)?.pushurl ?? urls.get(name)?.url)
+  const push: PushTarget | undefined =
+    name !== undefined && url
+      ? { remote: name, url, sshCommand: values.get('core.sshcommand'), headerKeys: [...headerKeys], credentialFiles: [...credentialFiles] }
+      : undefined
+  return {
+    fileMode: flag('core.filemode', true),
+    pinned: [
+      `core.ignoreCase=${flag('core.ignorecase', false)}`,
+      `core.autocrlf=${values.get('core.autocrlf') ?? 'false'}`,
+      `core.symlinks=${flag('core.symlinks', true)}`,
+      ...(values.has('core.eol') ? [`core.eol=${values.get('core.eol')}`] : []),
+      ...(values.has('core.precomposeunicode') ? [`core.precomposeUnicode=${flag('core.precomposeunicode', false)}`] : [])
+    ],
+    ...(Object.keys(filters).length ? { filters } : {}),
+    ...(push ? { push } : {})
+  }
 }
 
 /**
@@ -47,21 +116,15 @@ export function findWorktree(entries: WorktreeEntry[], p: string): { entry: Work
 
 /** The folder git registered for a worktree git dir (its `gitdir` file names the folder's .git), or undefined. */
 export function folderOf(gitDir: string): string | undefined {
-  try {
-    const pointer = fs.readFileSync(path.join(gitDir, 'gitdir'), 'utf8').trim()
-    return pointer ? path.dirname(path.resolve(gitDir, pointer)) : undefined
-  } catch {
-    return undefined // not a whole worktree entry
-  }
+  const pointer = readSmall(path.join(gitDir, 'gitdir'))?.trim()
+  return pointer ? path.dirname(path.resolve(gitDir, pointer)) : undefined // not a whole worktree entry
 }
 
 /** The worktree's lock reason ('' when locked without one), or undefined when it is not locked. */
 export function lockOf(gitDir: string): string | undefined {
-  try {
-    return fs.readFileSync(path.join(gitDir, 'locked'), 'utf8').trim()
-  } catch {
-    return undefined
-  }
+  // A lock that is not a regular file (a pipe, a folder) is still a lock: git lists the worktree as locked.
+  const file = path.join(gitDir, 'locked')
+  return readSmall(file)?.trim() ?? (fs.existsSync(file) ? '' : undefined)
 }
 
 /**
@@ -103,12 +166,8 @@ export function checkFolder(p: string, adminDir: string): string {
     return 'missing'
   }
   if (!stat.isDirectory()) return 'its path is no longer a plain folder (a symbolic link or a file took its place)'
-  try {
-    const pointer = /^gitdir: (.*)$/m.exec(fs.readFileSync(path.join(p, '.git'), 'utf8'))?.[1]
-    if (pointer && samePath(path.resolve(p, pointer.trim()), adminDir)) return 'intact'
-  } catch {
-    // no .git file, or a folder in its place
-  }
+  const pointer = /^gitdir: (.*)$/m.exec(readSmall(path.join(p, '.git')) ?? '')?.[1]
+  if (pointer && samePath(path.resolve(p, pointer.trim()), adminDir)) return 'intact'
   return `its .git file no longer points to its git dir ${adminDir}`
 }
 
@@ -117,11 +176,7 @@ export function checkFolder(p: string, adminDir: string): string {
  * what is left of a worktree whose registration went (a cut-short add, a recreated repository).
  */
 export function isOrphanFolder(commonDir: string, folder: string): boolean {
-  try {
-    const pointer = /^gitdir: (.*)$/m.exec(fs.readFileSync(path.join(folder, '.git'), 'utf8'))?.[1]?.trim()
-    const gitDir = pointer && path.resolve(folder, pointer)
-    return !!gitDir && samePath(path.dirname(gitDir), path.join(commonDir, 'worktrees')) && !fs.existsSync(gitDir)
-  } catch {
-    return false
-  }
+  const pointer = /^gitdir: (.*)$/m.exec(readSmall(path.join(folder, '.git')) ?? '')?.[1]?.trim()
+  const gitDir = pointer && path.resolve(folder, pointer)
+  return !!gitDir && samePath(path.dirname(gitDir), path.join(commonDir, 'worktrees')) && !fs.existsSync(gitDir)
 }

@@ -7,8 +7,12 @@ import * as path from 'node:path'
 import type { Git } from './git-command-manager.js'
 import type { RescueTarget } from './input-helper.js'
 import type { Repository } from './repository.js'
-import { indexCopy, pinnedGit, type Findings } from './safety-gate.js'
-import type { WorktreeRecord } from './state-helper.js'
+import { clearHidingBits, type Findings } from './safety-gate.js'
+import { openView, type FilterDriver } from './sealed-git.js'
+import { isInside } from './paths.js'
+import { shellQuote } from './report.js'
+import type { PushTarget, WorktreeRecord } from './state-helper.js'
+import { copyRegular, isSpecial, kindOf, linesOf, reachedWithoutLinks } from './untrusted-files.js'
 
 /** What a rescue may take, all targets together: the runner gives a cancelled job's posts little time. */
 export const RESCUE_TIME_LIMIT_MS = 60_000
@@ -22,13 +26,18 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: 'agent-worktree@users.noreply.github.com'
 }
 
+export interface LeftOut {
+  file: string
+  why: string
+}
+
 export interface Snapshot {
   /** One commit that holds it all: the files as the agent left them; parents HEAD, the index, and every other unsaved commit. */
   commit: string
   /** The local ref that keeps it alive while the worktree is kept. */
   ref: string
-  /** Changed files over the size limit, not in the commit. */
-  leftOut: string[]
+  /** Changed files not in the commit, and why (over the size limit, a named pipe, ...). */
+  leftOut: LeftOut[]
   base: string
 }
 
@@ -61,25 +70,35 @@ export async function keepSnapshot(input: {
   gitDir: string
   folder?: string
   findings: Findings
+  /** Filter drivers as they were at enter, when the record is the step's own. */
+  filters?: Record<string, FilterDriver>
 }): Promise<Snapshot | string> {
   const { repo, record, gitDir, folder, findings } = input
-  const git = pinnedGit(gitDir, folder, record.fileMode, record.pinned)
   const head = findings.head!
-  const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-worktree-snapshot-'))
+  const index = path.join(gitDir, 'index')
+  const hasIndex = folder !== undefined && fs.existsSync(index)
+  const view = openView({
+    objects: path.join(repo.commonDir, 'objects'),
+    head,
+    index: hasIndex ? index : undefined,
+    workTree: folder,
+    settings: [`core.fileMode=${record.fileMode}`, ...(record.pinned ?? [])],
+    filters: input.filters
+  })
+  const git = view.git
   try {
     const headTree = (await git.exec(['rev-parse', `${head}^{tree}`])).trim()
     let tree = headTree
     let indexTree: string | undefined
-    const leftOut: string[] = []
+    const leftOut: LeftOut[] = []
     if (folder) {
-      const hasIndex = fs.existsSync(path.join(gitDir, 'index'))
-      const sparse = fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout'))
-      const env = hasIndex ? await indexCopy(git, gitDir, folder, sparse, temp) : { GIT_INDEX_FILE: path.join(temp, 'index') }
-      if (hasIndex) indexTree = (await git.run(['write-tree'], { env })).stdout.trim() || undefined
-      else await git.exec(['read-tree', head], { env })
+      if (hasIndex) {
+        await clearHidingBits(git, folder, fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')))
+        indexTree = (await git.run(['write-tree'])).stdout.trim() || undefined
+      } else await git.exec(['read-tree', head])
       // Listed here, not taken from the findings: with no index they list nothing, and a folder behind a
       // .gitignore that hides itself shows there only as that .gitignore.
-      const list = async (args: string[]): Promise<string[]> => (await git.exec(args, { env })).split('\0').filter(Boolean)
+      const list = async (args: string[]): Promise<string[]> => (await git.exec(args)).split('\0').filter(Boolean)
       const hiding = findings.uncommitted
         .filter(entry => entry === '?? .gitignore' || (entry.startsWith('?? ') && entry.endsWith('/.gitignore')))
         .map(entry => `:(literal)${path.posix.dirname(entry.slice(3))}`)
@@ -89,17 +108,20 @@ export async function keepSnapshot(input: {
         ...(hiding.length ? await list(['ls-files', '-z', '--others', '--', ...hiding]) : [])
       ])
       // The links symlink-dirs made are the job's, not the agent's work.
-      for (const link of record.links ?? []) if (fs.lstatSync(path.join(folder, link), { throwIfNoEntry: false })?.isSymbolicLink()) changed.delete(link)
+      for (const link of record.links ?? []) if (kindOf(path.join(folder, link)) === 'link') changed.delete(link)
       leftOut.push(...overLimit(folder, [...changed], record.rescueMaxBytes))
-      await stageAsOnDisk(
-        git,
-        env,
-        folder,
-        [...changed].filter(file => !leftOut.includes(file)),
-        record.fileMode,
-        head.length
+      const left = new Set(leftOut.map(l => l.file))
+      leftOut.push(
+        ...(await stageAsOnDisk(
+          git,
+          view.dir,
+          folder,
+          [...changed].filter(file => !left.has(file)),
+          record.fileMode,
+          head.length
+        ))
       )
-      tree = (await git.exec(['write-tree'], { env })).trim()
+      tree = (await git.exec(['write-tree'])).trim()
     }
     const parents = [head]
     const notes = [`Parent 1: HEAD (${head.slice(0, 12)}), where the agent was.`]
@@ -109,7 +131,7 @@ export async function keepSnapshot(input: {
     }
     const others = findings.tips.filter(tip => tip !== head)
     if (others.length) {
-      const independent = (await git.exec(['merge-base', '--independent', head, ...others])).split('\n').filter(tip => tip && tip !== head)
+      const independent = (await repo.git.exec(['merge-base', '--independent', head, ...others])).split('\n').filter(tip => tip && tip !== head)
       for (const tip of independent) {
         parents.push(tip)
         notes.push(`Parent ${parents.length}: ${tip.slice(0, 12)}, commits HEAD does not reach.`)
@@ -120,7 +142,7 @@ export async function keepSnapshot(input: {
       '',
       `The files of ${record.path} as they were left: tracked files as on disk, and untracked files that git does not ignore.`,
       ...notes,
-      ...(leftOut.length ? [`Left out (over the size limit of ${record.rescueMaxBytes} bytes): ${leftOut.join(', ')}`] : []),
+      ...(leftOut.length ? [`Left out: ${leftOut.map(l => `${l.file} (${l.why})`).join(', ')}`] : []),
       `Job: run ${record.owner.run || '-'}, job ${record.owner.job || '-'}, runner ${record.owner.runner || '-'}.`
     ].join('\n')
     const commit = (await git.exec(['commit-tree', tree, ...parents.flatMap(p => ['-p', p]), '-F', '-'], { env: IDENTITY, input: message })).trim()
@@ -130,7 +152,7 @@ export async function keepSnapshot(input: {
   } catch (error) {
     return (error as Error).message
   } finally {
-    fs.rmSync(temp, { recursive: true, force: true })
+    view.dispose()
   }
 }
 
@@ -147,61 +169,65 @@ export const KEPT_REFS = 'refs/agent-worktree/kept/'
 
 /** Deletes a kept ref, when there is one (a loose file, or a line of packed-refs): no git call otherwise. */
 export async function dropKeptRef(git: Git, commonDir: string, ref: string): Promise<void> {
-  const packed = (() => {
-    try {
-      return fs.readFileSync(path.join(commonDir, 'packed-refs'), 'utf8').includes(` ${ref}\n`)
-    } catch {
-      return false
-    }
-  })()
+  const packed = fs.existsSync(path.join(commonDir, 'packed-refs')) && [...linesOf(path.join(commonDir, 'packed-refs'))].some(line => line.endsWith(` ${ref}`))
   if (packed || fs.existsSync(path.join(commonDir, ...ref.split('/')))) await git.run(['update-ref', '-d', ref])
 }
 
 /**
- * Puts the files into the temporary index exactly as they are on disk: no clean filter (LFS, line
- * endings) changes a byte, so a restore gets back what the agent left. Links are stored as links, a
- * missing file as a deletion.
+ * Puts the files into the view's index exactly as they are on disk: no clean filter (LFS, line endings)
+ * changes a byte, so a restore gets back what the agent left. Links are stored as links, a missing file as
+ * a deletion. Each regular file is copied aside first, opened without following a link and without waiting
+ * on a pipe, so that git reads only our copy; a named pipe, socket or device, or a path reached through a
+ * link, is left out and named.
  */
-async function stageAsOnDisk(git: Git, env: Record<string, string>, folder: string, files: string[], fileMode: boolean, idLength: number): Promise<void> {
+async function stageAsOnDisk(git: Git, temp: string, folder: string, files: string[], fileMode: boolean, idLength: number): Promise<LeftOut[]> {
   const entries: string[] = []
-  const regular: { file: string; mode: string }[] = []
+  const leftOut: LeftOut[] = []
+  const copies: { file: string; mode: string; copy: string }[] = []
+  const copiesDir = path.join(temp, 'copies')
+  fs.mkdirSync(copiesDir)
   for (const file of files) {
     const full = path.join(folder, file)
-    const stat = fs.lstatSync(full, { throwIfNoEntry: false })
-    if (stat?.isSymbolicLink()) {
-      const id = (await git.exec(['hash-object', '-w', '--stdin'], { env, input: fs.readlinkSync(full) })).trim()
+    if (!reachedWithoutLinks(folder, file)) {
+      leftOut.push({ file, why: 'reached through a symbolic link' })
+      continue
+    }
+    const kind = kindOf(full)
+    if (kind === 'link') {
+      const id = (await git.exec(['hash-object', '-w', '--stdin'], { input: fs.readlinkSync(full) })).trim()
       entries.push(`120000 ${id}\t${file}`)
-    } else if (stat?.isFile()) {
-      regular.push({ file, mode: fileMode && stat.mode & 0o111 ? '100755' : '100644' })
-    } else if (stat?.isDirectory()) {
+    } else if (kind === 'file') {
+      const copy = path.join(copiesDir, String(copies.length))
+      const mode = fileMode && fs.lstatSync(full).mode & 0o111 ? '100755' : '100644'
+      if (copyRegular(full, copy)) copies.push({ file, mode, copy })
+      else leftOut.push({ file, why: 'it could not be read' })
+    } else if (kind === 'directory') {
       // A submodule or a nested repository: its entry stays as the index has it (work inside is counted, not rescued).
+    } else if (isSpecial(kind)) {
+      leftOut.push({ file, why: kind === 'fifo' ? 'a named pipe' : kind === 'socket' ? 'a socket' : 'a device' })
     } else {
       entries.push(`0 ${'0'.repeat(idLength)}\t${file}`)
     }
   }
-  // One git for every name it reads a line at a time as it is; one each for the others (a newline, a
-  // carriage return, which it strips, or a leading quote, which it takes for C quoting).
-  const oneAtATime = (file: string): boolean => /[\n\r]|^"/.test(file)
-  const plain = regular.filter(r => !oneAtATime(r.file))
-  const ids = plain.length
-    ? (await git.exec(['hash-object', '-w', '--no-filters', '--stdin-paths'], { env, input: `${plain.map(r => r.file).join('\n')}\n` })).split('\n')
+  // The copies have names of our own: one git reads them all, a line each.
+  const ids = copies.length
+    ? (await git.exec(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: `${copies.map(c => c.copy).join('\n')}\n` })).split('\n')
     : []
-  plain.forEach((r, i) => entries.push(`${r.mode} ${ids[i]}\t${r.file}`))
-  for (const r of regular.filter(r => oneAtATime(r.file))) {
-    const id = (await git.exec(['hash-object', '-w', '--no-filters', '--stdin'], { env, input: fs.readFileSync(path.join(folder, r.file)) })).trim()
-    entries.push(`${r.mode} ${id}\t${r.file}`)
-  }
-  if (entries.length) await git.exec(['update-index', '-z', '--index-info'], { env, input: entries.map(e => `${e}\0`).join('') })
+  copies.forEach((c, i) => entries.push(`${c.mode} ${ids[i]}\t${c.file}`))
+  if (entries.length) await git.exec(['update-index', '-z', '--index-info'], { input: entries.map(e => `${e}\0`).join('') })
+  return leftOut
 }
 
+const OVER_LIMIT = 'over the size limit'
+
 /** The largest changed files, until the rest fit in `limit` bytes. */
-function overLimit(folder: string, files: string[], limit: number): string[] {
+function overLimit(folder: string, files: string[], limit: number): LeftOut[] {
   const sizes = files.map(file => ({ file, size: fs.lstatSync(path.join(folder, file), { throwIfNoEntry: false })?.size ?? 0 })).sort((a, b) => b.size - a.size)
   let total = sizes.reduce((sum, s) => sum + s.size, 0)
-  const out: string[] = []
+  const out: LeftOut[] = []
   for (const { file, size } of sizes) {
     if (total <= limit) break
-    out.push(file)
+    out.push({ file, why: OVER_LIMIT })
     total -= size
   }
   return out
@@ -212,66 +238,165 @@ export async function rescue(
   snapshot: Snapshot | string,
   record: WorktreeRecord,
   targets: RescueTarget[],
-  git: Git,
+  repo: Repository,
+  trusted: boolean,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<RescueResult> {
   if (typeof snapshot === 'string') {
     return { rescued: false, problems: [`No rescue: the snapshot of the work could not be made (${snapshot}).`], restore: [], summary: '' }
   }
   const result: RescueResult = { snapshot, rescued: false, problems: [], restore: [], summary: '' }
-  if (snapshot.leftOut.length)
-    result.problems.push(`Rescue: left out ${snapshot.leftOut.length} file(s) over the size limit: ${snapshot.leftOut.slice(0, 10).join(', ')}.`)
+  const [tooBig, unreadable] = [snapshot.leftOut.filter(l => l.why === OVER_LIMIT), snapshot.leftOut.filter(l => l.why !== OVER_LIMIT)]
+  if (tooBig.length)
+    result.problems.push(
+      `Rescue: left out ${tooBig.length} file(s) over the size limit: ${tooBig
+        .slice(0, 10)
+        .map(l => l.file)
+        .join(', ')}.`
+    )
+  if (unreadable.length)
+    result.problems.push(
+      `Rescue: left out ${unreadable.length} file(s) it cannot hold: ${unreadable
+        .slice(0, 10)
+        .map(l => `${l.file} (${l.why})`)
+        .join(', ')}.`
+    )
   const deadline = Date.now() + RESCUE_TIME_LIMIT_MS
   const where: string[] = []
+  const local = shellQuote(`${rescueLabel(record)}-rescued`)
   if (targets.includes('branch')) {
-    const pushed = await pushBranch(git, snapshot, record, deadline)
+    const pushed = await pushBranch(repo, snapshot, record, trusted, deadline)
     if (typeof pushed === 'string') result.problems.push(`Rescue to a branch failed: ${pushed}`)
     else {
       Object.assign(result, pushed, { rescued: true })
       where.push(`pushed to the branch ${pushed.branch} of ${pushed.remote}`)
-      result.restore.push(`git fetch ${pushed.remote} ${pushed.branch} && git switch -c ${record.name.replaceAll('/', '+')}-rescued FETCH_HEAD`)
+      // A remote's name from a record file could read as an option: only a plain one is shown.
+      const remote = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(pushed.remote) ? pushed.remote : 'origin'
+      result.restore.push(`git fetch ${remote} ${shellQuote(pushed.branch)} && git switch -c ${local} FETCH_HEAD`)
     }
   }
   if (targets.includes('artifact')) {
-    const uploaded = await uploadArtifact(git, snapshot, record, deadline, env)
+    const uploaded = await uploadArtifact(repo.git, snapshot, record, deadline, env)
     if (typeof uploaded === 'string') result.problems.push(`Rescue to an artifact failed: ${uploaded}`)
     else {
       Object.assign(result, uploaded, { rescued: true })
       where.push(`uploaded as the artifact ${uploaded.artifact}`)
-      const repoFlag = env.GITHUB_REPOSITORY ? ` --repo ${env.GITHUB_REPOSITORY}` : ''
+      const repoFlag = env.GITHUB_REPOSITORY ? ` --repo ${shellQuote(env.GITHUB_REPOSITORY)}` : ''
       result.restore.push(
-        `gh run download ${env.GITHUB_RUN_ID ?? '<run id>'}${repoFlag} --name ${uploaded.artifact} --dir rescue && git fetch rescue/rescue.bundle ${snapshot.ref} && git switch -c ${record.name.replaceAll('/', '+')}-rescued FETCH_HEAD`
+        `gh run download ${shellQuote(env.GITHUB_RUN_ID ?? '<run id>')}${repoFlag} --name ${shellQuote(uploaded.artifact)} --dir rescue && git fetch rescue/rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c ${local} FETCH_HEAD`
       )
     }
   }
-  const local = `Its unsaved work is in commit ${snapshot.commit.slice(0, 12)} (${snapshot.ref})`
+  const kept = `Its unsaved work is in commit ${snapshot.commit.slice(0, 12)} (${snapshot.ref})`
   result.summary = where.length
-    ? `${local}, ${where.join(' and ')}. To bring it back into a clone: ${result.restore.join('; or ')}. The commit's files are the worktree as left; git reset --soft HEAD^ turns them back into uncommitted changes.`
-    : `${local}.${targets.length ? '' : ' Nothing was copied off this machine (rescue: none).'}`
+    ? `${kept}, ${where.join(' and ')}. To bring it back into a clone: ${result.restore.join('; or ')}. The commit's files are the worktree as left; git reset --soft HEAD^ turns them back into uncommitted changes.`
+    : `${kept}.${targets.length ? '' : ' Nothing was copied off this machine (rescue: none).'}`
   return result
 }
 
-async function pushBranch(git: Git, snapshot: Snapshot, record: WorktreeRecord, deadline: number): Promise<{ branch: string; remote: string } | string> {
-  const remotes = (await git.exec(['remote'])).split('\n').filter(Boolean)
-  const remote = remotes.includes('origin') ? 'origin' : remotes[0]
-  if (!remote) return 'the repository has no remote to push to.'
+/**
+ * Pushes the snapshot, and nothing else, to the URL the remote had at enter: from a sealed view, so that no
+ * setting of the repository (a receive-pack or ssh command, a push URL, insteadOf, push options, follow-tags,
+ * a proxy) takes part, with only the credentials the repository had for it at enter. The branch must not
+ * exist yet: a ref that is not ours is never overwritten.
+ */
+async function pushBranch(
+  repo: Repository,
+  snapshot: Snapshot,
+  record: WorktreeRecord,
+  trusted: boolean,
+  deadline: number
+): Promise<{ branch: string; remote: string } | string> {
+  const target = record.push
+  if (!target) return 'the repository had no remote when the job entered.'
   const branch = rescueName(record, '/')
-  const pushed = await git.run(['push', '--no-verify', '--progress', remote, `${snapshot.commit}:refs/heads/${branch}`], {
-    stallMs: STALL_MS,
-    deadline,
-    interruptible: true
-  })
-  if (pushed.exitCode !== 0) {
-    const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:| ! |To |git stopped)/.test(line.trim()))
-    return `git push ${remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}. Give the job contents: write permission and actions/checkout's persisted credentials, or use rescue: artifact.`
+  const headers = await credentialHeaders(repo.git, target, trusted)
+  const view = openView({ objects: path.join(repo.commonDir, 'objects'), head: snapshot.commit })
+  try {
+    const settings = [
+      'push.pushOption=',
+      'push.followTags=false',
+      'push.negotiate=false',
+      'push.recurseSubmodules=no',
+      // From a record file that is only a hint, no command runs and no local repository receives.
+      ...(trusted && target.sshCommand ? [`core.sshCommand=${target.sshCommand}`] : []),
+      ...(trusted ? [] : ['protocol.file.allow=never'])
+    ].flatMap(setting => ['-c', setting])
+    const pushed = await view.git.run(
+      [
+        ...settings,
+        'push',
+        '--no-verify',
+        '--no-follow-tags',
+        '--no-signed',
+        '--recurse-submodules=no',
+        '--progress',
+        `--force-with-lease=refs/heads/${branch}:`,
+        '--end-of-options',
+        target.url,
+        `${snapshot.commit}:refs/heads/${branch}`
+      ],
+      { env: configEnvironment(headers), stallMs: STALL_MS, deadline, interruptible: true, remote: true }
+    )
+    if (pushed.exitCode !== 0) {
+      const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:| ! |To |git stopped)/.test(line.trim()))
+      return `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}. Give the job contents: write permission and actions/checkout's persisted credentials, or use rescue: artifact.`
+    }
+    return { branch, remote: target.remote }
+  } finally {
+    view.dispose()
   }
-  return { branch, remote }
 }
 
-/** agent-worktree-rescue/<name>/<run>-<attempt>, or with `-` for an artifact name, which may not hold `/`. */
+/** actions/checkout's file of persisted credentials (v6 and later), in the runner's temp folder. */
+const CREDENTIALS_FILE = /[\\/]git-credentials-[0-9a-f-]+\.config$/i
+
+/**
+ * The http.<url>.extraheader settings the repository had at enter, read now: from its own config (the keys
+ * recorded at enter) and from the credentials files it included. Only extraheader keys are taken from those
+ * files: nothing else in them is read as configuration. For a record that is only a hint, a file must be
+ * actions/checkout's, in this runner's temp folder.
+ */
+async function credentialHeaders(git: Git, target: PushTarget, trusted: boolean): Promise<[string, string][]> {
+  const temp = process.env.RUNNER_TEMP
+  const files = target.credentialFiles.filter(file => trusted || (CREDENTIALS_FILE.test(file) && !!temp && isInside(file, temp)))
+  const headers: [string, string][] = []
+  const read = async (args: string[]): Promise<void> => {
+    const listed = await git.run(['config', '-z', ...args])
+    if (listed.exitCode !== 0) return
+    for (const entry of listed.stdout.split('\0').filter(Boolean)) {
+      const newline = entry.indexOf('\n')
+      if (newline > 0 && /^http\..+\.extraheader$/i.test(entry.slice(0, newline))) headers.push([entry.slice(0, newline), entry.slice(newline + 1)])
+    }
+  }
+  for (const key of target.headerKeys) await read(['--local', '--get-regexp', `^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`])
+  for (const file of files) await read(['--file', file, '--get-regexp', '^http\\..+\\.extraheader$'])
+  return headers
+}
+
+/** Settings handed to one git call through its environment (git 2.31): not on its command line, which any process can read. */
+function configEnvironment(settings: [string, string][]): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) }
+  settings.forEach(([key, value], i) => Object.assign(env, { [`GIT_CONFIG_KEY_${i}`]: key, [`GIT_CONFIG_VALUE_${i}`]: value }))
+  return env
+}
+
+/** The worktree's name as it may stand in a ref and a command: a name from a record file is only a hint. */
+function rescueLabel(record: WorktreeRecord): string {
+  return (
+    record.name
+      .replaceAll('/', '+')
+      .replace(/[^A-Za-z0-9._+-]/g, '-')
+      .replace(/\.\.+/g, '.')
+      .replace(/^[.-]+/, '') || 'worktree'
+  )
+}
+
+/** agent-worktree-rescue/<name>/<job>-<run>-<attempt>, or with `-` for an artifact name, which may not hold `/`. */
 export function rescueName(record: WorktreeRecord, separator: '/' | '-'): string {
   const run = record.owner.run || `local-${Date.parse(record.owner.since) || Date.now()}`
-  return ['agent-worktree-rescue', record.name.replaceAll('/', '+'), record.owner.job ? `${record.owner.job}-${run}` : run].join(separator)
+  const tail = (record.owner.job ? `${record.owner.job}-${run}` : run).replace(/[^A-Za-z0-9._-]/g, '-')
+  return ['agent-worktree-rescue', rescueLabel(record), tail].join(separator)
 }
 
 async function uploadArtifact(

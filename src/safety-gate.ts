@@ -3,12 +3,13 @@
 // (skip-worktree, assume-unchanged, an fsmonitor) is seen, and counts every commit the worktree's git
 // dir remembers, not only the one its branch points to.
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
 import type { OnExit } from './input-helper.js'
 import { isInside } from './paths.js'
 import { parseStatus, parseStatusV2, type StatusEntry } from './porcelain.js'
+import { openView, type FilterDriver } from './sealed-git.js'
+import { isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from './untrusted-files.js'
 import { gitDirCommits, refReflogCommits } from './worktree-refs.js'
 
 export interface Findings {
@@ -26,6 +27,8 @@ export interface Findings {
   branchTips?: Record<string, string>
   /** Every commit that counted as a tip, as the gate saw them: unchanged, the answer is the same. */
   sources?: string
+  /** Tracked paths the agent replaced by a named pipe, a socket or a device (`path (a named pipe)`): work, never read. */
+  special?: string[]
   /** Set when the state could not be determined: then nothing may be removed. */
   error?: string
 }
@@ -41,6 +44,8 @@ export interface GateInput {
   /** core.fileMode as it was at enter, and the other settings pinned then. */
   fileMode: boolean
   pinned?: string[]
+  /** The filter drivers configured at enter (git-lfs): the only programs the gate lets git run. */
+  filters?: Record<string, FilterDriver>
   /** A created worktree's base: its commits are not the agent's. */
   baseSha?: string
   /** Branches that go with the worktree: their commits and reflogs count. */
@@ -66,28 +71,30 @@ export interface GateInput {
 /** Files compared byte for byte with what checkout would write, at most (CRLF files under a text attribute). */
 const MAX_RECHECKED = 2000
 
-/**
- * Git pinned to a worktree's git dir (and folder, while there is one), with the settings that decide
- * what counts as a change (core.fileMode, core.ignoreCase, core.autocrlf, core.symlinks) as they were at enter.
- */
-export function pinnedGit(gitDir: string, folder: string | undefined, fileMode: boolean, pinned: string[] = []): Git {
-  return new Git(folder ?? gitDir, [
-    `--git-dir=${gitDir}`,
-    ...(folder ? [`--work-tree=${folder}`] : []),
-    ...[`core.fileMode=${fileMode}`, ...pinned].flatMap(setting => ['-c', setting])
-  ])
+/** Git that reads a worktree's refs through its git dir: for HEAD and commits, never for its files. */
+function refsGit(input: GateInput): Git {
+  return new Git(input.folder ?? input.gitDir, [`--git-dir=${input.gitDir}`])
+}
+
+/** The settings that decide what counts as a change, as they were at enter, for a sealed view. */
+function viewSettings(input: Pick<GateInput, 'fileMode' | 'pinned'>): string[] {
+  return [`core.fileMode=${input.fileMode}`, ...(input.pinned ?? [])]
 }
 
 export async function inspect(input: GateInput): Promise<Findings> {
-  const git = pinnedGit(input.gitDir, input.folder, input.fileMode, input.pinned)
   const findings: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
-  const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
+  const head = await refsGit(input).run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
   if (head.exitCode !== 0) return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
   findings.head = head.stdout.trim()
-  const results = await Promise.allSettled([uncommitted(git, input), unsavedCommits(git, input, findings.head)])
+  const results = await Promise.allSettled([uncommitted(input, findings.head), unsavedCommits(refsGit(input), input, findings.head)])
   const [files, commits] = results
   if (files.status === 'fulfilled') Object.assign(findings, files.value)
-  if (commits.status === 'fulfilled') Object.assign(findings, commits.value)
+  if (commits.status === 'fulfilled') {
+    Object.assign(findings, {
+      ...commits.value,
+      unsavedCommits: [...commits.value.unsavedCommits, ...(files.status === 'fulfilled' ? files.value.submoduleCommits : [])]
+    })
+  }
   const failed = results.find(r => r.status === 'rejected')
   if (failed) findings.error = (failed.reason as Error).message
   return findings
@@ -95,93 +102,126 @@ export async function inspect(input: GateInput): Promise<Findings> {
 
 class Unknown extends Error {}
 
-async function must(git: Git, args: string[], env?: Record<string, string>, input?: string): Promise<string> {
-  const result = await git.run(args, { env, input, interruptible: true })
+async function must(git: Git, args: string[], input?: string): Promise<string> {
+  const result = await git.run(args, { input, interruptible: true })
   if (result.exitCode !== 0) throw new Unknown(result.stderr.trim() || `git ${args[0]} exited with code ${result.exitCode}`)
   return result.stdout
 }
 
-async function uncommitted(git: Git, input: GateInput): Promise<Pick<Findings, 'uncommitted' | 'nested'>> {
-  if (!input.folder) return { uncommitted: [], nested: [] }
+type Files = Pick<Findings, 'uncommitted' | 'nested' | 'special'> & { submoduleCommits: string[] }
+
+async function uncommitted(input: GateInput, head: string): Promise<Files> {
+  const none: Files = { uncommitted: [], nested: [], submoduleCommits: [] }
+  if (!input.folder) return none
+  const folder = input.folder
   const index = path.join(input.gitDir, 'index')
   if (!fs.existsSync(index)) {
-    if (!input.expectIndex) return { uncommitted: [], nested: [] }
+    if (!input.expectIndex) return none
     throw new Unknown('the worktree has no index (deleted?), so its files cannot be compared with its HEAD')
   }
-  const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-worktree-'))
+  const view = openView({
+    objects: path.join(input.commonDir, 'objects'),
+    head,
+    index,
+    workTree: folder,
+    settings: viewSettings(input),
+    filters: input.filters
+  })
   try {
-    const env = await indexCopy(git, input.gitDir, input.folder, input.sparse, temp)
+    const staged = await clearHidingBits(view.git, folder, input.sparse)
     // A removal cut short may have deleted .gitignore files: put them back (the folder goes anyway), so
     // that what is ignored stays ignored.
     if (input.tolerateDeletions) {
-      const ignores = await must(git, ['ls-files', '-z', '--', ':(glob)**/.gitignore'], env)
-      if (ignores) await git.run(['checkout-index', '-z', '--stdin'], { env, input: ignores })
+      const ignores = await must(view.git, ['ls-files', '-z', '--', ':(glob)**/.gitignore'])
+      if (ignores) await view.git.run(['checkout-index', '-z', '--stdin'], { input: ignores })
     }
     // Untracked work is what the worktree's .gitignore files do not ignore: a pattern the agent added to
     // .git/info/exclude or a global excludes file hides nothing. Every untracked path, ignored or not,
     // shows where nested repositories are.
     const [status, untracked, others] = await Promise.all([
-      must(git, ['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=none'], env),
-      input.countIgnored ? Promise.resolve('') : must(git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'], env),
-      must(git, ['ls-files', '-z', '--others'], env)
+      must(view.git, ['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
+      input.countIgnored ? Promise.resolve('') : must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
+      must(view.git, ['ls-files', '-z', '--others'])
     ])
     const newFiles = (input.countIgnored ? others : untracked).split('\0').filter(p => p && !input.ownLinks.includes(p))
     let entries = [...parseStatusV2(status).entries, ...newFiles.map(p => ({ code: '??', path: p }))]
     if (input.tolerateDeletions) entries = entries.filter(e => e.code !== ' D')
-    const [unchanged, nested, hiding] = await Promise.all([
-      sameAsCheckout(git, env, input.folder, entries, temp),
-      nestedWork(input.folder, others, input.localRefsSurvive),
-      selfHidingIgnores(git, env, others, new Set(newFiles))
+    const special = specialFiles(folder, entries)
+    const [unchanged, nested, hiding, submodules] = await Promise.all([
+      sameAsCheckout(
+        view.git,
+        view.dir,
+        folder,
+        entries.filter(e => !special.has(e.path))
+      ),
+      nestedWork(folder, others, input.localRefsSurvive),
+      selfHidingIgnores(view.git, others, new Set(newFiles)),
+      submoduleWork(folder, staged.submodules, input, 0)
     ])
     const files = entries.filter(e => !unchanged.has(e.path) && !(e.code === '??' && e.path.endsWith('/')))
     files.push(...hiding.map(p => ({ code: '??', path: p })))
-    return { uncommitted: files.map(e => `${e.code} ${e.path}`), nested }
+    // A submodule with work in its files shows as git shows it with --ignore-submodules=none: modified.
+    for (const dirty of submodules.dirty) if (!files.some(e => e.path === dirty)) files.push({ code: ' M', path: dirty })
+    return {
+      uncommitted: files.map(e => `${e.code} ${e.path}`),
+      nested: [...nested, ...submodules.nested],
+      submoduleCommits: submodules.commits,
+      ...(special.size ? { special: [...special].map(([p, kind]) => `${p} (${describeKind(kind)})`) } : {})
+    }
   } finally {
-    fs.rmSync(temp, { recursive: true, force: true })
+    view.dispose()
   }
 }
 
 /**
- * A copy of the worktree's index in `temp`, with the bits that make git skip a file cleared: the
- * environment that points git at it. Nothing of the worktree's own index changes. The copy keeps the
- * index's time: git compares it with the files' times to spot edits made in the second it was written.
+ * Tracked paths the agent replaced by a named pipe, a socket or a device: git calls them modified; they are
+ * work, never read (a read of a pipe would wait for ever).
  */
-export async function indexCopy(git: Git, gitDir: string, folder: string, sparse: boolean, temp: string): Promise<Record<string, string>> {
-  const copy = path.join(temp, 'index')
-  const index = path.join(gitDir, 'index')
-  fs.copyFileSync(index, copy)
-  const { atime, mtime } = fs.statSync(index)
-  fs.utimesSync(copy, atime, mtime)
-  const env = { GIT_INDEX_FILE: copy }
-  await clearHidingBits(git, env, folder, sparse)
-  return env
+function specialFiles(folder: string, entries: StatusEntry[]): Map<string, FileKind> {
+  const found = new Map<string, FileKind>()
+  for (const entry of entries) {
+    if (entry.code === '??' || !reachedWithoutLinks(folder, entry.path)) continue
+    const kind = kindOf(path.join(folder, entry.path))
+    if (isSpecial(kind)) found.set(entry.path, kind)
+  }
+  return found
+}
+
+function describeKind(kind: FileKind): string {
+  return kind === 'fifo' ? 'a named pipe' : kind === 'socket' ? 'a socket' : 'a device'
 }
 
 /**
- * Clears, in the copy, the index bits that make git skip a file: assume-unchanged always, skip-worktree
- * except for files a sparse worktree leaves out on purpose (absent from its folder).
+ * In a view's copy of the index, clears the bits that make git skip a file: assume-unchanged always,
+ * skip-worktree except for files a sparse worktree leaves out on purpose (absent from its folder). Returns the
+ * submodules (gitlinks) the index records, with the commit each pins.
  */
-async function clearHidingBits(git: Git, env: Record<string, string>, folder: string, sparse: boolean): Promise<void> {
+export async function clearHidingBits(git: Git, folder: string, sparse: boolean): Promise<{ submodules: { path: string; pinned: string }[] }> {
   const assumed: string[] = []
   const skipped: string[] = []
-  for (const field of (await must(git, ['ls-files', '-v', '-z'], env)).split('\0')) {
-    if (field.length < 3) continue
-    const [tag, file] = [field[0], field.slice(2)]
+  const submodules: { path: string; pinned: string }[] = []
+  for (const field of (await must(git, ['ls-files', '-v', '-s', '-z'])).split('\0')) {
+    // "<tag> <mode> <object> <stage>\t<path>"
+    const match = /^(\S) (\d+) ([0-9a-f]+) \d\t(.*)$/s.exec(field)
+    if (!match) continue
+    const [, tag, mode, object, file] = match
     if (tag !== tag.toUpperCase()) assumed.push(file)
     if (tag.toUpperCase() === 'S' && !(sparse && !fs.lstatSync(path.join(folder, file), { throwIfNoEntry: false }))) skipped.push(file)
+    if (mode === '160000') submodules.push({ path: file, pinned: object })
   }
   // One bit per call: update-index applies only the first mark to each path it reads.
-  if (assumed.length) await must(git, ['update-index', '--no-assume-unchanged', '-z', '--stdin'], env, assumed.join('\0'))
-  if (skipped.length) await must(git, ['update-index', '--no-skip-worktree', '-z', '--stdin'], env, skipped.join('\0'))
+  if (assumed.length) await must(git, ['update-index', '--no-assume-unchanged', '-z', '--stdin'], assumed.join('\0'))
+  if (skipped.length) await must(git, ['update-index', '--no-skip-worktree', '-z', '--stdin'], skipped.join('\0'))
+  return { submodules }
 }
 
 /**
  * Files git calls modified whose bytes and mode are exactly what a checkout of HEAD writes: a file
  * committed with CRLF before a `text` attribute looks changed to git right after checkout, though
- * nobody touched it. Only files whose index matches HEAD, and a bounded number of them, are compared.
+ * nobody touched it. Only regular files whose index matches HEAD, and a bounded number of them, are
+ * compared, a chunk at a time, and only where no link leads out of the folder.
  */
-async function sameAsCheckout(git: Git, env: Record<string, string>, folder: string, entries: StatusEntry[], temp: string): Promise<Set<string>> {
-  // Regular files only: a link compared by content would be followed to whatever it points at.
+async function sameAsCheckout(git: Git, temp: string, folder: string, entries: StatusEntry[]): Promise<Set<string>> {
   const candidates = entries
     .filter(
       e =>
@@ -189,25 +229,19 @@ async function sameAsCheckout(git: Git, env: Record<string, string>, folder: str
         e.sub === 'N...' &&
         e.modes?.[0] === e.modes?.[2] &&
         (e.modes?.[2] === '100644' || e.modes?.[2] === '100755') &&
-        !e.path.includes('\n')
+        !e.path.includes('\n') &&
+        reachedWithoutLinks(folder, e.path)
     )
     .slice(0, MAX_RECHECKED)
   const same = new Set<string>()
   if (!candidates.length) return same
   const prefix = path.join(temp, 'checkout') + path.sep
   const result = await git.run(['checkout-index', '-z', '--stdin', `--prefix=${prefix}`], {
-    env,
     input: candidates.map(e => e.path).join('\0'),
     interruptible: true
   })
   if (result.exitCode !== 0) return same
-  for (const entry of candidates) {
-    try {
-      if (fs.readFileSync(path.join(prefix, entry.path)).equals(fs.readFileSync(path.join(folder, entry.path)))) same.add(entry.path)
-    } catch {
-      // not comparable: it stays modified
-    }
-  }
+  for (const entry of candidates) if (sameBytes(path.join(prefix, entry.path), path.join(folder, entry.path))) same.add(entry.path)
   return same
 }
 
@@ -216,11 +250,11 @@ async function sameAsCheckout(git: Git, env: Record<string, string>, folder: str
  * themselves): a folder of new work behind one looks empty to git. Such a file is work, and so is the
  * folder it would hide.
  */
-async function selfHidingIgnores(git: Git, env: Record<string, string>, others: string, listed: Set<string>): Promise<string[]> {
+async function selfHidingIgnores(git: Git, others: string, listed: Set<string>): Promise<string[]> {
   const hidden = others.split('\0').filter(p => (p === '.gitignore' || p.endsWith('/.gitignore')) && !listed.has(p))
   if (!hidden.length) return []
   const folders = hidden.map(p => path.posix.dirname(p))
-  const check = await git.run(['check-ignore', '-z', '--stdin'], { env, input: folders.join('\0'), interruptible: true })
+  const check = await git.run(['check-ignore', '-z', '--stdin'], { input: folders.join('\0'), interruptible: true })
   const ignored = new Set(check.stdout.split('\0'))
   // The top folder is never ignored: a new .gitignore there that hides itself hides the whole worktree.
   return hidden.filter((_, i) => folders[i] === '.' || !ignored.has(folders[i]))
@@ -256,38 +290,141 @@ async function nestedWork(folder: string, others: string, localRefsSurvive: bool
   return found
 }
 
-async function nestedProblem(dir: string, outer: string, localRefsSurvive: boolean, depth: number): Promise<string | undefined> {
+/** Where a repository inside the folder keeps its git dir and objects, read from its .git; undefined when unreadable. */
+function layoutOf(dir: string): { gitDir: string; objects: string; kind: 'file' | 'directory' } | undefined {
   const dotGit = path.join(dir, '.git')
-  const stat = fs.lstatSync(dotGit, { throwIfNoEntry: false })
-  if (!stat) return 'a repository whose state could not be read'
-  const git = new Git(dir)
+  const kind = kindOf(dotGit)
+  let gitDir: string | undefined
+  if (kind === 'directory') gitDir = dotGit
+  else if (kind === 'file') {
+    const pointer = /^gitdir: (.*)$/m.exec(readSmall(dotGit) ?? '')?.[1]?.trim()
+    gitDir = pointer ? path.resolve(dir, pointer) : undefined
+  }
+  if (!gitDir || (kind !== 'file' && kind !== 'directory')) return undefined
+  // A linked worktree's git dir names its repository's common dir, which holds the objects.
+  const common = readSmall(path.join(gitDir, 'commondir'))?.trim()
+  return { gitDir, objects: path.join(common ? path.resolve(gitDir, common) : gitDir, 'objects'), kind }
+}
+
+/** A nested repository's own files, through a sealed view: what is uncommitted there, as git status lines. */
+async function nestedFiles(dir: string, layout: { gitDir: string; objects: string }, head: string | undefined): Promise<{ files: string[]; others: string }> {
+  const index = path.join(layout.gitDir, 'index')
+  const view = openView({ objects: layout.objects, head, index: fs.existsSync(index) ? index : undefined, workTree: dir })
+  try {
+    await clearHidingBits(view.git, dir, false)
+    const [status, untracked, others] = await Promise.all([
+      must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
+      must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
+      must(view.git, ['ls-files', '-z', '--others'])
+    ])
+    const files = [...parseStatus(status).map(e => e.path), ...untracked.split('\0').filter(p => p && !p.endsWith('/'))]
+    return { files, others }
+  } finally {
+    view.dispose()
+  }
+}
+
+async function nestedProblem(dir: string, outer: string, localRefsSurvive: boolean, depth: number): Promise<string | undefined> {
+  const layout = layoutOf(dir)
+  if (!layout) return 'a repository whose state could not be read'
   // A .git file names a git dir elsewhere: a worktree of another repository, whose commits stay there,
   // unless that git dir lies inside the folder too (a --separate-git-dir clone).
   let kind: 'worktree' | 'repository' = 'repository'
-  if (stat.isFile()) {
-    const pointer = /^gitdir: (.*)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1]?.trim()
-    const gitDir = pointer ? path.resolve(dir, pointer) : undefined
-    if (!gitDir) return 'a repository whose state could not be read'
-    if (fs.existsSync(path.join(gitDir, 'locked'))) return 'a locked worktree'
-    if (!isInside(gitDir, outer)) kind = 'worktree'
+  if (layout.kind === 'file') {
+    if (fs.existsSync(path.join(layout.gitDir, 'locked'))) return 'a locked worktree'
+    if (!isInside(layout.gitDir, outer)) kind = 'worktree'
   }
-  const [status, commits, inner] = await Promise.all([
-    git.run(['status', '--porcelain', '-z', '--untracked-files=all', '--ignore-submodules=none'], { interruptible: true }),
-    git.run(
-      kind === 'worktree'
-        ? ['rev-list', '-1', 'HEAD', '--not', '--remotes', ...(localRefsSurvive ? ['--branches', '--tags'] : [])]
-        : ['rev-list', '-1', '--all', '--reflog', '--not', '--remotes'],
-      { interruptible: true }
-    ),
-    git.run(['ls-files', '-z', '--others'], { interruptible: true })
-  ])
-  if (status.exitCode !== 0 || commits.exitCode !== 0 || inner.exitCode !== 0) return `a ${kind} whose state could not be read`
-  const files = parseStatus(status.stdout).length
-  if (files) return `a ${kind} with ${plural(files, 'uncommitted file')}`
-  if (commits.stdout.trim()) return `a ${kind} with commits that no remote has`
-  const deeper = await nestedWork(dir, inner.stdout, localRefsSurvive, depth + 1)
-  if (deeper.length) return `a ${kind} holding ${deeper.join('; ')}`
-  return undefined
+  const git = new Git(dir, [`--git-dir=${layout.gitDir}`])
+  const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
+  try {
+    const [files, commits] = await Promise.all([
+      nestedFiles(dir, layout, head.exitCode === 0 ? head.stdout.trim() : undefined),
+      git.run(
+        kind === 'worktree'
+          ? ['rev-list', '-1', 'HEAD', '--not', '--remotes', ...(localRefsSurvive ? ['--branches', '--tags'] : [])]
+          : ['rev-list', '-1', '--all', '--reflog', '--not', '--remotes'],
+        { interruptible: true }
+      )
+    ])
+    if (commits.exitCode !== 0) return `a ${kind} whose state could not be read`
+    if (files.files.length) return `a ${kind} with ${plural(files.files.length, 'uncommitted file')}`
+    if (commits.stdout.trim()) return `a ${kind} with commits that no remote has`
+    const deeper = await nestedWork(dir, files.others, localRefsSurvive, depth + 1)
+    if (deeper.length) return `a ${kind} holding ${deeper.join('; ')}`
+    return undefined
+  } catch {
+    return `a ${kind} whose state could not be read`
+  }
+}
+
+/**
+ * The worktree's submodules (gitlinks with a checkout), each judged like a nested repository: files with
+ * work make it show as modified; commits that neither its remotes, its tags, nor the commit the superproject
+ * pins hold are unsaved (`path: sha subject`). Its refs live in the worktree's git dir and go with it.
+ */
+async function submoduleWork(
+  folder: string,
+  submodules: { path: string; pinned: string }[],
+  input: GateInput,
+  depth: number,
+  prefix = ''
+): Promise<{ dirty: string[]; commits: string[]; nested: string[] }> {
+  const result = { dirty: [] as string[], commits: [] as string[], nested: [] as string[] }
+  for (const submodule of submodules) {
+    const dir = path.join(folder, submodule.path)
+    const shown = `${prefix}${submodule.path}`
+    const layout = kindOf(path.join(dir, '.git')) === 'missing' ? undefined : layoutOf(dir)
+    if (!layout) {
+      if (kindOf(path.join(dir, '.git')) !== 'missing') result.nested.push(`${shown}: a submodule whose state could not be read`)
+      continue
+    }
+    if (depth >= NESTED_DEPTH) {
+      result.nested.push(`${shown}: a submodule nested too deep to look into`)
+      continue
+    }
+    const git = new Git(dir, [`--git-dir=${layout.gitDir}`])
+    const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
+    if (head.exitCode !== 0) {
+      result.nested.push(`${shown}: a submodule whose state could not be read`)
+      continue
+    }
+    const index = path.join(layout.gitDir, 'index')
+    const view = openView({ objects: layout.objects, head: head.stdout.trim(), index: fs.existsSync(index) ? index : undefined, workTree: dir })
+    try {
+      const staged = await clearHidingBits(view.git, dir, false)
+      const [status, untracked, log] = await Promise.all([
+        must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
+        must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
+        must(git, [
+          'log',
+          '--no-color',
+          '--format=%h %s',
+          'HEAD',
+          '--branches',
+          '--reflog',
+          '--glob=refs/stash',
+          '--not',
+          '--remotes',
+          '--tags',
+          submodule.pinned,
+          '--'
+        ])
+      ])
+      const deeper = await submoduleWork(dir, staged.submodules, input, depth + 1, `${shown}/`)
+      if (parseStatus(status).length || untracked.split('\0').some(Boolean) || deeper.dirty.length) result.dirty.push(submodule.path)
+      result.commits.push(
+        ...log
+          .split('\n')
+          .filter(Boolean)
+          .map(line => `${shown}: ${line}`),
+        ...deeper.commits
+      )
+      result.nested.push(...deeper.nested)
+    } finally {
+      view.dispose()
+    }
+  }
+  return result
 }
 
 async function unsavedCommits(git: Git, input: GateInput, head: string): Promise<Pick<Findings, 'unsavedCommits' | 'tips' | 'branchTips' | 'sources'>> {
@@ -323,26 +460,13 @@ async function unsavedCommits(git: Git, input: GateInput, head: string): Promise
     '--remotes',
     ...(input.localRefsSurvive ? [...input.branchesToDelete.map(b => `--exclude=${b}`), '--branches', '--tags'] : [])
   ]
-  const [log, submodules] = await Promise.all([
-    must(git, ['log', '--no-color', '--format=%H %s', '--ignore-missing', '--stdin', '--not', ...saved, '--'], undefined, `${tips.join('\n')}\n`),
-    // A submodule's refs live in the worktree's git dir and go with it; the commit the superproject
-    // records ($sha1) can be fetched again, so it is not the agent's.
-    input.folder && fs.existsSync(path.join(input.gitDir, 'modules'))
-      ? must(git, [
-          'submodule',
-          'foreach',
-          '--quiet',
-          '--recursive',
-          'git log --no-color --format="$displaypath: %h %s" HEAD --branches --reflog --glob=refs/stash --not --remotes --tags $sha1 --'
-        ])
-      : ''
-  ])
+  const log = await must(git, ['log', '--no-color', '--format=%H %s', '--ignore-missing', '--stdin', '--not', ...saved, '--'], `${tips.join('\n')}\n`)
   const lines = log.split('\n').filter(Boolean)
   const unsaved = new Set(lines.map(line => line.slice(0, line.indexOf(' '))))
   return {
     branchTips,
     sources,
-    unsavedCommits: [...lines.map(line => `${line.slice(0, 12)}${line.slice(line.indexOf(' '))}`), ...submodules.split('\n').filter(Boolean)],
+    unsavedCommits: lines.map(line => `${line.slice(0, 12)}${line.slice(line.indexOf(' '))}`),
     tips: tips.filter(tip => unsaved.has(tip))
   }
 }

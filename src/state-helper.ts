@@ -1,9 +1,12 @@
 // What the main step hands to the post step and to the exit sub-action.
 import * as core from '@actions/core'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { OnExit, RescueTarget } from './input-helper.js'
 import type { Owner } from './ownership.js'
+import type { FilterDriver } from './sealed-git.js'
+import { readSmall } from './untrusted-files.js'
 
 /** State key of the main step: the worktree record, saved before anything is created, and again as it grows. */
 export const STATE_RECORD = 'worktree'
@@ -65,8 +68,27 @@ export interface WorktreeRecord {
   recycle?: boolean
   /** When the worktree was taken from the pool: its older reflog belongs to earlier jobs. */
   taken?: string
+  /** The filter drivers the repository had configured at enter (git-lfs, git-crypt): the only programs a gate runs. */
+  filters?: Record<string, FilterDriver>
+  /** Where a rescue pushes, and with what, as the repository had it at enter; none without a remote. */
+  push?: PushTarget
+}
 
-  // Written into the record file by later steps: hints, never authorities.
+/** A rescue's push: one URL, and only the settings the repository legitimately had for it at enter. */
+export interface PushTarget {
+  /** The remote's name, for the restore command. */
+  remote: string
+  url: string
+  /** core.sshCommand (actions/checkout's ssh-key). */
+  sshCommand?: string
+  /** http.<url>.extraheader keys of the repository's own config (actions/checkout before v6). */
+  headerKeys: string[]
+  /** Files of credentials the config included (actions/checkout v6 and later: git-credentials-<uuid>.config). */
+  credentialFiles: string[]
+}
+
+/** What later steps write into the record file: hints, never evidence (the agent can write them too). */
+export interface RecordHints {
   /** The exit sub-action's decision: the post step then leaves the worktree alone. */
   exited?: 'keep' | 'remove' | 'parked'
   /** Set before a removal moves the folder aside: a later step may finish it, through the gate. */
@@ -75,6 +97,11 @@ export interface WorktreeRecord {
   parked?: string
   parkedHead?: string
 }
+
+/** The record file in a worktree's git dir: the main step's record, sealed; hints of later steps beside it. */
+export type RecordFile = WorktreeRecord & RecordHints & { mac?: string }
+
+const HINT_KEYS = new Set(['exited', 'removing', 'parked', 'parkedHead', 'mac'])
 
 export function saveRecordState(record: WorktreeRecord): void {
   const text = JSON.stringify(record)
@@ -88,27 +115,82 @@ export function loadRecordState(): WorktreeRecord | undefined {
   return text ? (JSON.parse(text) as WorktreeRecord) : undefined
 }
 
+/**
+ * The seal of a record: an HMAC of its evidence (everything but the hints) keyed with the job's
+ * ACTIONS_RUNTIME_TOKEN, which the runner gives JavaScript actions and never a `run:` step, and which no program
+ * of ours passes on. Only a step of the same job can make one, so the exit sub-action can believe a sealed
+ * record as the post believes its own state. No token (outside a runner): no seal, and the record is a hint.
+ */
+export function sealOf(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const key = env.ACTIONS_RUNTIME_TOKEN
+  return key
+    ? createHmac('sha256', key)
+        .update(canonical(evidenceOf(record)))
+        .digest('hex')
+    : undefined
+}
+
+/** Whether the record file carries the seal of this job: then it is the main step's record, unchanged. */
+export function isSealed(file: RecordFile, env: NodeJS.ProcessEnv = process.env): boolean {
+  const expected = sealOf(file, env)
+  if (!expected || typeof file.mac !== 'string' || file.mac.length !== expected.length) return false
+  return timingSafeEqual(Buffer.from(file.mac), Buffer.from(expected))
+}
+
+function evidenceOf(record: WorktreeRecord): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !HINT_KEYS.has(key)))
+}
+
+/** JSON with every object's keys sorted: the same record gives the same text in any version. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
 /** Written aside and renamed into place: a step killed meanwhile never leaves half a record. */
-export function writeRecordFile(gitDir: string, record: WorktreeRecord): void {
+function writeFile(gitDir: string, content: object): void {
   const file = path.join(gitDir, RECORD_FILE)
   const temp = `${file}.${process.pid}.tmp`
-  fs.writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`)
+  fs.writeFileSync(temp, `${JSON.stringify(content, null, 2)}\n`)
   fs.renameSync(temp, file)
 }
 
-/** Like writeRecordFile, for a hint that may be lost: a git dir that is gone or a full disk is no error. */
-export function tryWriteRecordFile(gitDir: string, record: WorktreeRecord): void {
+/** Writes the step's own record, sealed: only the main step (and a take from the pool) has one to write. */
+export function writeRecordFile(gitDir: string, record: WorktreeRecord): void {
+  writeFile(gitDir, { ...evidenceOf(record), mac: sealOf(record) })
+}
+
+/** Puts back a record file as it was read, seal and hints included. */
+export function restoreRecordFile(gitDir: string, file: RecordFile): void {
+  writeFile(gitDir, file)
+}
+
+/**
+ * Adds hints to the record file, leaving its record and seal as they are (a hint never re-seals what a step
+ * did not prove). A git dir that is gone or a full disk is no error: the hint is lost, and every decision is
+ * proven again anyway.
+ */
+export function writeHints(gitDir: string, hints: RecordHints, fallback?: WorktreeRecord): void {
   try {
-    writeRecordFile(gitDir, record)
+    const current = readRecordFile(gitDir)
+    if (current) writeFile(gitDir, { ...current, ...hints })
+    else if (fallback) writeFile(gitDir, { ...evidenceOf(fallback), mac: sealOf(fallback), ...hints })
   } catch {
-    // the hint is lost; every decision is proven again anyway
+    // the hint is lost
   }
 }
 
-/** The record in a worktree's git dir, or undefined when there is none or it cannot be read. */
-export function readRecordFile(gitDir: string): WorktreeRecord | undefined {
+/** The record file in a worktree's git dir, or undefined when there is none or it cannot be read. */
+export function readRecordFile(gitDir: string): RecordFile | undefined {
   try {
-    const record = JSON.parse(fs.readFileSync(path.join(gitDir, RECORD_FILE), 'utf8')) as WorktreeRecord
+    const record = JSON.parse(readSmall(path.join(gitDir, RECORD_FILE)) ?? '') as RecordFile
     return typeof record === 'object' && record !== null && typeof record.token === 'string' ? record : undefined
   } catch {
     return undefined

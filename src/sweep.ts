@@ -65,7 +65,7 @@ export async function sweep(repo: Repository, me: Owner = currentOwner(), env: N
       kept.push(`${folderOf(path.join(repo.commonDir, 'worktrees', record.id!)) ?? record.path} (by ${over})`)
       continue
     }
-    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: false, step: 'sweep', rescue: [] }, repo)
+    const result = await exitWorktree(record, { onExit: 'remove', discardChanges: false, step: 'sweep', trusted: false, rescue: [] }, repo)
     report({ ...result, message: `Left by ${over}: ${result.message}` })
   }
   if (kept.length) core.info(oneLine(`Kept by earlier jobs, left as they are: ${kept.join(', ')}. Enter one with path to work on or remove it.`))

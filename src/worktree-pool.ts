@@ -7,11 +7,11 @@ import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
 import { currentOwner, jobOver, type Owner } from './ownership.js'
 import type { WorktreeEntry } from './porcelain.js'
-import { removeWorktreeFolder } from './remove-worktree.js'
+import { mountsInside, removeWorktreeFolder } from './remove-worktree.js'
 import { dropKeptRef, keptRef } from './rescue.js'
 import { adminDirOf, listWorktrees, type Repository, worktreeGit } from './repository.js'
 import { describeFindings, hasUnsavedWork, inspect, nothingNew, type Findings, type GateInput } from './safety-gate.js'
-import { readRecordFile, writeRecordFile, type WorktreeRecord } from './state-helper.js'
+import { readRecordFile, restoreRecordFile, writeHints, writeRecordFile, type RecordFile, type WorktreeRecord } from './state-helper.js'
 
 /** Parked worktrees of one repository, at most; beyond, a clean worktree is deleted as without recycle. */
 export const POOL_SIZE = 8
@@ -35,7 +35,8 @@ export function parkedSince(entry: WorktreeEntry): number | undefined {
  */
 export async function park(repo: Repository, record: WorktreeRecord, gitDir: string, folder: string, findings: Findings, gate: GateInput): Promise<boolean> {
   const entries = await listParked(repo)
-  if (entries.length >= POOL_SIZE || !findings.head) return false
+  // Cleaning would delete ignored files through a mount: the removal then keeps it and names the mount.
+  if (entries.length >= POOL_SIZE || !findings.head || mountsInside(folder).length) return false
   if (!nothingNew(findings, await inspect({ ...gate, previous: findings }))) return false
   const git = worktreeGit(gitDir, folder)
   // A repository nested where .gitignore does not reach would stay through the cleaning: no parking then.
@@ -47,11 +48,11 @@ export async function park(repo: Repository, record: WorktreeRecord, gitDir: str
   await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, record.token))
   const since = new Date().toISOString()
   fs.writeFileSync(path.join(gitDir, 'locked'), `${PARKED}${since}`)
-  writeRecordFile(gitDir, { ...record, exited: 'parked', parked: since, parkedHead: findings.head })
+  writeHints(gitDir, { exited: 'parked', parked: since, parkedHead: findings.head })
   return true
 }
 
-async function listParked(repo: Repository): Promise<{ entry: WorktreeEntry; gitDir: string; record?: WorktreeRecord }[]> {
+async function listParked(repo: Repository): Promise<{ entry: WorktreeEntry; gitDir: string; record?: RecordFile }[]> {
   const parked = []
   for (const entry of await listWorktrees(repo)) {
     if (parkedSince(entry) === undefined) continue
@@ -113,7 +114,7 @@ export async function takeParked(repo: Repository, record: WorktreeRecord, lockR
     if (moved.exitCode !== 0) {
       // Another file system, for one: leave it parked.
       fs.writeFileSync(path.join(gitDir, 'locked'), entry.locked!)
-      if (parked) writeRecordFile(gitDir, parked)
+      if (parked) restoreRecordFile(gitDir, parked)
       continue
     }
     fs.writeFileSync(path.join(gitDir, 'locked'), lockReason)
@@ -126,7 +127,7 @@ export async function takeParked(repo: Repository, record: WorktreeRecord, lockR
 /** Checks out the new branch in a worktree taken from the pool, and checks it is clean and at the base. */
 export async function checkOutTaken(record: WorktreeRecord, env?: Record<string, string>): Promise<void> {
   const git = new Git(record.path)
-  await git.exec(['checkout', '--quiet', record.branch], { env, interruptible: true })
+  await git.exec(['checkout', '--quiet', record.branch], { env, interruptible: true, remote: true })
   const [head, status] = await Promise.all([git.exec(['rev-parse', 'HEAD']), git.exec(['status', '--porcelain', '--untracked-files=all'])])
   if (head.trim() !== record.baseSha || status !== '') {
     throw new Error(`the worktree taken from the pool is not clean at ${record.baseSha} after checkout: ${status.trim() || head.trim()}`)

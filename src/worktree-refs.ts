@@ -4,6 +4,7 @@
 // left in progress. Read from the files, so that nothing git is told can hide them.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { linesOf } from './untrusted-files.js'
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/
 
@@ -26,12 +27,14 @@ const PSEUDO_REFS = [
   'sequencer/abort-safety'
 ]
 
-function readLines(file: string): string[] {
-  try {
-    return fs.readFileSync(file, 'utf8').split('\n')
-  } catch {
-    return []
+/** The first line of a small file: a ref, a pseudo-ref. */
+function firstLines(file: string, count = 1): string[] {
+  const lines: string[] = []
+  for (const line of linesOf(file)) {
+    lines.push(line)
+    if (lines.length >= count) break
   }
+  return lines
 }
 
 function filesBelow(dir: string): string[] {
@@ -48,7 +51,7 @@ function filesBelow(dir: string): string[] {
 /** Both sides of every reflog entry written at or after `since` (ms; all entries when undefined). */
 export function reflogCommits(file: string, since?: number): string[] {
   const found: string[] = []
-  for (const line of readLines(file)) {
+  for (const line of linesOf(file)) {
     // "<old> <new> <name> <email> <seconds> <zone>\t<message>"
     const match = /^(\S+) (\S+) .*> (\d+) [-+]\d{4}(\t|$)/.exec(line)
     if (!match || (since !== undefined && Number(match[3]) * 1000 < since)) continue
@@ -62,8 +65,8 @@ export function gitDirCommits(gitDir: string, since?: number): string[] {
   const found = [
     ...reflogCommits(path.join(gitDir, 'logs', 'HEAD'), since),
     ...filesBelow(path.join(gitDir, 'logs', 'refs')).flatMap(file => reflogCommits(file, since)),
-    ...filesBelow(path.join(gitDir, 'refs')).flatMap(file => readLines(file).slice(0, 1)),
-    ...PSEUDO_REFS.flatMap(name => readLines(path.join(gitDir, name)).map(line => line.split(/\s/)[0]))
+    ...filesBelow(path.join(gitDir, 'refs')).flatMap(file => firstLines(file)),
+    ...PSEUDO_REFS.flatMap(name => firstLines(path.join(gitDir, name), 1000).map(line => line.split(/\s/)[0]))
   ]
   return [...new Set(found.map(id => id.trim()).filter(id => OBJECT_ID.test(id)))]
 }

@@ -49,5 +49,6 @@ export function createLikeMain(repos: Repos, name: string, overrides: Partial<Wo
 /** The exit as the post step runs it (its own record), unless options say otherwise. */
 export async function exitAs(record: WorktreeRecord, options: Partial<ExitOptions> = {}): Promise<ExitResult> {
   const repo = await openRepository(record.repository, 'repository-path')
-  return exitWorktree(record, { onExit: 'remove', discardChanges: false, step: 'post', rescue: [], ...options }, repo)
+  const step = options.step ?? 'post'
+  return exitWorktree(record, { onExit: 'remove', discardChanges: false, rescue: [], ...options, step, trusted: options.trusted ?? step === 'post' }, repo)
 }

@@ -1,0 +1,152 @@
+// Files the agent can write (its worktree, git dirs, the common git dir) are read here and nowhere else: only
+// regular files, opened without following a link and without waiting for a named pipe's writer, in bounded
+// memory. A read never blocks the step, so SIGINT and SIGTERM are always heard.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+
+export type FileKind = 'file' | 'link' | 'directory' | 'fifo' | 'socket' | 'device' | 'missing'
+
+/** What is at `p`, without following a link there. */
+export function kindOf(p: string): FileKind {
+  return kindOfStat(fs.lstatSync(p, { throwIfNoEntry: false }))
+}
+
+function kindOfStat(stat: fs.Stats | undefined): FileKind {
+  if (!stat) return 'missing'
+  if (stat.isFile()) return 'file'
+  if (stat.isSymbolicLink()) return 'link'
+  if (stat.isDirectory()) return 'directory'
+  if (stat.isFIFO()) return 'fifo'
+  if (stat.isSocket()) return 'socket'
+  return 'device'
+}
+
+/** A kind that holds no bytes git or a rescue could take: reading one could block for ever. */
+export function isSpecial(kind: FileKind): kind is 'fifo' | 'socket' | 'device' {
+  return kind === 'fifo' || kind === 'socket' || kind === 'device'
+}
+
+// O_NONBLOCK: a named pipe opens at once instead of waiting for a writer (and is then refused by fstat).
+const FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0)
+
+/** An open descriptor of the regular file at `p`, or undefined for anything else (a link, a pipe, nothing). */
+export function openRegular(p: string): number | undefined {
+  let fd: number
+  try {
+    fd = fs.openSync(p, FLAGS)
+  } catch {
+    return undefined
+  }
+  try {
+    if (fs.fstatSync(fd).isFile()) return fd
+  } catch {
+    // fall through
+  }
+  fs.closeSync(fd)
+  return undefined
+}
+
+const CHUNK = 64 * 1024
+
+/** The text of a small regular file (a record, a lock, a ref), or undefined: not one, or larger than `max`. */
+export function readSmall(p: string, max = 1024 * 1024): string | undefined {
+  const fd = openRegular(p)
+  if (fd === undefined) return undefined
+  try {
+    const chunks: Buffer[] = []
+    let total = 0
+    for (;;) {
+      const buffer = Buffer.alloc(CHUNK)
+      const read = fs.readSync(fd, buffer, 0, CHUNK, null)
+      if (read === 0) break
+      total += read
+      if (total > max) return undefined
+      chunks.push(buffer.subarray(0, read))
+    }
+    return Buffer.concat(chunks).toString('utf8')
+  } catch {
+    return undefined
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** Each line of a regular file, read a chunk at a time (a reflog may be large); none when it is not one. */
+export function* linesOf(p: string): Generator<string> {
+  const fd = openRegular(p)
+  if (fd === undefined) return
+  try {
+    let rest = ''
+    const buffer = Buffer.alloc(CHUNK)
+    for (;;) {
+      let read: number
+      try {
+        read = fs.readSync(fd, buffer, 0, CHUNK, null)
+      } catch {
+        return
+      }
+      if (read === 0) break
+      const text = rest + buffer.subarray(0, read).toString('latin1')
+      const lines = text.split('\n')
+      rest = lines.pop() ?? ''
+      yield* lines
+    }
+    if (rest) yield rest
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/**
+ * Whether `relative` names something inside `folder` reached without passing through a link: a path git
+ * reports under a folder the agent replaced by a link would otherwise lead out of the worktree.
+ */
+export function reachedWithoutLinks(folder: string, relative: string): boolean {
+  const parent = path.dirname(relative)
+  if (parent === '.' || parent === '') return true
+  try {
+    return fs.realpathSync(path.join(folder, parent)) === path.join(fs.realpathSync(folder), parent)
+  } catch {
+    return false
+  }
+}
+
+/** Copies a regular file to a new file `to`, a chunk at a time; false when `from` is not one. */
+export function copyRegular(from: string, to: string): boolean {
+  const fd = openRegular(from)
+  if (fd === undefined) return false
+  const out = fs.openSync(to, 'wx', 0o600)
+  try {
+    const buffer = Buffer.alloc(CHUNK)
+    for (;;) {
+      const read = fs.readSync(fd, buffer, 0, CHUNK, null)
+      if (read === 0) return true
+      fs.writeSync(out, buffer, 0, read)
+    }
+  } finally {
+    fs.closeSync(fd)
+    fs.closeSync(out)
+  }
+}
+
+/** Whether two regular files hold the same bytes, compared a chunk at a time; false when either is not one. */
+export function sameBytes(a: string, b: string): boolean {
+  const fa = openRegular(a)
+  const fb = fa === undefined ? undefined : openRegular(b)
+  try {
+    if (fa === undefined || fb === undefined || fs.fstatSync(fa).size !== fs.fstatSync(fb).size) return false
+    const ba = Buffer.alloc(CHUNK)
+    const bb = Buffer.alloc(CHUNK)
+    for (;;) {
+      const ra = fs.readSync(fa, ba, 0, CHUNK, null)
+      const rb = fs.readSync(fb, bb, 0, CHUNK, null)
+      if (ra !== rb || !ba.subarray(0, ra).equals(bb.subarray(0, rb))) return false
+      if (ra === 0) return true
+    }
+  } catch {
+    return false
+  } finally {
+    if (fa !== undefined) fs.closeSync(fa)
+    if (fb !== undefined) fs.closeSync(fb)
+  }
+}
