@@ -215,6 +215,18 @@ describe('entering an existing worktree by path', () => {
 })
 
 describe('the exit sub-action', () => {
+  it('cancelled before it decides: its outputs say so (reason cancelled, nothing removed), and the post exits the worktree', async () => {
+    const { outputs } = await job.uses('.', { name: 'cancelled-exit' })
+    write(outputs['worktree-path'], 'notes.txt', 'notes\n')
+    const exit = await job.uses('exit', {}, { cancel: { onGit: '*status*', holdMs: 300 } })
+    expect(exit.stoppedBy).toBe('cancel')
+    expect(exit.outputs).toMatchObject({ action: 'keep', removed: 'false', reason: 'cancelled' })
+    expect(exit.outputs.message).toMatch(/^Nothing was removed: the step was cancelled/)
+    expect(fs.existsSync(outputs['worktree-path'])).toBe(true)
+    const [post] = await job.runPosts()
+    expect(warnings(post).join('\n')).toMatch(/Kept .*1 uncommitted file/)
+  })
+
   it('removes a clean worktree mid-job, and the post then does nothing', async () => {
     const { outputs } = await job.uses('.', { name: 'mid' })
     const exit = await job.uses('exit')

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { deleteBranch } from '../src/remove-worktree.js'
+import { deleteBranch } from '../src/safety-gate.js'
 import { openRepository } from '../src/repository.js'
 import type { WorktreeRecord } from '../src/state-helper.js'
 import { commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
@@ -250,14 +250,35 @@ describe('no window between the gate and the deletion', () => {
     const record = created('late-commit')
     const seen = git(repos.clone, 'rev-parse', record.branch)
     const landed = commit(record.path, 'late.txt')
-    const note = await deleteBranch(
-      await openRepository(repos.clone, 'repository-path'),
-      record.branch,
-      { uncommitted: [], unsavedCommits: [], nested: [], tips: [], branchTips: { [record.branch]: seen } },
-      true
-    )
-    expect(note).toContain('was kept: it moved after the check')
+    // Off the branch, as a removal leaves it: no worktree has it checked out any more.
+    git(record.path, 'switch', '--quiet', '--detach')
+    const outcome = await deleteBranch(await openRepository(repos.clone, 'repository-path'), record.branch, { seen })
+    expect(outcome).toMatchObject({ deleted: false, why: 'moved' })
     expect(git(repos.clone, 'rev-parse', record.branch)).toBe(landed)
+  })
+
+  it('never deletes a branch that a worktree, the main one included, has checked out', async () => {
+    const record = created('checked-out')
+    const repo = await openRepository(repos.clone, 'repository-path')
+    const tip = git(repos.clone, 'rev-parse', record.branch)
+    expect(await deleteBranch(repo, record.branch, { seen: tip })).toMatchObject({ deleted: false, why: 'checked-out' })
+    expect(await deleteBranch(repo, 'main', { seen: git(repos.clone, 'rev-parse', 'main') })).toMatchObject({ deleted: false, why: 'checked-out' })
+    expect(git(repos.clone, 'rev-parse', record.branch)).toBe(tip)
+  })
+
+  it('without a gate’s count, deletes a branch only when every commit beyond the base is on a remote', async () => {
+    const base = git(repos.clone, 'rev-parse', 'HEAD')
+    git(repos.clone, 'branch', 'saved')
+    git(repos.clone, 'branch', 'unsaved')
+    const wt = path.join(repos.root, 'scratch')
+    git(repos.clone, 'worktree', 'add', '--quiet', wt, 'unsaved')
+    const work = commit(wt, 'work.txt')
+    git(repos.clone, 'worktree', 'remove', wt)
+    const repo = await openRepository(repos.clone, 'repository-path')
+    expect(await deleteBranch(repo, 'unsaved', { savedBeyond: base })).toMatchObject({ deleted: false, why: 'unsaved' })
+    expect(git(repos.clone, 'rev-parse', 'unsaved')).toBe(work)
+    expect(await deleteBranch(repo, 'saved', { savedBeyond: base })).toEqual({ branch: 'saved', deleted: true })
+    expect(await deleteBranch(repo, 'never-was', { savedBeyond: base })).toMatchObject({ deleted: false, why: 'missing' })
   })
 
   it('keeps a worktree while a process still works inside it, and says which', async () => {

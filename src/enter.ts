@@ -6,7 +6,7 @@ import * as path from 'node:path'
 import { Git, GitError, handleCancellation, throwIfCancelled, type GitResult } from './git-command-manager.js'
 import { getEnterSettings, InputError, type EnterSettings } from './input-helper.js'
 import { snapshotCheckout, writeSnapshotFile } from './isolation.js'
-import { currentOwner, describeOwner, jobOver, lockReason, lockToken, sameJob } from './ownership.js'
+import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from './ownership.js'
 import { isInside, samePath } from './paths.js'
 import { exitPlan, planCreate, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
@@ -337,12 +337,13 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
   }
   await withRepositoryLock(repo.commonDir, () => {
     const lock = lockOf(gitDir)
-    if (lock?.startsWith('agent-worktree parked')) {
+    const held = parseLock(lock)
+    if (held.kind === 'parked') {
       throw new InputError('path', given, 'it is parked in the pool of worktrees', 'Enter a new worktree with recycle: true to take one from the pool.')
     }
-    if (lockToken(lock)) {
+    if (held.kind === 'job') {
       const holder = readRecordFile(gitDir)
-      const over = holder && lockToken(lock) === holder.token && (sameJob(holder.owner, me) || jobOver(holder.owner, me))
+      const over = holder && held.token === holder.token && (sameJob(holder.owner, me) || jobOver(holder.owner, me))
       if (!over) {
         const who = holder ? describeOwner(holder.owner) : 'a job whose record cannot be read'
         throw new InputError('path', given, `another job holds it (${who}), and it may still be running`, 'Wait for that job to end, or create a new worktree.')
@@ -353,7 +354,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     // hand by someone: their lock stays, and the worktree is never removed.
     record.priorLock = lock === undefined ? '' : undefined
     saveRecordState(record)
-    if (lock === undefined || lockToken(lock)) fs.writeFileSync(path.join(gitDir, 'locked'), lockReason(record.token, me))
+    if (held.kind === 'unlocked' || held.kind === 'job') fs.writeFileSync(path.join(gitDir, 'locked'), lockReason(record.token, me))
     writeRecordFile(gitDir, record)
     return Promise.resolve()
   })

@@ -2,13 +2,14 @@
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { evidenceOf } from './evidence.js'
 import { exitWorktree } from './exit-worktree.js'
-import { Git, handleCancellation } from './git-command-manager.js'
+import { CancelledError, Git, handleCancellation } from './git-command-manager.js'
 import { getExitSettings, InputError } from './input-helper.js'
-import { currentOwner, describeOwner, lockToken, sameJob } from './ownership.js'
+import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from './ownership.js'
 import { samePath } from './paths.js'
 import { POST_LOCK_TIMEOUT_MS } from './post-step.js'
-import { report, setExitOutputs, writeSummary } from './report.js'
+import { report, setCancelledOutputs, setExitOutputs, writeSummary } from './report.js'
 import { adminDirOf, lockOf, openRepository, type Repository } from './repository.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type WorktreeRecord } from './state-helper.js'
 
@@ -20,22 +21,20 @@ export async function run(): Promise<void> {
     // Without an on-exit of its own: the main step's, when it was given; else remove what was created, keep
     // what was entered by path.
     const onExit = settings.onExit ?? (record.onExitGiven ? record.onExit : record.created ? 'remove' : 'keep')
-    const result = await exitWorktree(
-      record,
-      {
-        onExit,
-        discardChanges: settings.discardChanges,
-        step: 'exit',
-        trusted: sealed,
-        rescue: settings.rescue ?? record.rescue,
-        lockTimeoutMs: POST_LOCK_TIMEOUT_MS
-      },
-      repo
-    )
+    const options = {
+      onExit,
+      discardChanges: settings.discardChanges,
+      step: 'exit' as const,
+      rescue: settings.rescue ?? record.rescue,
+      lockTimeoutMs: POST_LOCK_TIMEOUT_MS
+    }
+    const result = await exitWorktree(evidenceOf(record, sealed ? 'sealed' : 'hint'), options, repo)
     report(result)
     setExitOutputs(result)
     await writeSummary(result)
   } catch (error) {
+    // A cancelled exit leaves the worktree as it was: the outputs say so, for a step that runs always().
+    if (error instanceof CancelledError) setCancelledOutputs(error.message)
     core.setFailed((error as Error).message)
   }
 }
@@ -65,7 +64,7 @@ async function findRecord(given: string | undefined): Promise<{ record: Worktree
     throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', fix)
   }
   const lock = lockOf(gitDir)
-  const parked = record.exited === 'parked' && lock?.startsWith('agent-worktree parked')
+  const parked = record.exited === 'parked' && parseLock(lock).kind === 'parked'
   if (!parked && lockToken(lock) !== record.token) {
     throw new InputError(input, target, `its lock (${lock ?? 'none'}) is not the one agent-worktree set when it entered`, fix)
   }

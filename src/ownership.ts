@@ -81,14 +81,81 @@ export function describeOwner(owner: Owner): string {
     .join(' ')
 }
 
+// Lock reasons: the one place that knows their formats. A job's lock carries its token; the pool's name the
+// time a worktree was parked, or why it was taken out of the pool.
 const PREFIX = 'agent-worktree '
+const PARKED = 'agent-worktree parked '
+const HELD_BACK = 'agent-worktree: taken out of the pool: '
+/** git's own lock while `git worktree add` runs. */
+const INITIALIZING = 'initializing'
 
-/** The lock reason: the token proves the worktree ours; the rest is for people reading git worktree list. */
+/** The lock reason of a job: the token proves the worktree its own; the rest is for people reading git worktree list. */
 export function lockReason(token: string, owner: Owner): string {
   return `${PREFIX}${token}: ${describeOwner(owner)}`.replace(/[\r\n]/g, ' ')
 }
 
+/** The lock reason of a worktree parked in the pool at `since` (an ISO time). */
+export function parkedLock(since: string): string {
+  return `${PARKED}${since}`
+}
+
+/** The lock reason of a parked worktree that gained something: out of the pool, kept, `why`. */
+export function heldBackLock(why: string): string {
+  return `${HELD_BACK}${why}`.replace(/[\r\n]/g, ' ')
+}
+
+/** What a worktree's lock says, read from its reason (undefined: not locked). */
+export type Lock =
+  | { kind: 'unlocked' }
+  | { kind: 'initializing' }
+  | { kind: 'job'; token: string }
+  | { kind: 'parked'; since?: number }
+  | { kind: 'held-back' }
+  | { kind: 'other'; reason: string }
+
+export function parseLock(reason: string | undefined): Lock {
+  if (reason === undefined) return { kind: 'unlocked' }
+  if (reason === INITIALIZING) return { kind: 'initializing' }
+  const token = /^agent-worktree ([0-9a-f]{16}):/.exec(reason)?.[1]
+  if (token) return { kind: 'job', token }
+  if (reason.startsWith(PARKED)) {
+    const since = Date.parse(reason.slice(PARKED.length))
+    return { kind: 'parked', since: Number.isNaN(since) ? undefined : since }
+  }
+  if (reason.startsWith(HELD_BACK)) return { kind: 'held-back' }
+  return { kind: 'other', reason }
+}
+
 /** The token of an agent-worktree lock reason, or undefined for any other lock. */
 export function lockToken(reason: string | undefined): string | undefined {
-  return /^agent-worktree ([0-9a-f]{16}):/.exec(reason ?? '')?.[1]
+  const lock = parseLock(reason)
+  return lock.kind === 'job' ? lock.token : undefined
+}
+
+/**
+ * Whose a worktree's git dir is, for the job whose token is `token`, from its lock and the token of the record
+ * in it (both of which the agent can write: a caller proves more before it removes anything):
+ * - ours: the lock carries our token, or, unlocked or mid-add, the record does;
+ * - initializing: git's add is under way, and no record says whose;
+ * - parked, held-back: in the pool, or taken out of it;
+ * - another-job: another job's agent-worktree lock;
+ * - unlocked: no lock and no record of ours;
+ * - foreign: locked by someone else, by hand or by another tool (never removed).
+ */
+export type Ownership = 'ours' | 'initializing' | 'parked' | 'held-back' | 'another-job' | 'unlocked' | 'foreign'
+
+export function ownershipOf(lockReason: string | undefined, recordToken: string | undefined, token: string): Ownership {
+  const lock = parseLock(lockReason)
+  switch (lock.kind) {
+    case 'job':
+      return lock.token === token ? 'ours' : 'another-job'
+    case 'unlocked':
+    case 'initializing':
+      return recordToken === token ? 'ours' : lock.kind
+    case 'parked':
+    case 'held-back':
+      return lock.kind
+    default:
+      return 'foreign'
+  }
 }

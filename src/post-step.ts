@@ -1,6 +1,7 @@
 // The root action's post step: exit the worktree the main step entered, as the main step recorded.
 import * as core from '@actions/core'
 import * as fs from 'node:fs'
+import { evidenceOf } from './evidence.js'
 import { exitWorktree } from './exit-worktree.js'
 import { Git, handleCancellation } from './git-command-manager.js'
 import { oneLine, report, writeSummary } from './report.js'
@@ -30,11 +31,10 @@ export async function run(): Promise<void> {
       onExit: record.onExit,
       discardChanges: record.discardChanges,
       step: 'post' as const,
-      trusted: true,
       rescue: record.rescue,
       lockTimeoutMs: POST_LOCK_TIMEOUT_MS
     }
-    const result = await exitWorktree(record, options, repo)
+    const result = await exitWorktree(evidenceOf(record, 'state'), options, repo)
     report(result)
     await writeSummary(result)
   } catch (error) {

@@ -4,18 +4,26 @@
 import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import type { Evidence } from './evidence.js'
+import { ownershipOf } from './ownership.js'
 import { isInside, samePath } from './paths.js'
-import { childEnvironment, type Platform } from './processes.js'
-import type { Repository } from './repository.js'
-import { describeFindings, inspect, nothingNew, type Findings, type GateInput } from './safety-gate.js'
+import { childEnvironment, type Platform, type Resident } from './processes.js'
+import { adminDirs, checkFolder, isOrphanFolder, lockOf, type FolderState, type Repository } from './repository.js'
+import { deleteBranch, inspect, nothingNew, type BranchDeletion, type Findings, type GateInput } from './safety-gate.js'
 import { dropKeptRef, keptRef } from './rescue.js'
-import { writeHints, type WorktreeRecord } from './state-helper.js'
+import { readRecordFile, writeHints } from './state-helper.js'
+import { kindOf } from './untrusted-files.js'
 
-export interface Outcome {
-  reason: 'clean' | 'parked' | 'busy' | 'changed' | 'incomplete' | 'mounted'
-  /** For 'clean', what happened to the branch; otherwise why the worktree is kept. */
-  detail: string
-}
+/** What a removal did: removed (and its branch), parked, or why the worktree stays. */
+export type Outcome =
+  | { reason: 'clean'; branch?: BranchDeletion }
+  | { reason: 'parked' }
+  /** Processes still work inside it, the repository lock could not be had, or the folder could not be moved aside. */
+  | { reason: 'busy'; residents?: Resident[]; lockTimeout?: string; unmovable?: string }
+  | { reason: 'mounted'; mounts: string[] }
+  /** It changed while it was being removed: what the check again found. */
+  | { reason: 'changed'; findings: Findings }
+  | { reason: 'incomplete'; left: string; at: string }
 
 /** Where a removal moves the worktree's folder before deleting it: beside it, so the rename is atomic. */
 export function quarantinePath(folder: string): string {
@@ -155,46 +163,12 @@ function readMountTable(platform: Platform): string[] {
  * drops the registration and deletes the branch if it still points where the gate saw it. Nothing is
  * unregistered while files remain.
  */
-export async function removeWorktreeFolder(
-  repo: Repository,
-  record: WorktreeRecord,
-  gitDir: string,
-  findings: Findings,
-  gate: GateInput,
-  trusted: boolean
-): Promise<Outcome> {
+export async function removeWorktreeFolder(repo: Repository, evidence: Evidence, gitDir: string, findings: Findings, gate: GateInput): Promise<Outcome> {
   // Never anything but a linked worktree's git dir, whatever a record named.
   if (!samePath(path.dirname(gitDir), path.join(repo.commonDir, 'worktrees'))) throw new Error(`${gitDir} is not a git dir of a worktree of ${repo.commonDir}`)
   if (gate.folder) {
-    const folder = gate.folder
-    // Submodules' git dirs name their folders by path (core.worktree): a worktree with submodules is
-    // checked again where it is, which leaves a window of a few milliseconds open.
-    const aside = fs.existsSync(path.join(gitDir, 'modules')) ? folder : quarantinePath(folder)
-    // (A removal cut short is finished where it was moved: quarantinePath gives the same folder.)
-    const mark = (removing: boolean): void => writeHints(gitDir, { removing }, trusted ? record : undefined)
-    const mounted = mountsInside(folder)
-    if (mounted.length) return { reason: 'mounted', detail: mounted.join(', ') }
-    // Marked first: a step cut short after the move lets the next one finish, through the gate.
-    mark(true)
-    try {
-      if (aside !== folder) await renameFolder(folder, aside)
-    } catch (error) {
-      mark(false)
-      return {
-        reason: 'busy',
-        detail: `it could not be moved aside for removal (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); a process may hold files open in it`
-      }
-    }
-    const again = await inspect({ ...gate, folder: aside, previous: findings })
-    const mountedSince = mountsInside(aside)
-    if (!nothingNew(findings, again) || mountedSince.length) {
-      if (aside !== folder) await renameFolder(aside, folder)
-      mark(false)
-      if (mountedSince.length) return { reason: 'mounted', detail: mountedSince.map(point => path.join(folder, path.relative(aside, point))).join(', ') }
-      return { reason: 'changed', detail: again.error ?? describeFindings(again) }
-    }
-    const left = await deleteTree(aside)
-    if (left) return { reason: 'incomplete', detail: `${left} in ${aside}` }
+    const removed = await removeFolder(evidence, gitDir, findings, gate, gate.folder)
+    if (removed) return removed
   }
   fs.rmSync(gitDir, { recursive: true, force: true })
   try {
@@ -203,19 +177,115 @@ export async function removeWorktreeFolder(
     // others remain
   }
   // A kept mark of an earlier exit (the worktree was kept, then taken over or exited again) goes with it.
-  await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, record.token))
-  return { reason: 'clean', detail: await deleteBranch(repo, gate.branchesToDelete[0], findings, trusted) }
+  await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, evidence.token))
+  const branch = gate.branchesToDelete[0]
+  return { reason: 'clean', branch: branch ? await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] }) : undefined }
+}
+
+/** Deletes the folder, or says why it stays (undefined: it is gone). */
+async function removeFolder(evidence: Evidence, gitDir: string, findings: Findings, gate: GateInput, folder: string): Promise<Outcome | undefined> {
+  // Submodules' git dirs name their folders by path (core.worktree): a worktree with submodules is
+  // checked again where it is, which leaves a window of a few milliseconds open.
+  const aside = fs.existsSync(path.join(gitDir, 'modules')) ? folder : quarantinePath(folder)
+  // (A removal cut short is finished where it was moved: quarantinePath gives the same folder.)
+  const mark = (removing: boolean): void => writeHints(gitDir, { removing }, evidence.own)
+  const mounted = mountsInside(folder)
+  if (mounted.length) return { reason: 'mounted', mounts: mounted }
+  // Marked first: a step cut short after the move lets the next one finish, through the gate.
+  mark(true)
+  try {
+    if (aside !== folder) await renameFolder(folder, aside)
+  } catch (error) {
+    mark(false)
+    return { reason: 'busy', unmovable: (error as NodeJS.ErrnoException).code ?? (error as Error).message }
+  }
+  const again = await inspect({ ...gate, folder: aside, previous: findings })
+  const mountedSince = mountsInside(aside)
+  if (!nothingNew(findings, again) || mountedSince.length) {
+    if (aside !== folder) await renameFolder(aside, folder)
+    mark(false)
+    if (mountedSince.length) return { reason: 'mounted', mounts: mountedSince.map(point => path.join(folder, path.relative(aside, point))) }
+    return { reason: 'changed', findings: again }
+  }
+  const left = await deleteTree(aside)
+  return left ? { reason: 'incomplete', left, at: aside } : undefined
+}
+
+/** A worktree folder as an exit finds it, after a removal that was cut short has been settled. */
+export interface Settled {
+  /** Where the folder is now: where git has it, or moved aside by a removal that is to be finished. */
+  here: string
+  state: FolderState
+  /** A removal was cut short after it moved the folder aside: it goes on, through the gate, deletions allowed. */
+  finishing: boolean
 }
 
 /**
- * Deletes the branch only if it still points where the gate saw it: a commit that lands meanwhile keeps it.
- * The gate counted its commits, so deleting it loses nothing that was not discarded on purpose.
+ * A removal cut short leaves the folder moved aside. Marked as being removed (the deletion may have begun and
+ * taken its .git file too), what is left is judged where it is, deletions allowed, and the removal goes on;
+ * otherwise it goes back where git has it, to be judged as usual.
  */
-export async function deleteBranch(repo: Repository, branch: string | undefined, findings: Findings, trusted: boolean): Promise<string> {
-  if (!branch) return ''
-  const seen = findings.branchTips?.[branch]
-  if (!seen) return `; its branch ${branch} was kept (its tip could not be read)`
-  const deletion = await repo.git.run(['update-ref', '-d', `refs/heads/${branch}`, seen])
-  if (deletion.exitCode === 0) return ` and deleted its branch ${branch}`
-  return `; its branch ${branch} was kept: it ${trusted ? 'moved after the check' : 'could not be deleted'} (${deletion.stderr.trim()})`
+export async function settleFolder(folder: string, gitDir: string, removing: boolean): Promise<Settled> {
+  const state = checkFolder(folder, gitDir)
+  const aside = quarantinePath(folder)
+  if (state !== 'missing' || kindOf(aside) !== 'directory') return { here: folder, state, finishing: false }
+  if (removing) return { here: aside, state: 'intact', finishing: true }
+  if (checkFolder(aside, gitDir) !== 'intact') return { here: folder, state, finishing: false }
+  await renameFolder(aside, folder)
+  return { here: folder, state: 'intact', finishing: false }
+}
+
+/** A removal that cannot be finished after all: the folder goes back where git has it, if still whole. Returns where it is. */
+export async function putBack(settled: Settled, folder: string, gitDir: string): Promise<string> {
+  if (settled.finishing && checkFolder(settled.here, gitDir) === 'intact') await renameFolder(settled.here, folder).catch(() => undefined)
+  return fs.existsSync(folder) ? folder : settled.here
+}
+
+/** What a step cut short in the middle of `git worktree add` had left, and was cleared. */
+export interface Cleared {
+  gitDir?: string
+  folder?: boolean
+  branch?: BranchDeletion
+}
+
+/**
+ * What a step cut short in the middle of `git worktree add` leaves at a path that is no longer a
+ * worktree: a git dir git no longer lists (it holds this step's record or token, or lacks its gitdir
+ * file and bears the worktree's name), a folder holding nothing but a .git file that points to that git
+ * dir, and the branch, which git creates first; the branch goes only on the gate's proof that none of its
+ * commits is unsaved. Only for the post's own add (Evidence.believed.ownAdd).
+ */
+export async function clearCutShortAdd(repo: Repository, evidence: Evidence): Promise<Cleared> {
+  const cleared: Cleared = {}
+  // Only an add that never finished: once it had, the post's state holds the id of its git dir, and a
+  // git dir that git no longer lists (its gitdir file deleted) still holds the agent's reflogs.
+  const gitDir = evidence.id ? undefined : halfGoneGitDir(repo.commonDir, evidence)
+  if (gitDir) {
+    fs.rmSync(gitDir, { recursive: true, force: true })
+    cleared.gitDir = gitDir
+  }
+  // The folder goes only when it is empty, or holds nothing but a .git file that points into this
+  // repository at a git dir that no longer exists: a folder another repository's add made is left alone.
+  const names = kindOf(evidence.path) === 'directory' ? fs.readdirSync(evidence.path) : undefined
+  if (names && (names.length === 0 || (names.length === 1 && names[0] === '.git' && isOrphanFolder(repo.commonDir, evidence.path)))) {
+    fs.rmSync(evidence.path, { recursive: true, force: true })
+    cleared.folder = true
+  }
+  const base = evidence.believed.base
+  if (evidence.branch && base) {
+    const branch = await deleteBranch(repo, evidence.branch, { savedBeyond: base })
+    if (branch.deleted) cleared.branch = branch
+  }
+  return cleared
+}
+
+function halfGoneGitDir(commonDir: string, evidence: Evidence): string | undefined {
+  const id = path.basename(evidence.path)
+  return adminDirs(commonDir).find(dir => {
+    if (ownershipOf(lockOf(dir), readRecordFile(dir)?.token, evidence.token) === 'ours') return true
+    const name = path.basename(dir)
+    // git names the git dir after the folder, with a number added when that name is taken.
+    const sameId = name === id || (name.startsWith(id) && /^\d+$/.test(name.slice(id.length)))
+    return sameId && !fs.existsSync(path.join(dir, 'gitdir'))
+  })
 }

@@ -1,8 +1,12 @@
-// Tells people and agents what an exit found and did: log, annotation, job summary, outputs. Text from the
-// repository, git or a record file goes out on one line: a newline in it cannot start a workflow command.
+// Tells people and agents what an exit found and did: every sentence of the message, the log, annotations,
+// the job summary and the outputs is written here, from the data the logic returns. Text from the repository,
+// git or a record file goes out on one line: a newline in it cannot start a workflow command.
 import * as core from '@actions/core'
 import type { ExitResult } from './exit-worktree.js'
-import { describeFindings } from './safety-gate.js'
+import type { Resident } from './processes.js'
+import type { Outcome } from './remove-worktree.js'
+import { rescued, rescueLabel, type RescueResult } from './rescue.js'
+import { describeFindings, type BranchDeletion, type Findings } from './safety-gate.js'
 
 const LISTED = 10
 
@@ -17,24 +21,192 @@ export function shellQuote(word: string): string {
   return /^[A-Za-z0-9._/+@:=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 }
 
-export function report(result: ExitResult): void {
+/** The exit's message: what was found, what was done, what to do next. */
+export function messageOf(result: ExitResult): string {
+  const where = `${result.path}${result.movedFrom ? ` (moved there from ${result.movedFrom})` : ''}`
+  switch (result.reason) {
+    case 'gone':
+      return `Nothing to do: ${result.path} is no longer a worktree of ${result.evidence.repository}${clearedText(result)}.`
+    case 'exited':
+      return `Nothing to do: the exit step already exited ${result.path} (${result.exited}).`
+    default:
+      if (result.outcome) return outcomeText(result.outcome, where, result)
+      return result.foreign ? foreignText(where, result) : keptText(where, result)
+  }
+}
+
+function clearedText({ cleared }: ExitResult): string {
+  const parts = [cleared?.gitDir && `its git dir ${cleared.gitDir}`, cleared?.folder && 'its empty folder'].filter(Boolean)
+  const removed = parts.length ? `; removed ${parts.join(' and ')}, left by a step that was cut short` : ''
+  const branch = cleared?.branch?.deleted
+    ? `; deleted its branch ${cleared.branch.branch}, which no worktree has checked out any more and whose commits are saved`
+    : ''
+  return `${removed}${branch}`
+}
+
+function foreignText(where: string, result: ExitResult): string {
+  const unproven = result.foreign?.unproven
+  const why = unproven
+    ? 'its lock and record are gone, so it cannot be proven to be the worktree this job entered'
+    : `it is locked by someone else (${result.foreign?.lock || 'no reason given'})`
+  const next = unproven ? 'Look at it, and remove it by hand if nothing there is needed.' : 'Unlock it with git worktree unlock if it should go.'
+  return `Kept ${where}: ${why}; it has ${describeFindings(result.findings!)}.${withSpace(rescueSummary(result))} ${next}`
+}
+
+function keptText(where: string, result: ExitResult): string {
+  const findings = result.findings!
+  const rescue = withSpace(rescueSummary(result))
+  const detached = result.detached
+    ? ` It was detached from its branch ${result.detached} at the same commit, so that the next actions/checkout on this runner can delete branches; git -C ${result.path} switch ${result.detached} goes back.`
+    : ''
+  switch (result.verdict) {
+    case 'keep-asked':
+      return `Kept ${where} as on-exit: keep asked; it has ${describeFindings(findings)}${findings.error ? ` (state not fully known: ${findings.error})` : ''}.${rescue}${detached}`
+    case 'keep-unknown':
+      return `Kept ${where}: its state could not be determined (${findings.error}), so nothing was removed.${rescue} Look at it, and remove it by hand if nothing there is needed.${detached}`
+    default:
+      return `Kept ${where}: it has ${describeFindings(findings)}.${rescue} Commit and push the work, or exit with discard-changes: true to remove it anyway.${detached}`
+  }
+}
+
+function outcomeText(outcome: Outcome, where: string, result: ExitResult): string {
+  switch (outcome.reason) {
+    case 'parked':
+      return `Parked ${where} in the pool for the next job and deleted its branch: nothing unsaved was found.`
+    case 'busy':
+      return `Kept ${where}: ${busyText(outcome)}. Stop them, then remove it with the exit sub-action or by hand.`
+    case 'mounted':
+      return `Kept ${where}: another file system is mounted inside it (${outcome.mounts.join(', ')}), and removing the folder would delete files that live there. Unmount it, then remove the worktree with the exit sub-action or by hand.`
+    case 'changed':
+      return `Kept ${where}: it changed while it was being removed (${outcome.findings.error ?? describeFindings(outcome.findings)}); something is still writing there. Look at it, and remove it once it is quiet.`
+    case 'incomplete':
+      return `Could not finish removing ${where}: ${outcome.left} in ${outcome.at}. Its registration and branch are kept, so that the next job's sweep, or a rerun, can finish; or delete that folder by hand and run git worktree prune.`
+    case 'clean': {
+      const what = result.reason === 'discarded' ? `, discarding ${describeFindings(result.findings!)} as discard-changes asked` : ': nothing unsaved was found'
+      return `Removed ${where}${branchText(outcome.branch, result.evidence.source !== 'hint')}${what}.`
+    }
+  }
+}
+
+function busyText(outcome: Extract<Outcome, { reason: 'busy' }>): string {
+  if (outcome.residents) return describeResidents(outcome.residents)
+  if (outcome.unmovable) return `it could not be moved aside for removal (${outcome.unmovable}); a process may hold files open in it`
+  return outcome.lockTimeout ?? 'another step holds it'
+}
+
+function describeResidents(residents: Resident[]): string {
+  const shown = residents.slice(0, 3).map(r => `${r.pid} (${r.command.slice(0, 80)})`)
+  return `${residents.length === 1 ? 'a process still works' : `${residents.length} processes still work`} inside it: ${shown.join(', ')}${residents.length > 3 ? ', …' : ''}`
+}
+
+function branchText(branch: BranchDeletion | undefined, own: boolean): string {
+  if (!branch) return ''
+  if (branch.deleted) return ` and deleted its branch ${branch.branch}`
+  switch (branch.why) {
+    case 'unseen':
+      return `; its branch ${branch.branch} was kept (its tip could not be read)`
+    case 'checked-out':
+      return `; its branch ${branch.branch} was kept: another worktree has it checked out`
+    default:
+      return `; its branch ${branch.branch} was kept: it ${own ? 'moved after the check' : 'could not be deleted'} (${branch.detail ?? branch.why})`
+  }
+}
+
+function withSpace(text: string): string {
+  return text ? ` ${text}` : ''
+}
+
+/** Where the rescued work is, and the commands that bring it back into a clone. */
+export function rescueSummary(result: ExitResult, env: NodeJS.ProcessEnv = process.env): string {
+  const rescue = result.rescue
+  if (!rescue?.snapshot) return ''
+  const kept = `Its unsaved work is in commit ${rescue.snapshot.commit.slice(0, 12)} (${rescue.snapshot.ref})`
+  const where = [
+    rescue.branch && `pushed to the branch ${rescue.branch.name} of ${rescue.branch.remote}`,
+    rescue.artifact && `uploaded as the artifact ${rescue.artifact.name}`
+  ].filter(Boolean)
+  if (!where.length) return `${kept}.${rescue.targets.length ? '' : ' Nothing was copied off this machine (rescue: none).'}`
+  return `${kept}, ${where.join(' and ')}. To bring it back into a clone: ${restoreCommands(result, env).join('; or ')}. The commit's files are the worktree as left; git reset --soft HEAD^ turns them back into uncommitted changes.`
+}
+
+/** The commands a person pastes: every name in them comes from the step's own state or is quoted for the shell. */
+export function restoreCommands(result: ExitResult, env: NodeJS.ProcessEnv = process.env): string[] {
+  const rescue = result.rescue
+  if (!rescue?.snapshot) return []
+  const local = shellQuote(`${rescueLabel(result.evidence)}-rescued`)
+  const commands: string[] = []
+  if (rescue.branch) {
+    // A remote's name from a record file could read as an option: only a plain one is shown.
+    const remote = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(rescue.branch.remote) ? rescue.branch.remote : 'origin'
+    commands.push(`git fetch ${remote} ${shellQuote(rescue.branch.name)} && git switch -c ${local} FETCH_HEAD`)
+  }
+  if (rescue.artifact) {
+    const repo = env.GITHUB_REPOSITORY ? ` --repo ${shellQuote(env.GITHUB_REPOSITORY)}` : ''
+    commands.push(
+      `gh run download ${shellQuote(env.GITHUB_RUN_ID ?? '<run id>')}${repo} --name ${shellQuote(rescue.artifact.name)} --dir rescue && git fetch rescue/rescue.bundle ${shellQuote(rescue.snapshot.ref)} && git switch -c ${local} FETCH_HEAD`
+    )
+  }
+  return commands
+}
+
+/** What went wrong with a rescue, or what it left out: each one a warning. */
+export function rescueProblems(rescue: RescueResult | undefined): string[] {
+  if (!rescue) return []
+  if (rescue.unmade !== undefined) return [`No rescue: the snapshot of the work could not be made (${rescue.unmade}).`]
+  const problems: string[] = []
+  const leftOut = rescue.snapshot?.leftOut ?? []
+  const [tooBig, unheld] = [leftOut.filter(l => l.why === 'over the size limit'), leftOut.filter(l => l.why !== 'over the size limit')]
+  if (tooBig.length) problems.push(`Rescue: left out ${tooBig.length} file(s) over the size limit: ${listed(tooBig.map(l => l.file))}.`)
+  if (unheld.length) problems.push(`Rescue: left out ${unheld.length} file(s) it cannot hold: ${listed(unheld.map(l => `${l.file} (${l.why})`))}.`)
+  for (const failure of rescue.failures) {
+    if (failure.target === 'branch') {
+      problems.push(
+        failure.cause === 'no-remote'
+          ? 'Rescue to a branch failed: the repository had no remote when the job entered.'
+          : `Rescue to a branch failed: ${failure.said}. Give the job contents: write permission and actions/checkout's persisted credentials, or use rescue: artifact.`
+      )
+    } else {
+      const hint =
+        failure.cause === 'no-service'
+          ? ' There is no artifact service here (not on a GitHub runner); use rescue: branch, or none.'
+          : failure.cause === 'ghes'
+            ? ' GitHub Enterprise Server has no artifact service for this client; use rescue: branch.'
+            : ''
+      problems.push(`Rescue to an artifact failed: ${failure.said}.${hint}`)
+    }
+  }
+  return problems
+}
+
+function listed(items: string[]): string {
+  return items.slice(0, LISTED).join(', ') + (items.length > LISTED ? ', …' : '')
+}
+
+/** Says what the exit found and did: a warning when a person should look, a line of the log otherwise. */
+export function report(result: ExitResult, prefix = ''): void {
   if (result.breach.length) {
     const shown = result.breach.slice(0, LISTED).join(', ') + (result.breach.length > LISTED ? `, and ${result.breach.length - LISTED} more` : '')
     core.warning(
       oneLine(
-        `The original checkout ${result.record.repository} changed while the job worked in ${result.path}, which should have left it alone: ${shown}. Give the agent the worktree-path output as its working directory.`
+        `The original checkout ${result.evidence.repository} changed while the job worked in ${result.path}, which should have left it alone: ${shown}. Give the agent the worktree-path output as its working directory.`
       ),
       { title: 'agent-worktree: isolation breach' }
     )
   }
-  for (const problem of result.rescue?.problems ?? []) core.warning(oneLine(problem), { title: 'agent-worktree: rescue' })
-  if (!result.warning) return core.info(oneLine(result.message))
-  const lines = [result.message]
-  const { uncommitted = [], unsavedCommits = [], nested = [] } = result.findings ?? {}
-  if (uncommitted.length) lines.push(`Uncommitted: ${uncommitted.slice(0, LISTED).join(', ')}${uncommitted.length > LISTED ? ', …' : ''}`)
-  if (unsavedCommits.length) lines.push(`Unsaved commits: ${unsavedCommits.slice(0, LISTED).join(', ')}${unsavedCommits.length > LISTED ? ', …' : ''}`)
-  if (nested.length) lines.push(`Nested repositories with work: ${nested.slice(0, LISTED).join(', ')}`)
-  core.warning(lines.map(oneLine).join('\n'), { title: 'agent-worktree' })
+  for (const problem of rescueProblems(result.rescue)) core.warning(oneLine(problem), { title: 'agent-worktree: rescue' })
+  const message = `${prefix}${messageOf(result)}`
+  if (!result.warning) return core.info(oneLine(message))
+  core.warning([message, ...findingLines(result.findings)].map(oneLine).join('\n'), { title: 'agent-worktree' })
+}
+
+function findingLines(findings: Findings | undefined): string[] {
+  const { uncommitted = [], unsavedCommits = [], nested = [], special = [] } = findings ?? {}
+  return [
+    uncommitted.length && `Uncommitted: ${listed(uncommitted)}`,
+    unsavedCommits.length && `Unsaved commits: ${listed(unsavedCommits)}`,
+    nested.length && `Nested repositories with work: ${nested.slice(0, LISTED).join(', ')}`,
+    special.length && `Named pipes, sockets or devices where files were (never read): ${listed(special)}`
+  ].filter((line): line is string => typeof line === 'string')
 }
 
 export function setExitOutputs(result: ExitResult): void {
@@ -42,14 +214,51 @@ export function setExitOutputs(result: ExitResult): void {
   core.setOutput('removed', String(result.removed))
   core.setOutput('reason', result.reason)
   core.setOutput('worktree-path', result.path)
-  core.setOutput('original-path', result.record.repository)
-  core.setOutput('branch', result.record.branch)
+  core.setOutput('original-path', result.evidence.repository)
+  core.setOutput('branch', result.evidence.branch)
   core.setOutput('uncommitted-files', String(result.findings?.uncommitted.length ?? 0))
   core.setOutput('unsaved-commits', String(result.findings?.unsavedCommits.length ?? 0))
-  core.setOutput('rescued', String(result.rescue?.rescued ?? false))
-  core.setOutput('rescue-ref', result.rescue?.branch ?? '')
-  core.setOutput('rescue-artifact', result.rescue?.artifact ?? '')
-  core.setOutput('message', oneLine(result.message))
+  core.setOutput('rescued', String(rescued(result.rescue)))
+  core.setOutput('rescue-ref', result.rescue?.branch?.name ?? '')
+  core.setOutput('rescue-artifact', result.rescue?.artifact?.name ?? '')
+  core.setOutput('message', oneLine(messageOf(result)))
+}
+
+/** What the sweep of a later job did besides the exits it reports one by one. */
+export interface Swept {
+  repository: string
+  /** Parked worktrees removed for their age. */
+  expired: string[]
+  /** Kept on purpose by earlier jobs: left as they are. */
+  kept: { path: string; over: string }[]
+  /** Folders whose registration is gone: left as they are. */
+  orphans: string[]
+}
+
+export function reportSweep(swept: Swept): void {
+  if (swept.expired.length)
+    core.info(oneLine(`Removed ${swept.expired.length} worktree(s) parked in the pool for more than a day: ${swept.expired.join(', ')}.`))
+  if (swept.kept.length)
+    core.info(
+      oneLine(
+        `Kept by earlier jobs, left as they are: ${swept.kept.map(k => `${k.path} (by ${k.over})`).join(', ')}. Enter one with path to work on or remove it.`
+      )
+    )
+  if (swept.orphans.length)
+    core.warning(
+      oneLine(
+        `Found ${swept.orphans.length} worktree folder(s) that ${swept.repository} no longer knows (was the repository recreated?): ${swept.orphans.join(', ')}. Their files are left as they are: copy out what is needed, then delete the folders.`
+      ),
+      { title: 'agent-worktree' }
+    )
+}
+
+/** The outputs of an exit that was cancelled before it decided: nothing was removed. */
+export function setCancelledOutputs(why: string): void {
+  core.setOutput('action', 'keep')
+  core.setOutput('removed', 'false')
+  core.setOutput('reason', 'cancelled')
+  core.setOutput('message', oneLine(`Nothing was removed: ${why}. The worktree is as it was; the post step exits it at the end of the job.`))
 }
 
 function listing(title: string, items: string[]): string {
@@ -68,13 +277,15 @@ function escape(text: string): string {
 
 /** Appends to the job summary; a summary that cannot be written (no runner) is not an error of the exit. */
 export async function writeSummary(result: ExitResult): Promise<void> {
-  const { record, findings, rescue } = result
+  const { evidence, findings, rescue } = result
   const found = findings ? `${describeFindings(findings)}${findings.error ? ` (state unknown: ${escape(findings.error)})` : ''}` : '—'
   const done = result.removed ? (result.reason === 'parked' ? 'parked' : 'removed') : findings ? 'kept' : 'nothing'
-  const restore = rescue?.restore.length ? `<p>Restore:</p><pre>${rescue.restore.map(escape).join('\n')}</pre>` : ''
+  const restore = restoreCommands(result)
+  const restoreBlock = restore.length ? `<p>Restore:</p><pre>${restore.map(escape).join('\n')}</pre>` : ''
+  const where = [rescue?.branch?.name, rescue?.artifact?.name].filter((name): name is string => Boolean(name))
   try {
     await core.summary
-      .addHeading(`agent-worktree: ${escape(record.name)}`, 3)
+      .addHeading(`agent-worktree: ${escape(evidence.name)}`, 3)
       .addTable([
         [
           { data: 'name', header: true },
@@ -86,21 +297,21 @@ export async function writeSummary(result: ExitResult): Promise<void> {
           { data: 'rescued', header: true }
         ],
         [
-          escape(record.name),
-          escape(record.branch || '(detached)'),
-          record.baseSha.slice(0, 12),
+          escape(evidence.name),
+          escape(evidence.branch || '(detached)'),
+          (evidence.believed.base ?? '').slice(0, 12),
           escape(result.path),
           found,
           `${done} (${result.reason})`,
-          rescue?.rescued ? escape([rescue.branch, rescue.artifact].filter(Boolean).join(', ')) : rescue?.snapshot ? 'on this machine only' : '—'
+          where.length ? escape(where.join(', ')) : rescue?.snapshot ? 'on this machine only' : '—'
         ]
       ])
-      .addRaw(`<p>${escape(oneLine(result.message))}</p>${restore}`, true)
+      .addRaw(`<p>${escape(oneLine(messageOf(result)))}</p>${restoreBlock}`, true)
       .addRaw(
         listing('Uncommitted files', findings?.uncommitted ?? []) +
           listing('Unsaved commits', findings?.unsavedCommits ?? []) +
           listing('Nested repositories with work', findings?.nested ?? []) +
-          listing(`Changed in the original checkout ${escape(record.repository)}`, result.breach),
+          listing(`Changed in the original checkout ${escape(evidence.repository)}`, result.breach),
         true
       )
       .write()

@@ -7,7 +7,7 @@ import { samePath } from './paths.js'
 import { parseWorktreeList, type WorktreeEntry } from './porcelain.js'
 import type { FilterDriver } from './sealed-git.js'
 import type { PushTarget, WorktreeRecord } from './state-helper.js'
-import { readSmall } from './untrusted-files.js'
+import { kindOf, readSmall } from './untrusted-files.js'
 
 export interface Repository {
   /** Top level of the working tree the path belongs to. */
@@ -154,21 +154,25 @@ export function worktreeGit(adminDir: string, p: string): Git {
 }
 
 /**
- * Whether the folder is still the worktree git registered: 'intact', 'missing', or why not. A symlink in
- * its place may lead anywhere, and a .git file pointing elsewhere makes git speak of another repository:
- * neither is inspected or removed as ours.
+ * Whether the folder is still the worktree git registered: intact, missing, replaced (a symbolic link or a
+ * file in its place, which may lead anywhere), or repointed (its .git file names another git dir, and git
+ * would speak of another repository). Only an intact folder is inspected or removed as ours.
  */
-export function checkFolder(p: string, adminDir: string): string {
-  let stat: fs.Stats
-  try {
-    stat = fs.lstatSync(p)
-  } catch {
-    return 'missing'
-  }
-  if (!stat.isDirectory()) return 'its path is no longer a plain folder (a symbolic link or a file took its place)'
+export type FolderState = 'intact' | 'missing' | 'replaced' | 'repointed'
+
+export function checkFolder(p: string, adminDir: string): FolderState {
+  const kind = kindOf(p)
+  if (kind === 'missing') return 'missing'
+  if (kind !== 'directory') return 'replaced'
   const pointer = /^gitdir: (.*)$/m.exec(readSmall(path.join(p, '.git')) ?? '')?.[1]
-  if (pointer && samePath(path.resolve(p, pointer.trim()), adminDir)) return 'intact'
-  return `its .git file no longer points to its git dir ${adminDir}`
+  return pointer && samePath(path.resolve(p, pointer.trim()), adminDir) ? 'intact' : 'repointed'
+}
+
+/** Why a folder in that state cannot be judged: the gate's "state unknown". */
+export function folderProblem(state: FolderState, adminDir: string): string | undefined {
+  if (state === 'replaced') return 'its path is no longer a plain folder (a symbolic link or a file took its place)'
+  if (state === 'repointed') return `its .git file no longer points to its git dir ${adminDir}`
+  return undefined
 }
 
 /**

@@ -8,9 +8,9 @@ import type { Git } from './git-command-manager.js'
 import type { RescueTarget } from './input-helper.js'
 import type { Repository } from './repository.js'
 import { clearHidingBits, type Findings } from './safety-gate.js'
-import { openView, type FilterDriver } from './sealed-git.js'
+import { openView } from './sealed-git.js'
+import type { Evidence } from './evidence.js'
 import { isInside } from './paths.js'
-import { shellQuote } from './report.js'
 import type { PushTarget, WorktreeRecord } from './state-helper.js'
 import { copyRegular, isSpecial, kindOf, linesOf, reachedWithoutLinks } from './untrusted-files.js'
 
@@ -42,21 +42,28 @@ export interface Snapshot {
 }
 
 export interface RescueResult {
+  targets: RescueTarget[]
   snapshot?: Snapshot
-  /** The work left the machine (by at least one target). */
-  rescued: boolean
+  /** Why no snapshot could be made: then nothing was rescued. */
+  unmade?: string
   /** The branch pushed to the remote. */
-  branch?: string
-  remote?: string
+  branch?: { remote: string; name: string }
   /** The workflow artifact uploaded. */
-  artifact?: string
-  artifactUrl?: string
-  /** Why a target failed, or what was left out: each one a warning. */
-  problems: string[]
-  /** The commands that bring the work back into a clone. */
-  restore: string[]
-  /** One or two sentences for the message. */
-  summary: string
+  artifact?: { name: string; url?: string }
+  /** Each target that failed, with what git or the service said. */
+  failures: RescueFailure[]
+}
+
+export interface RescueFailure {
+  target: RescueTarget
+  said: string
+  /** What the failure points to: the job's permissions, no remote, no artifact service, GHES, or nothing known. */
+  cause: 'refused' | 'no-remote' | 'no-service' | 'ghes' | 'other'
+}
+
+/** The work left the machine, by at least one target. */
+export function rescued(result: RescueResult | undefined): boolean {
+  return !!result?.branch || !!result?.artifact
 }
 
 /**
@@ -66,14 +73,12 @@ export interface RescueResult {
  */
 export async function keepSnapshot(input: {
   repo: Repository
-  record: WorktreeRecord
+  evidence: Evidence
   gitDir: string
   folder?: string
   findings: Findings
-  /** Filter drivers as they were at enter, when the record is the step's own. */
-  filters?: Record<string, FilterDriver>
 }): Promise<Snapshot | string> {
-  const { repo, record, gitDir, folder, findings } = input
+  const { repo, evidence: record, gitDir, folder, findings } = input
   const head = findings.head!
   const index = path.join(gitDir, 'index')
   const hasIndex = folder !== undefined && fs.existsSync(index)
@@ -83,7 +88,7 @@ export async function keepSnapshot(input: {
     index: hasIndex ? index : undefined,
     workTree: folder,
     settings: [`core.fileMode=${record.fileMode}`, ...(record.pinned ?? [])],
-    filters: input.filters
+    filters: record.believed.filters
   })
   const git = view.git
   try {
@@ -148,7 +153,7 @@ export async function keepSnapshot(input: {
     const commit = (await git.exec(['commit-tree', tree, ...parents.flatMap(p => ['-p', p]), '-F', '-'], { env: IDENTITY, input: message })).trim()
     const ref = keptRef(gitDir, record.token)
     await repo.git.exec(['update-ref', '-m', 'agent-worktree: kept', ref, commit])
-    return { commit, ref, leftOut, base: record.baseSha || head }
+    return { commit, ref, leftOut, base: record.believed.base ?? head }
   } catch (error) {
     return (error as Error).message
   } finally {
@@ -236,61 +241,24 @@ function overLimit(folder: string, files: string[], limit: number): LeftOut[] {
 /** Copies the snapshot off the machine, to each target, within the time limit. */
 export async function rescue(
   snapshot: Snapshot | string,
-  record: WorktreeRecord,
+  evidence: Evidence,
   targets: RescueTarget[],
   repo: Repository,
-  trusted: boolean,
   env: NodeJS.ProcessEnv = process.env
 ): Promise<RescueResult> {
-  if (typeof snapshot === 'string') {
-    return { rescued: false, problems: [`No rescue: the snapshot of the work could not be made (${snapshot}).`], restore: [], summary: '' }
-  }
-  const result: RescueResult = { snapshot, rescued: false, problems: [], restore: [], summary: '' }
-  const [tooBig, unreadable] = [snapshot.leftOut.filter(l => l.why === OVER_LIMIT), snapshot.leftOut.filter(l => l.why !== OVER_LIMIT)]
-  if (tooBig.length)
-    result.problems.push(
-      `Rescue: left out ${tooBig.length} file(s) over the size limit: ${tooBig
-        .slice(0, 10)
-        .map(l => l.file)
-        .join(', ')}.`
-    )
-  if (unreadable.length)
-    result.problems.push(
-      `Rescue: left out ${unreadable.length} file(s) it cannot hold: ${unreadable
-        .slice(0, 10)
-        .map(l => `${l.file} (${l.why})`)
-        .join(', ')}.`
-    )
+  if (typeof snapshot === 'string') return { targets, unmade: snapshot, failures: [] }
+  const result: RescueResult = { targets, snapshot, failures: [] }
   const deadline = Date.now() + RESCUE_TIME_LIMIT_MS
-  const where: string[] = []
-  const local = shellQuote(`${rescueLabel(record)}-rescued`)
   if (targets.includes('branch')) {
-    const pushed = await pushBranch(repo, snapshot, record, trusted, deadline)
-    if (typeof pushed === 'string') result.problems.push(`Rescue to a branch failed: ${pushed}`)
-    else {
-      Object.assign(result, pushed, { rescued: true })
-      where.push(`pushed to the branch ${pushed.branch} of ${pushed.remote}`)
-      // A remote's name from a record file could read as an option: only a plain one is shown.
-      const remote = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(pushed.remote) ? pushed.remote : 'origin'
-      result.restore.push(`git fetch ${remote} ${shellQuote(pushed.branch)} && git switch -c ${local} FETCH_HEAD`)
-    }
+    const pushed = await pushBranch(repo, snapshot, evidence, deadline)
+    if ('cause' in pushed) result.failures.push({ target: 'branch', ...pushed })
+    else result.branch = pushed
   }
   if (targets.includes('artifact')) {
-    const uploaded = await uploadArtifact(repo.git, snapshot, record, deadline, env)
-    if (typeof uploaded === 'string') result.problems.push(`Rescue to an artifact failed: ${uploaded}`)
-    else {
-      Object.assign(result, uploaded, { rescued: true })
-      where.push(`uploaded as the artifact ${uploaded.artifact}`)
-      const repoFlag = env.GITHUB_REPOSITORY ? ` --repo ${shellQuote(env.GITHUB_REPOSITORY)}` : ''
-      result.restore.push(
-        `gh run download ${shellQuote(env.GITHUB_RUN_ID ?? '<run id>')}${repoFlag} --name ${shellQuote(uploaded.artifact)} --dir rescue && git fetch rescue/rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c ${local} FETCH_HEAD`
-      )
-    }
+    const uploaded = await uploadArtifact(repo.git, snapshot, evidence, deadline, env)
+    if ('cause' in uploaded) result.failures.push({ target: 'artifact', ...uploaded })
+    else result.artifact = uploaded
   }
-  const kept = `Its unsaved work is in commit ${snapshot.commit.slice(0, 12)} (${snapshot.ref})`
-  result.summary = where.length
-    ? `${kept}, ${where.join(' and ')}. To bring it back into a clone: ${result.restore.join('; or ')}. The commit's files are the worktree as left; git reset --soft HEAD^ turns them back into uncommitted changes.`
-    : `${kept}.${targets.length ? '' : ' Nothing was copied off this machine (rescue: none).'}`
   return result
 }
 
@@ -303,14 +271,14 @@ export async function rescue(
 async function pushBranch(
   repo: Repository,
   snapshot: Snapshot,
-  record: WorktreeRecord,
-  trusted: boolean,
+  evidence: Evidence,
   deadline: number
-): Promise<{ branch: string; remote: string } | string> {
-  const target = record.push
-  if (!target) return 'the repository had no remote when the job entered.'
-  const branch = rescueName(record, '/')
-  const headers = await credentialHeaders(repo.git, target, trusted)
+): Promise<{ remote: string; name: string } | Omit<RescueFailure, 'target'>> {
+  const target = evidence.believed.push
+  if (!target) return { cause: 'no-remote', said: '' }
+  const own = evidence.source !== 'hint'
+  const branch = rescueName(evidence, '/')
+  const headers = await credentialHeaders(repo.git, target, own)
   const view = openView({ objects: path.join(repo.commonDir, 'objects'), head: snapshot.commit })
   try {
     const settings = [
@@ -318,9 +286,9 @@ async function pushBranch(
       'push.followTags=false',
       'push.negotiate=false',
       'push.recurseSubmodules=no',
-      // From a record file that is only a hint, no command runs and no local repository receives.
-      ...(trusted && target.sshCommand ? [`core.sshCommand=${target.sshCommand}`] : []),
-      ...(trusted ? [] : ['protocol.file.allow=never'])
+      // From a record file that is only a hint, no local repository receives (its hooks would run).
+      ...(target.sshCommand ? [`core.sshCommand=${target.sshCommand}`] : []),
+      ...(own ? [] : ['protocol.file.allow=never'])
     ].flatMap(setting => ['-c', setting])
     const pushed = await view.git.run(
       [
@@ -340,9 +308,9 @@ async function pushBranch(
     )
     if (pushed.exitCode !== 0) {
       const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:| ! |To |git stopped)/.test(line.trim()))
-      return `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}. Give the job contents: write permission and actions/checkout's persisted credentials, or use rescue: artifact.`
+      return { cause: 'refused', said: `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}` }
     }
-    return { branch, remote: target.remote }
+    return { remote: target.remote, name: branch }
   } finally {
     view.dispose()
   }
@@ -382,7 +350,7 @@ function configEnvironment(settings: [string, string][]): Record<string, string>
 }
 
 /** The worktree's name as it may stand in a ref and a command: a name from a record file is only a hint. */
-function rescueLabel(record: WorktreeRecord): string {
+export function rescueLabel(record: Pick<WorktreeRecord, 'name'>): string {
   return (
     record.name
       .replaceAll('/', '+')
@@ -393,7 +361,7 @@ function rescueLabel(record: WorktreeRecord): string {
 }
 
 /** agent-worktree-rescue/<name>/<job>-<run>-<attempt>, or with `-` for an artifact name, which may not hold `/`. */
-export function rescueName(record: WorktreeRecord, separator: '/' | '-'): string {
+export function rescueName(record: Pick<WorktreeRecord, 'name' | 'owner'>, separator: '/' | '-'): string {
   const run = record.owner.run || `local-${Date.parse(record.owner.since) || Date.now()}`
   const tail = (record.owner.job ? `${record.owner.job}-${run}` : run).replace(/[^A-Za-z0-9._-]/g, '-')
   return ['agent-worktree-rescue', rescueLabel(record), tail].join(separator)
@@ -402,10 +370,10 @@ export function rescueName(record: WorktreeRecord, separator: '/' | '-'): string
 async function uploadArtifact(
   git: Git,
   snapshot: Snapshot,
-  record: WorktreeRecord,
+  record: Pick<WorktreeRecord, 'name' | 'path' | 'owner'>,
   deadline: number,
   env: NodeJS.ProcessEnv
-): Promise<{ artifact: string; artifactUrl?: string } | string> {
+): Promise<{ name: string; url?: string } | Omit<RescueFailure, 'target'>> {
   const dir = fs.mkdtempSync(path.join(env.RUNNER_TEMP || os.tmpdir(), 'agent-worktree-rescue-'))
   try {
     const bundle = path.join(dir, 'rescue.bundle')
@@ -417,7 +385,7 @@ async function uploadArtifact(
       deadline,
       interruptible: true
     })
-    if (made.exitCode !== 0) return `git bundle failed: ${made.stderr.trim()}`
+    if (made.exitCode !== 0) return { cause: 'other', said: `git bundle failed: ${made.stderr.trim()}` }
     const diff = await git.run(['diff', '--no-ext-diff', '--no-textconv', '--binary', snapshot.base, snapshot.commit], { deadline, interruptible: true })
     fs.writeFileSync(patch, diff.exitCode === 0 ? diff.stdout : '')
     fs.writeFileSync(
@@ -449,18 +417,14 @@ async function uploadArtifact(
         response.id && env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
           ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${response.id}`
           : undefined
-      return { artifact: name, artifactUrl: url }
+      return { name, url }
     } finally {
       clearTimeout(timer)
     }
   } catch (error) {
-    const text = (error as Error).message
-    const hint = /ACTIONS_RUNTIME_TOKEN|ACTIONS_RESULTS_URL/.test(text)
-      ? ' There is no artifact service here (not on a GitHub runner); use rescue: branch, or none.'
-      : /GHES|not currently supported/.test(text)
-        ? ' GitHub Enterprise Server has no artifact service for this client; use rescue: branch.'
-        : ''
-    return `${text}.${hint}`
+    const said = (error as Error).message
+    const cause = /ACTIONS_RUNTIME_TOKEN|ACTIONS_RESULTS_URL/.test(said) ? 'no-service' : /GHES|not currently supported/.test(said) ? 'ghes' : 'other'
+    return { cause, said }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

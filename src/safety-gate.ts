@@ -8,6 +8,7 @@ import { Git } from './git-command-manager.js'
 import type { OnExit } from './input-helper.js'
 import { isInside } from './paths.js'
 import { parseStatus, parseStatusV2, type StatusEntry } from './porcelain.js'
+import { adminDirs } from './repository.js'
 import { openView, type FilterDriver } from './sealed-git.js'
 import { isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from './untrusted-files.js'
 import { gitDirCommits, refReflogCommits } from './worktree-refs.js'
@@ -29,6 +30,11 @@ export interface Findings {
   sources?: string
   /** Tracked paths the agent replaced by a named pipe, a socket or a device (`path (a named pipe)`): work, never read. */
   special?: string[]
+  /**
+   * Untracked paths no .gitignore ignores that are not work: clean nested repositories, the action's own links.
+   * Cleaning ignored files (the pool) would leave them behind.
+   */
+  loose?: string[]
   /** Set when the state could not be determined: then nothing may be removed. */
   error?: string
 }
@@ -108,7 +114,7 @@ async function must(git: Git, args: string[], input?: string): Promise<string> {
   return result.stdout
 }
 
-type Files = Pick<Findings, 'uncommitted' | 'nested' | 'special'> & { submoduleCommits: string[] }
+type Files = Pick<Findings, 'uncommitted' | 'nested' | 'special' | 'loose'> & { submoduleCommits: string[] }
 
 async function uncommitted(input: GateInput, head: string): Promise<Files> {
   const none: Files = { uncommitted: [], nested: [], submoduleCommits: [] }
@@ -143,6 +149,7 @@ async function uncommitted(input: GateInput, head: string): Promise<Files> {
       input.countIgnored ? Promise.resolve('') : must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
       must(view.git, ['ls-files', '-z', '--others'])
     ])
+    const loose = untracked.split('\0').filter(p => p.endsWith('/') || input.ownLinks.includes(p))
     const newFiles = (input.countIgnored ? others : untracked).split('\0').filter(p => p && !input.ownLinks.includes(p))
     let entries = [...parseStatusV2(status).entries, ...newFiles.map(p => ({ code: '??', path: p }))]
     if (input.tolerateDeletions) entries = entries.filter(e => e.code !== ' D')
@@ -166,6 +173,7 @@ async function uncommitted(input: GateInput, head: string): Promise<Files> {
       uncommitted: files.map(e => `${e.code} ${e.path}`),
       nested: [...nested, ...submodules.nested],
       submoduleCommits: submodules.commits,
+      loose,
       ...(special.size ? { special: [...special].map(([p, kind]) => `${p} (${describeKind(kind)})`) } : {})
     }
   } finally {
@@ -473,6 +481,46 @@ async function unsavedCommits(git: Git, input: GateInput, head: string): Promise
 
 export function hasUnsavedWork(findings: Findings): boolean {
   return findings.uncommitted.length > 0 || findings.unsavedCommits.length > 0 || findings.nested.length > 0
+}
+
+/**
+ * The proof a parked worktree needs to be handed out or expired: since it was parked nothing at all appeared
+ * (the gate looked with ignored files counted) and HEAD is where parking left it.
+ */
+export function provenUntouched(findings: Findings, parkedHead: string | undefined): boolean {
+  return findings.error === undefined && !hasUnsavedWork(findings) && findings.head !== undefined && findings.head === parkedHead
+}
+
+/** What became of a branch that was to go with its worktree. */
+export type BranchDeletion =
+  { branch: string; deleted: true } | { branch: string; deleted: false; why: 'unseen' | 'moved' | 'checked-out' | 'unsaved' | 'missing'; detail?: string }
+
+/**
+ * Deletes a branch only on proof that nothing is lost: `seen`, the tip at which the gate counted its commits
+ * (a commit that lands afterwards keeps it); or `savedBeyond`, a base beyond which every commit of the branch
+ * must be on a remote-tracking ref (a branch whose worktree never got a gate: an add cut short). Never a
+ * branch that a worktree, the main one included, has checked out.
+ */
+export async function deleteBranch(
+  repo: { git: Git; commonDir: string },
+  branch: string,
+  proof: { seen: string | undefined } | { savedBeyond: string }
+): Promise<BranchDeletion> {
+  const ref = `refs/heads/${branch}`
+  const heads = [repo.commonDir, ...adminDirs(repo.commonDir)].map(dir => readSmall(path.join(dir, 'HEAD'))?.trim())
+  if (heads.includes(`ref: ${ref}`)) return { branch, deleted: false, why: 'checked-out' }
+  let tip: string | undefined
+  if ('seen' in proof) {
+    tip = proof.seen
+    if (!tip) return { branch, deleted: false, why: 'unseen' }
+  } else {
+    tip = await repo.git.resolveCommit(ref)
+    if (!tip) return { branch, deleted: false, why: 'missing' }
+    const unsaved = await repo.git.run(['log', '--format=%h', '-1', ref, '--not', proof.savedBeyond, '--remotes', '--'])
+    if (unsaved.exitCode !== 0 || unsaved.stdout.trim() !== '') return { branch, deleted: false, why: 'unsaved' }
+  }
+  const deletion = await repo.git.run(['update-ref', '-d', ref, tip])
+  return deletion.exitCode === 0 ? { branch, deleted: true } : { branch, deleted: false, why: 'moved', detail: deletion.stderr.trim() }
 }
 
 export type Verdict = 'keep-asked' | 'keep-unsaved' | 'keep-unknown' | 'remove-clean' | 'remove-discard'

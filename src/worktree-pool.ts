@@ -5,12 +5,13 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
-import { currentOwner, jobOver, type Owner } from './ownership.js'
+import { evidenceOf, type Evidence } from './evidence.js'
+import { currentOwner, heldBackLock, jobOver, parkedLock, parseLock, type Owner } from './ownership.js'
 import type { WorktreeEntry } from './porcelain.js'
 import { mountsInside, removeWorktreeFolder } from './remove-worktree.js'
 import { dropKeptRef, keptRef } from './rescue.js'
 import { adminDirOf, listWorktrees, type Repository, worktreeGit } from './repository.js'
-import { describeFindings, hasUnsavedWork, inspect, nothingNew, type Findings, type GateInput } from './safety-gate.js'
+import { deleteBranch, describeFindings, inspect, nothingNew, provenUntouched, type Findings, type GateInput } from './safety-gate.js'
 import { readRecordFile, restoreRecordFile, writeHints, writeRecordFile, type RecordFile, type WorktreeRecord } from './state-helper.js'
 
 /** Parked worktrees of one repository, at most; beyond, a clean worktree is deleted as without recycle. */
@@ -18,13 +19,9 @@ export const POOL_SIZE = 8
 /** A parked worktree older than this is removed by the sweep of a job that may touch it. */
 export const PARKED_MAX_AGE_MS = 24 * 60 * 60 * 1000
 
-const PARKED = 'agent-worktree parked '
-const TAKEN_OUT = 'agent-worktree: taken out of the pool'
-
-export function parkedSince(entry: WorktreeEntry): number | undefined {
-  if (!entry.locked?.startsWith(PARKED)) return undefined
-  const since = Date.parse(entry.locked.slice(PARKED.length))
-  return Number.isNaN(since) ? undefined : since
+function parkedSince(entry: WorktreeEntry): number | undefined {
+  const lock = parseLock(entry.locked)
+  return lock.kind === 'parked' ? lock.since : undefined
 }
 
 /**
@@ -33,21 +30,21 @@ export function parkedSince(entry: WorktreeEntry): number | undefined {
  * a file written since the check is not ignored and stays), locked as parked. False when the pool is
  * full or the worktree changed: then the caller removes it, through the same proof.
  */
-export async function park(repo: Repository, record: WorktreeRecord, gitDir: string, folder: string, findings: Findings, gate: GateInput): Promise<boolean> {
+export async function park(repo: Repository, evidence: Evidence, gitDir: string, folder: string, findings: Findings, gate: GateInput): Promise<boolean> {
   const entries = await listParked(repo)
   // Cleaning would delete ignored files through a mount: the removal then keeps it and names the mount.
   if (entries.length >= POOL_SIZE || !findings.head || mountsInside(folder).length) return false
-  if (!nothingNew(findings, await inspect({ ...gate, previous: findings }))) return false
-  const git = worktreeGit(gitDir, folder)
+  const again = await inspect({ ...gate, previous: findings })
   // A repository nested where .gitignore does not reach would stay through the cleaning: no parking then.
-  if ((await git.exec(['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'])) !== '') return false
+  if (!nothingNew(findings, again) || again.loose?.length) return false
+  const git = worktreeGit(gitDir, folder)
   await git.exec(['update-ref', '--no-deref', '-m', 'agent-worktree: parked', 'HEAD', findings.head])
   const branch = gate.branchesToDelete[0]
-  if (branch && findings.branchTips?.[branch]) await repo.git.run(['update-ref', '-d', `refs/heads/${branch}`, findings.branchTips[branch]])
+  if (branch) await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] })
   await git.exec(['clean', '-ffdXq'])
-  await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, record.token))
+  await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, evidence.token))
   const since = new Date().toISOString()
-  fs.writeFileSync(path.join(gitDir, 'locked'), `${PARKED}${since}`)
+  fs.writeFileSync(path.join(gitDir, 'locked'), parkedLock(since))
   writeHints(gitDir, { exited: 'parked', parked: since, parkedHead: findings.head })
   return true
 }
@@ -101,9 +98,9 @@ export async function takeParked(repo: Repository, record: WorktreeRecord, lockR
   for (const { entry, gitDir, record: parked } of await listParked(repo)) {
     if (!fs.existsSync(entry.path)) continue
     const findings = await inspect(parkedGate(repo, gitDir, entry.path, parked, parkedSince(entry)!))
-    if (findings.error || hasUnsavedWork(findings) || findings.head !== parked?.parkedHead) {
+    if (!provenUntouched(findings, parked?.parkedHead)) {
       const what = findings.error ? `its state could not be read (${findings.error})` : `it holds ${describeFindings(findings)}`
-      fs.writeFileSync(path.join(gitDir, 'locked'), `${TAKEN_OUT}: ${what}`)
+      fs.writeFileSync(path.join(gitDir, 'locked'), heldBackLock(what))
       heldBack.push(`${entry.path}: ${what}`)
       continue
     }
@@ -145,8 +142,8 @@ export async function expireParked(repo: Repository, me: Owner = currentOwner(),
     if (now - since < PARKED_MAX_AGE_MS || !record || !jobOver(record.owner, me, now)) continue
     const gate = parkedGate(repo, gitDir, entry.path, record, since)
     const findings = await inspect(gate)
-    if (findings.error || hasUnsavedWork(findings) || findings.head !== record.parkedHead) continue
-    const outcome = await removeWorktreeFolder(repo, record, gitDir, findings, gate, false)
+    if (!provenUntouched(findings, record.parkedHead)) continue
+    const outcome = await removeWorktreeFolder(repo, evidenceOf(record, 'hint'), gitDir, findings, gate)
     if (outcome.reason === 'clean') removed.push(entry.path)
   }
   return removed

@@ -1,6 +1,8 @@
 // A worktree made as the main step makes one: locked with a token, its record in its git dir.
 import * as path from 'node:path'
+import { evidenceOf, type Source } from '../../src/evidence.js'
 import { exitWorktree, type ExitOptions, type ExitResult } from '../../src/exit-worktree.js'
+import { messageOf } from '../../src/report.js'
 import type { Owner } from '../../src/ownership.js'
 import { openRepository } from '../../src/repository.js'
 import { writeRecordFile, type WorktreeRecord } from '../../src/state-helper.js'
@@ -46,9 +48,14 @@ export function createLikeMain(repos: Repos, name: string, overrides: Partial<Wo
   return record
 }
 
-/** The exit as the post step runs it (its own record), unless options say otherwise. */
-export async function exitAs(record: WorktreeRecord, options: Partial<ExitOptions> = {}): Promise<ExitResult> {
+/**
+ * The exit as the post step runs it (its own record), unless options say otherwise: the exit sub-action and
+ * the sweep believe the record only as a hint (no seal here). Returns the result with its message.
+ */
+export async function exitAs(record: WorktreeRecord, options: Partial<ExitOptions> & { source?: Source } = {}): Promise<ExitResult & { message: string }> {
   const repo = await openRepository(record.repository, 'repository-path')
   const step = options.step ?? 'post'
-  return exitWorktree(record, { onExit: 'remove', discardChanges: false, rescue: [], ...options, step, trusted: options.trusted ?? step === 'post' }, repo)
+  const evidence = evidenceOf(record, options.source ?? (step === 'post' ? 'state' : 'hint'))
+  const result = await exitWorktree(evidence, { onExit: 'remove', discardChanges: false, rescue: [], ...options, step }, repo)
+  return { ...result, message: messageOf(result) }
 }
