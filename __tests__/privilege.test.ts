@@ -12,6 +12,7 @@ import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job, type StepResult } from '../scripts/runner.mjs'
 import { serveOrigin } from './helpers/http-origin.js'
+import { startResultsService } from './helpers/results-service.js'
 import { commit, git, makeRepos, readOrNull, worktreePaths, write, type Repos } from './helpers/repos.js'
 import { warnings } from './helpers/steps.js'
 
@@ -284,21 +285,21 @@ function paste(command: string): string[] {
 
 describe('3. names in a command a person may paste', () => {
   it('a name forged in the record the exit sub-action reads runs nothing when its restore command is pasted', async () => {
-    // An origin over http (a record that is only a hint never pushes into a local repository).
-    const origin = await serveOrigin(repos.origin, { open: true })
-    cleanups.push(() => origin.close())
-    git(repos.clone, 'remote', 'set-url', 'origin', origin.url)
-    const j = job()
-    const main = await j.uses('.', { name: 'forged-name', rescue: 'branch' })
+    // A forged record is no longer sealed: it is a hint, and pushes nowhere (the remote of enter is unknown);
+    // the artifact's restore command carries the name.
+    const service = await startResultsService()
+    cleanups.push(() => service.close())
+    const j = job({ ...service.env, GITHUB_REPOSITORY: 'octo/sample' })
+    const main = await j.uses('.', { name: 'forged-name', rescue: 'artifact' })
     const wt = main.outputs['worktree-path']
     write(wt, 'notes.txt', 'notes\n')
     const gitDir = git(wt, 'rev-parse', '--absolute-git-dir')
     const recordFile = path.join(gitDir, 'agent-worktree.json')
     const record = JSON.parse(fs.readFileSync(recordFile, 'utf8')) as Record<string, unknown>
     fs.writeFileSync(recordFile, JSON.stringify({ ...record, name: `x;${marker}\${IFS}pwned;y` }))
-    const exit = await j.uses('exit', { rescue: 'branch' })
+    const exit = await j.uses('exit', { rescue: 'artifact' })
     expect(exit.outputs.rescued, exit.stdout).toBe('true')
-    expect(exit.outputs['rescue-ref']).toMatch(/^agent-worktree-rescue\/[A-Za-z0-9._+-]+\/agents-5-1$/)
+    expect(exit.outputs['rescue-artifact']).toMatch(/^agent-worktree-rescue-[A-Za-z0-9._+-]+-agents-5-1$/)
     const restore = /bring it back into a clone: (.*?)\. The commit's files/.exec(exit.outputs.message)?.[1] ?? ''
     expect(restore).not.toBe('')
     const pasted = paste(restore)

@@ -25,7 +25,8 @@ import { oneLine } from './report.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from './worktree-pool.js'
 import { STALL_MS } from './rescue.js'
-import { openRegular } from './untrusted-files.js'
+import { openRegular, writeReplacing } from './untrusted-files.js'
+import { unlinkReflogLinks } from './worktree-refs.js'
 
 export async function run(): Promise<void> {
   handleCancellation()
@@ -78,7 +79,10 @@ async function lfsEnvironment(repo: Repository): Promise<Record<string, string> 
 async function create(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter, lfs: Record<string, string> | undefined): Promise<WorktreeRecord> {
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
-    if (fetched) await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
+    if (fetched) {
+      unlinkReflogLinks(repo.commonDir, fetched.ref)
+      await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
+    }
     const planned = await planCreate(repo, settings, pinned)
     const { record } = planned
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
@@ -162,6 +166,7 @@ async function prefetchBlobs(repo: Repository, base: string, sparsePaths: string
 }
 
 async function addWorktree(repo: Repository, settings: EnterSettings, record: WorktreeRecord, reason: string): Promise<void> {
+  unlinkReflogLinks(repo.commonDir, `refs/heads/${record.branch}`)
   // The base is a commit id, so git writes no upstream configuration for the branch.
   const added = await repo.git.run([
     'worktree',
@@ -354,7 +359,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     // hand by someone: their lock stays, and the worktree is never removed.
     record.priorLock = lock === undefined ? '' : undefined
     saveRecordState(record)
-    if (held.kind === 'unlocked' || held.kind === 'job') fs.writeFileSync(path.join(gitDir, 'locked'), lockReason(record.token, me))
+    if (held.kind === 'unlocked' || held.kind === 'job') writeReplacing(path.join(gitDir, 'locked'), lockReason(record.token, me))
     writeRecordFile(gitDir, record)
     return Promise.resolve()
   })

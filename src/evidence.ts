@@ -48,7 +48,7 @@ export interface Believed {
   checkoutUnfinished: boolean
   /** Filter drivers of enter: the only programs a gate lets git run. */
   filters?: Record<string, FilterDriver>
-  /** Where a rescue pushes; its ssh command only from the step's own record. */
+  /** Where a rescue pushes: the remote's URL and credentials of enter, which only the step's own record knows. */
   push?: PushTarget
   /** The branch was created with the worktree and may go with it (otherwise only if the worktree has it checked out). */
   ownBranch: boolean
@@ -101,7 +101,6 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
     : {
         ephemeral: env.RUNNER_ENVIRONMENT === 'github-hosted',
         checkoutUnfinished: false,
-        push: record.push && { ...record.push, sshCommand: undefined },
         ownBranch: false,
         ownAdd: false
       }

@@ -18,7 +18,8 @@ import { LockTimeoutError, withRepositoryLock } from './repository-lock.js'
 import { keepSnapshot, keptRef, rescue, type RescueResult } from './rescue.js'
 import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from './safety-gate.js'
 import { readRecordFile, writeHints, type RecordHints } from './state-helper.js'
-import { readSmall } from './untrusted-files.js'
+import { readSmall, writeReplacing } from './untrusted-files.js'
+import { unlinkReflogLinks } from './worktree-refs.js'
 import { park } from './worktree-pool.js'
 
 /** A short, stable code for what was found and done, for workflows to branch on. */
@@ -307,7 +308,10 @@ async function keep(
 ): Promise<Pick<ExitResult, 'rescue' | 'detached'>> {
   const rescued = await copyUnsaved(repo, evidence, found, folder, findings, verdict, options)
   if (!mayRemove(found)) return { rescue: rescued }
-  if (!rescued && findings.head) await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', keptRef(found.gitDir, evidence.token), findings.head])
+  if (!rescued && findings.head) {
+    unlinkReflogLinks(repo.commonDir, keptRef(found.gitDir, evidence.token))
+    await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', keptRef(found.gitDir, evidence.token), findings.head])
+  }
   const detached = await detachFromBranch(evidence, found, folder, findings)
   giveBackLock(evidence, found)
   // Kept on purpose from now on: the post after an exit leaves it alone, and later sweeps only report it.
@@ -339,6 +343,7 @@ async function detachFromBranch(evidence: Evidence, found: Located, folder: stri
   // At the branch's tip now, not as the gate saw it: a commit made since stays checked out.
   const tip = await git.resolveCommit('HEAD')
   if (!tip) return undefined
+  unlinkReflogLinks(found.gitDir, 'HEAD')
   const result = await git.run(['update-ref', '--no-deref', '-m', 'agent-worktree: kept, detached from its branch', 'HEAD', tip])
   return result.exitCode === 0 ? head.slice('ref: refs/heads/'.length) : undefined
 }
@@ -347,5 +352,5 @@ async function detachFromBranch(evidence: Evidence, found: Located, folder: stri
 function giveBackLock(evidence: Evidence, found: Located): void {
   if (evidence.priorLock === undefined || lockToken(found.lock) !== evidence.token) return
   if (evidence.priorLock === '') fs.rmSync(path.join(found.gitDir, 'locked'), { force: true })
-  else fs.writeFileSync(path.join(found.gitDir, 'locked'), evidence.priorLock)
+  else writeReplacing(path.join(found.gitDir, 'locked'), evidence.priorLock)
 }

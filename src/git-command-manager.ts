@@ -2,7 +2,7 @@
 // repository and the job cannot redirect or blind, and under the step's cancellation.
 import { spawn } from 'node:child_process'
 import { lockHeld, noteLockChild } from './repository-lock.js'
-import { childEnvironment, sampleGroup, spawnOptions, stopTree } from './processes.js'
+import { childEnvironment, sampleTree, spawnOptions, stopTree } from './processes.js'
 
 export interface GitResult {
   exitCode: number
@@ -50,6 +50,38 @@ export interface RunOptions {
 const STUCK_MS = 30_000
 const STUCK_CHECK_MS = 1_000
 
+/** Every event githooks(5) names. */
+const HOOK_EVENTS = [
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-receive',
+  'update',
+  'proc-receive',
+  'post-receive',
+  'post-update',
+  'reference-transaction',
+  'push-to-checkout',
+  'pre-auto-gc',
+  'post-rewrite',
+  'sendemail-validate',
+  'fsmonitor-watchman',
+  'p4-changelist',
+  'p4-prepare-changelist',
+  'p4-post-changelist',
+  'p4-pre-submit',
+  'post-index-change'
+]
+
 /**
  * What the agent can plant, in the shared or per-worktree config, in an included file or in its home, and what
  * would change what git tells us or run a program inside our step: an fsmonitor that answers "nothing
@@ -81,6 +113,10 @@ const HARDENED_CONFIG = [
   'submodule.recurse=false',
   'status.submoduleSummary=false',
   'log.showSignature=false',
+  // A mailmap file may be anything (a device that never ends): names in our output are not looked up.
+  'log.mailmap=false',
+  'mailmap.file=',
+  'mailmap.blob=',
   'i18n.logOutputEncoding=UTF-8',
   'color.ui=false',
   'commit.gpgSign=false',
@@ -93,17 +129,25 @@ const HARDENED_CONFIG = [
   'protocol.fd.allow=never',
   'advice.detachedHead=false',
   // The empty grafts file set below is read, and git would advise against grafts on every call.
-  'advice.graftFileDeprecated=false'
+  'advice.graftFileDeprecated=false',
+  // Hooks named in configuration (git 2.54 and later: hook.<name>.command for an event), which core.hooksPath
+  // does not reach: every event switched off. Older git ignores these settings.
+  ...HOOK_EVENTS.map(event => `hook.${event}.enabled=false`)
 ].flatMap(setting => ['-c', setting])
 
 /**
  * A call that does not talk to a remote may not start a transport at all: a partial clone (or a promisor
- * remote the agent declared) would otherwise fetch a missing object through whatever the remote's URL names.
- * A protocol's own setting wins over protocol.allow, wherever it is set: each is named.
+ * remote the agent declared, with a remote helper of any name) would otherwise fetch a missing object
+ * through whatever the remote names. GIT_ALLOW_PROTOCOL wins over every protocol setting of every config;
+ * a name no protocol has allows none.
  */
-const NO_REMOTE = ['protocol.allow=never', ...['file', 'git', 'ssh', 'http', 'https', 'ftp', 'ftps'].map(name => `protocol.${name}.allow=never`)].flatMap(
-  setting => ['-c', setting]
-)
+const NO_REMOTE: Record<string, string> = { GIT_ALLOW_PROTOCOL: 'none', GIT_NO_LAZY_FETCH: '1' }
+
+/**
+ * A local call (no remote) that runs longer than this is stopped, whatever it is doing: git reading
+ * something that never ends (a device in place of a file) would otherwise hold the step for ever.
+ */
+const LOCAL_CALL_LIMIT_MS = 10 * 60_000
 
 /**
  * The environment of every git call: what every program of ours gets (childEnvironment: no runtime tokens),
@@ -162,7 +206,7 @@ function watchStuck(pid: number | undefined, output: () => number, stop: (reason
   let last = { ticks: -1, output: -1, at: Date.now() }
   let pipeWaits = 0
   const timer = setInterval(() => {
-    const sample = sampleGroup(pid)
+    const sample = sampleTree(pid)
     if (!sample) return
     pipeWaits = sample.pipeWait ? pipeWaits + 1 : 0
     if (sample.ticks !== last.ticks || output() !== last.output) last = { ticks: sample.ticks, output: output(), at: Date.now() }
@@ -192,9 +236,9 @@ export class Git {
    */
   async run(args: string[], options: RunOptions = {}): Promise<GitResult> {
     if (cancelledBy && options.interruptible) return { exitCode: 130, stdout: '', stderr: `not started: the step was cancelled (${cancelledBy})` }
-    const child = spawn('git', [...HARDENED_CONFIG, ...(options.remote ? [] : NO_REMOTE), ...this.globalArgs, ...args], {
+    const child = spawn('git', [...HARDENED_CONFIG, ...this.globalArgs, ...args], {
       cwd: this.cwd,
-      env: { ...BASE_ENV, ...this.env, ...options.env },
+      env: { ...BASE_ENV, ...(options.remote ? {} : NO_REMOTE), ...this.env, ...options.env },
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       ...spawnOptions()
     })
@@ -232,15 +276,16 @@ export class Git {
             call.stop('SIGTERM')
           }
         )
+    const until = options.deadline ?? (options.remote ? undefined : Date.now() + LOCAL_CALL_LIMIT_MS)
     const deadline =
-      options.deadline === undefined
+      until === undefined
         ? undefined
         : setTimeout(
             () => {
               note = '\ngit stopped: it ran out of the time it was given'
               call.stop('SIGTERM')
             },
-            Math.max(0, options.deadline - Date.now())
+            Math.max(0, until - Date.now())
           )
     child.stdout!.on('data', (d: Buffer) => {
       stdout.push(d)

@@ -5,6 +5,7 @@ import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
 import { InputError } from './input-helper.js'
 import { isReallyInside, samePath } from './paths.js'
+import { reachedWithoutLinks } from './untrusted-files.js'
 
 export const DEFAULT_INCLUDE_FILE = '.worktreeinclude'
 
@@ -81,7 +82,9 @@ export function createLinks(toplevel: string, worktree: string, links: string[],
 
 /** Links this action made that are still as it made them: the gate does not count them, removal unlinks them. */
 export function ownLinks(toplevel: string, worktree: string, links: string[] = []): string[] {
+  // A record file could name a link anywhere: only plain paths inside the worktree are ours.
   return links.filter(link => {
+    if (!reachedWithoutLinks(worktree, link)) return false
     try {
       const at = path.join(worktree, link)
       return fs.lstatSync(at).isSymbolicLink() && samePath(path.resolve(path.dirname(at), fs.readlinkSync(at)), path.join(toplevel, link))

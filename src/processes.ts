@@ -7,6 +7,11 @@ import { isInside } from './paths.js'
 
 export type Platform = NodeJS.Platform
 
+/** A word as a POSIX shell reads it back unchanged, in a command a person may paste: quoted unless plainly safe. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9._/+@:=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
+}
+
 /**
  * The environment of every program this action starts (git, rm, lsof): the step's, without what the runner
  * gives an action and never a `run:` step (ACTIONS_RUNTIME_TOKEN and the other ACTIONS_* service URLs and
@@ -148,31 +153,38 @@ export interface GroupSample {
 }
 
 /**
- * How far the process group `pgid` has got, read from /proc (Linux; undefined elsewhere, or when the group is
- * gone): a git call that uses no CPU and writes nothing for long, or waits to open a named pipe, is stuck.
+ * How far the process `pid` and its descendants have got, read from /proc (Linux; undefined elsewhere, or when
+ * it is gone): a git call that uses no CPU and writes nothing for long, or waits to open a named pipe, is stuck.
+ * Only that tree is read, not every process of the machine: many legs may be watching at once.
  */
-export function sampleGroup(pgid: number): GroupSample | undefined {
+export function sampleTree(pid: number): GroupSample | undefined {
   if (process.platform !== 'linux') return undefined
   const sample: GroupSample = { ticks: 0, pipeWait: false }
-  let found = false
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
+  const visit = (at: number, depth: number): boolean => {
     try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8')
+      const stat = fs.readFileSync(`/proc/${at}/stat`, 'utf8')
       // After the command's closing parenthesis: state, ppid, pgrp, ... utime, stime, cutime, cstime (fields 14-17).
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (Number(fields[2]) !== pgid) continue
-      found = true
       sample.ticks += fields.slice(11, 15).reduce((sum, value) => sum + Number(value), 0)
-      if (fields[0] === 'S' && fs.readFileSync(`/proc/${name}/wchan`, 'utf8').trim() === 'wait_for_partner') {
+      if (fields[0] === 'S' && fs.readFileSync(`/proc/${at}/wchan`, 'utf8').trim() === 'wait_for_partner') {
         sample.pipeWait = true
-        sample.pipe ??= openingPath(Number(name))
+        sample.pipe ??= openingPath(at)
       }
+      if (depth < 4) for (const child of childrenOf(at)) visit(child, depth + 1)
+      return true
     } catch {
-      // gone meanwhile
+      return false // gone meanwhile
     }
   }
-  return found ? sample : undefined
+  return visit(pid, 0) ? sample : undefined
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
 }
 
 /** open and openat by architecture: the number, and which argument holds the path. */

@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Evidence } from './evidence.js'
 import { ownershipOf } from './ownership.js'
-import { isInside, samePath } from './paths.js'
+import { isInside, realPath, samePath } from './paths.js'
 import { childEnvironment, type Platform, type Resident } from './processes.js'
 import { adminDirs, checkFolder, isOrphanFolder, lockOf, type FolderState, type Repository } from './repository.js'
 import { deleteBranch, inspect, nothingNew, type BranchDeletion, type Findings, type GateInput } from './safety-gate.js'
@@ -134,7 +134,9 @@ function run(command: string, args: string[]): Promise<void> {
  * a folder that lives elsewhere). Linux reads its mount table; macOS asks mount(8); elsewhere none are seen.
  */
 export function mountsInside(dir: string, platform: Platform = process.platform, mountTable = readMountTable): string[] {
-  return mountTable(platform).filter(point => isInside(point, dir, platform))
+  // The mount table names real paths: the folder's, with every link resolved, is compared.
+  const real = realPath(dir, platform)
+  return mountTable(platform).filter(point => isInside(point, dir, platform) || isInside(point, real, platform))
 }
 
 function readMountTable(platform: Platform): string[] {

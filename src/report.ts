@@ -3,7 +3,7 @@
 // git or a record file goes out on one line: a newline in it cannot start a workflow command.
 import * as core from '@actions/core'
 import type { ExitResult } from './exit-worktree.js'
-import type { Resident } from './processes.js'
+import { shellQuote, type Resident } from './processes.js'
 import type { Outcome } from './remove-worktree.js'
 import { rescued, rescueLabel, type RescueResult } from './rescue.js'
 import { describeFindings, type BranchDeletion, type Findings } from './safety-gate.js'
@@ -14,11 +14,6 @@ const LISTED = 10
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ')
-}
-
-/** A word as a POSIX shell reads it back unchanged: quoted unless it is plainly safe. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9._/+@:=,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 }
 
 /** The exit's message: what was found, what was done, what to do next. */
@@ -57,7 +52,7 @@ function keptText(where: string, result: ExitResult): string {
   const findings = result.findings!
   const rescue = withSpace(rescueSummary(result))
   const detached = result.detached
-    ? ` It was detached from its branch ${result.detached} at the same commit, so that the next actions/checkout on this runner can delete branches; git -C ${result.path} switch ${result.detached} goes back.`
+    ? ` It was detached from its branch ${result.detached} at the same commit, so that the next actions/checkout on this runner can delete branches; git -C ${shellQuote(result.path)} switch ${shellQuote(result.detached)} goes back.`
     : ''
   switch (result.verdict) {
     case 'keep-asked':
@@ -163,7 +158,9 @@ export function rescueProblems(rescue: RescueResult | undefined): string[] {
       problems.push(
         failure.cause === 'no-remote'
           ? 'Rescue to a branch failed: the repository had no remote when the job entered.'
-          : `Rescue to a branch failed: ${failure.said}. Give the job contents: write permission and actions/checkout's persisted credentials, or use rescue: artifact.`
+          : failure.cause === 'unsealed'
+            ? "Rescue to a branch failed: the record in the worktree's git dir is not this job's sealed record, so the remote of enter is unknown, and nothing is pushed elsewhere. Use rescue: artifact."
+            : `Rescue to a branch failed: ${failure.said}. Give the job contents: write permission and actions/checkout's persisted credentials, or use rescue: artifact.`
       )
     } else {
       const hint =

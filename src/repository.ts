@@ -3,7 +3,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git, GitError } from './git-command-manager.js'
 import { InputError } from './input-helper.js'
-import { samePath } from './paths.js'
+import { normalizePath, realPath, samePath } from './paths.js'
 import { parseWorktreeList, type WorktreeEntry } from './porcelain.js'
 import type { FilterDriver } from './sealed-git.js'
 import type { PushTarget, WorktreeRecord } from './state-helper.js'
@@ -163,7 +163,8 @@ export type FolderState = 'intact' | 'missing' | 'replaced' | 'repointed'
 export function checkFolder(p: string, adminDir: string): FolderState {
   const kind = kindOf(p)
   if (kind === 'missing') return 'missing'
-  if (kind !== 'directory') return 'replaced'
+  // A link anywhere on its path (the agent can rewrite where git has it) would lead a removal elsewhere.
+  if (kind !== 'directory' || normalizePath(realPath(p)) !== normalizePath(p)) return 'replaced'
   const pointer = /^gitdir: (.*)$/m.exec(readSmall(path.join(p, '.git')) ?? '')?.[1]
   return pointer && samePath(path.resolve(p, pointer.trim()), adminDir) ? 'intact' : 'repointed'
 }

@@ -7,12 +7,13 @@ import * as path from 'node:path'
 import type { Git } from './git-command-manager.js'
 import type { RescueTarget } from './input-helper.js'
 import type { Repository } from './repository.js'
+import { shellQuote } from './processes.js'
 import { clearHidingBits, type Findings } from './safety-gate.js'
-import { openView } from './sealed-git.js'
+import { openView, type View } from './sealed-git.js'
 import type { Evidence } from './evidence.js'
-import { isInside } from './paths.js'
 import type { PushTarget, WorktreeRecord } from './state-helper.js'
 import { copyRegular, isSpecial, kindOf, linesOf, reachedWithoutLinks } from './untrusted-files.js'
+import { unlinkReflogLinks } from './worktree-refs.js'
 
 /** What a rescue may take, all targets together: the runner gives a cancelled job's posts little time. */
 export const RESCUE_TIME_LIMIT_MS = 60_000
@@ -58,7 +59,7 @@ export interface RescueFailure {
   target: RescueTarget
   said: string
   /** What the failure points to: the job's permissions, no remote, no artifact service, GHES, or nothing known. */
-  cause: 'refused' | 'no-remote' | 'no-service' | 'ghes' | 'other'
+  cause: 'refused' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'other'
 }
 
 /** The work left the machine, by at least one target. */
@@ -82,16 +83,17 @@ export async function keepSnapshot(input: {
   const head = findings.head!
   const index = path.join(gitDir, 'index')
   const hasIndex = folder !== undefined && fs.existsSync(index)
-  const view = openView({
-    objects: path.join(repo.commonDir, 'objects'),
-    head,
-    index: hasIndex ? index : undefined,
-    workTree: folder,
-    settings: [`core.fileMode=${record.fileMode}`, ...(record.pinned ?? [])],
-    filters: record.believed.filters
-  })
-  const git = view.git
+  let view: View | undefined
   try {
+    view = openView({
+      objects: path.join(repo.commonDir, 'objects'),
+      head,
+      index: hasIndex ? index : undefined,
+      workTree: folder,
+      settings: [`core.fileMode=${record.fileMode}`, ...(record.pinned ?? [])],
+      filters: record.believed.filters
+    })
+    const git = view.git
     const headTree = (await git.exec(['rev-parse', `${head}^{tree}`])).trim()
     let tree = headTree
     let indexTree: string | undefined
@@ -108,7 +110,8 @@ export async function keepSnapshot(input: {
         .filter(entry => entry === '?? .gitignore' || (entry.startsWith('?? ') && entry.endsWith('/.gitignore')))
         .map(entry => `:(literal)${path.posix.dirname(entry.slice(3))}`)
       const changed = new Set([
-        ...(await list(['diff-files', '-z', '--name-only'])),
+        // Submodules as the index records them: git would otherwise run in each, with its configuration.
+        ...(await list(['diff-files', '-z', '--name-only', '--ignore-submodules=dirty'])),
         ...(await list(['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'])),
         ...(hiding.length ? await list(['ls-files', '-z', '--others', '--', ...hiding]) : [])
       ])
@@ -152,12 +155,13 @@ export async function keepSnapshot(input: {
     ].join('\n')
     const commit = (await git.exec(['commit-tree', tree, ...parents.flatMap(p => ['-p', p]), '-F', '-'], { env: IDENTITY, input: message })).trim()
     const ref = keptRef(gitDir, record.token)
+    unlinkReflogLinks(repo.commonDir, ref)
     await repo.git.exec(['update-ref', '-m', 'agent-worktree: kept', ref, commit])
     return { commit, ref, leftOut, base: record.believed.base ?? head }
   } catch (error) {
     return (error as Error).message
   } finally {
-    view.dispose()
+    view?.dispose()
   }
 }
 
@@ -175,7 +179,10 @@ export const KEPT_REFS = 'refs/agent-worktree/kept/'
 /** Deletes a kept ref, when there is one (a loose file, or a line of packed-refs): no git call otherwise. */
 export async function dropKeptRef(git: Git, commonDir: string, ref: string): Promise<void> {
   const packed = fs.existsSync(path.join(commonDir, 'packed-refs')) && [...linesOf(path.join(commonDir, 'packed-refs'))].some(line => line.endsWith(` ${ref}`))
-  if (packed || fs.existsSync(path.join(commonDir, ...ref.split('/')))) await git.run(['update-ref', '-d', ref])
+  if (packed || fs.existsSync(path.join(commonDir, ...ref.split('/')))) {
+    unlinkReflogLinks(commonDir, ref)
+    await git.run(['update-ref', '-d', ref])
+  }
 }
 
 /**
@@ -255,7 +262,7 @@ export async function rescue(
     else result.branch = pushed
   }
   if (targets.includes('artifact')) {
-    const uploaded = await uploadArtifact(repo.git, snapshot, evidence, deadline, env)
+    const uploaded = await uploadArtifact(repo.git, repo.commonDir, snapshot, evidence, deadline, env)
     if ('cause' in uploaded) result.failures.push({ target: 'artifact', ...uploaded })
     else result.artifact = uploaded
   }
@@ -275,10 +282,9 @@ async function pushBranch(
   deadline: number
 ): Promise<{ remote: string; name: string } | Omit<RescueFailure, 'target'>> {
   const target = evidence.believed.push
-  if (!target) return { cause: 'no-remote', said: '' }
-  const own = evidence.source !== 'hint'
+  if (!target) return { cause: evidence.source === 'hint' ? 'unsealed' : 'no-remote', said: '' }
   const branch = rescueName(evidence, '/')
-  const headers = await credentialHeaders(repo.git, target, own)
+  const headers = await credentialHeaders(repo.git, target)
   const view = openView({ objects: path.join(repo.commonDir, 'objects'), head: snapshot.commit })
   try {
     const settings = [
@@ -286,9 +292,9 @@ async function pushBranch(
       'push.followTags=false',
       'push.negotiate=false',
       'push.recurseSubmodules=no',
-      // From a record file that is only a hint, no local repository receives (its hooks would run).
-      ...(target.sshCommand ? [`core.sshCommand=${target.sshCommand}`] : []),
-      ...(own ? [] : ['protocol.file.allow=never'])
+      // The ssh command of enter (or plain ssh): one a config file names now (a global one the job's environment
+      // points at) takes no part.
+      `core.sshCommand=${target.sshCommand ?? 'ssh'}`
     ].flatMap(setting => ['-c', setting])
     const pushed = await view.git.run(
       [
@@ -304,7 +310,9 @@ async function pushBranch(
         target.url,
         `${snapshot.commit}:refs/heads/${branch}`
       ],
-      { env: configEnvironment(headers), stallMs: STALL_MS, deadline, interruptible: true, remote: true }
+      // The transports a push to the remote of enter may take: never one that runs a command (ext::, fd::,
+      // a remote helper), whatever a global config says.
+      { env: { ...configEnvironment(headers), GIT_ALLOW_PROTOCOL: 'https:http:ssh:git:file' }, stallMs: STALL_MS, deadline, interruptible: true, remote: true }
     )
     if (pushed.exitCode !== 0) {
       const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:| ! |To |git stopped)/.test(line.trim()))
@@ -316,18 +324,12 @@ async function pushBranch(
   }
 }
 
-/** actions/checkout's file of persisted credentials (v6 and later), in the runner's temp folder. */
-const CREDENTIALS_FILE = /[\\/]git-credentials-[0-9a-f-]+\.config$/i
-
 /**
  * The http.<url>.extraheader settings the repository had at enter, read now: from its own config (the keys
  * recorded at enter) and from the credentials files it included. Only extraheader keys are taken from those
- * files: nothing else in them is read as configuration. For a record that is only a hint, a file must be
- * actions/checkout's, in this runner's temp folder.
+ * files: nothing else in them is read as configuration.
  */
-async function credentialHeaders(git: Git, target: PushTarget, trusted: boolean): Promise<[string, string][]> {
-  const temp = process.env.RUNNER_TEMP
-  const files = target.credentialFiles.filter(file => trusted || (CREDENTIALS_FILE.test(file) && !!temp && isInside(file, temp)))
+async function credentialHeaders(git: Git, target: PushTarget): Promise<[string, string][]> {
   const headers: [string, string][] = []
   const read = async (args: string[]): Promise<void> => {
     const listed = await git.run(['config', '-z', ...args])
@@ -338,7 +340,7 @@ async function credentialHeaders(git: Git, target: PushTarget, trusted: boolean)
     }
   }
   for (const key of target.headerKeys) await read(['--local', '--get-regexp', `^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`])
-  for (const file of files) await read(['--file', file, '--get-regexp', '^http\\..+\\.extraheader$'])
+  for (const file of target.credentialFiles) await read(['--file', file, '--get-regexp', '^http\\..+\\.extraheader$'])
   return headers
 }
 
@@ -369,6 +371,7 @@ export function rescueName(record: Pick<WorktreeRecord, 'name' | 'owner'>, separ
 
 async function uploadArtifact(
   git: Git,
+  commonDir: string,
   snapshot: Snapshot,
   record: Pick<WorktreeRecord, 'name' | 'path' | 'owner'>,
   deadline: number,
@@ -386,7 +389,11 @@ async function uploadArtifact(
       interruptible: true
     })
     if (made.exitCode !== 0) return { cause: 'other', said: `git bundle failed: ${made.stderr.trim()}` }
-    const diff = await git.run(['diff', '--no-ext-diff', '--no-textconv', '--binary', snapshot.base, snapshot.commit], { deadline, interruptible: true })
+    // Through a view: the repository's diff settings (drivers, submodule logs) take no part.
+    const view = openView({ objects: path.join(commonDir, 'objects'), head: snapshot.commit })
+    const diff = await view.git
+      .run(['diff', '--no-ext-diff', '--no-textconv', '--binary', '--ignore-submodules=all', snapshot.base, snapshot.commit], { deadline, interruptible: true })
+      .finally(() => view.dispose())
     fs.writeFileSync(patch, diff.exitCode === 0 ? diff.stdout : '')
     fs.writeFileSync(
       path.join(dir, 'README.txt'),
@@ -396,7 +403,7 @@ async function uploadArtifact(
         `rescue.bundle holds ${snapshot.ref}, commit ${snapshot.commit}: its files are the worktree as it was left;`,
         'its first parent is where HEAD was; further parents hold the index and commits HEAD did not reach.',
         'In a clone of the repository:',
-        `  git fetch rescue.bundle ${snapshot.ref} && git switch -c rescued FETCH_HEAD`,
+        `  git fetch rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c rescued FETCH_HEAD`,
         `rescue.patch is the same work as a patch against ${snapshot.base}: git apply --index rescue.patch`,
         ''
       ].join('\n')

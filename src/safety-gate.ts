@@ -11,7 +11,7 @@ import { parseStatus, parseStatusV2, type StatusEntry } from './porcelain.js'
 import { adminDirs } from './repository.js'
 import { openView, type FilterDriver } from './sealed-git.js'
 import { isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from './untrusted-files.js'
-import { gitDirCommits, refReflogCommits } from './worktree-refs.js'
+import { gitDirCommits, refReflogCommits, unlinkReflogLinks } from './worktree-refs.js'
 
 export interface Findings {
   /** Uncommitted changes as `XY path`: modified, staged, deleted, and untracked files that are not ignored. */
@@ -138,8 +138,8 @@ async function uncommitted(input: GateInput, head: string): Promise<Files> {
     // A removal cut short may have deleted .gitignore files: put them back (the folder goes anyway), so
     // that what is ignored stays ignored.
     if (input.tolerateDeletions) {
-      const ignores = await must(view.git, ['ls-files', '-z', '--', ':(glob)**/.gitignore'])
-      if (ignores) await view.git.run(['checkout-index', '-z', '--stdin'], { input: ignores })
+      const ignores = (await must(view.git, ['ls-files', '-z', '--', ':(glob)**/.gitignore'])).split('\0').filter(p => p && reachedWithoutLinks(folder, p))
+      if (ignores.length) await view.git.run(['checkout-index', '-z', '--stdin'], { input: ignores.join('\0') })
     }
     // Untracked work is what the worktree's .gitignore files do not ignore: a pattern the agent added to
     // .git/info/exclude or a global excludes file hides nothing. Every untracked path, ignored or not,
@@ -519,6 +519,7 @@ export async function deleteBranch(
     const unsaved = await repo.git.run(['log', '--format=%h', '-1', ref, '--not', proof.savedBeyond, '--remotes', '--'])
     if (unsaved.exitCode !== 0 || unsaved.stdout.trim() !== '') return { branch, deleted: false, why: 'unsaved' }
   }
+  unlinkReflogLinks(repo.commonDir, ref)
   const deletion = await repo.git.run(['update-ref', '-d', ref, tip])
   return deletion.exitCode === 0 ? { branch, deleted: true } : { branch, deleted: false, why: 'moved', detail: deletion.stderr.trim() }
 }

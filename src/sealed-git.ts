@@ -47,6 +47,9 @@ export function privateTemp(prefix: string): string {
   return fs.mkdtempSync(path.join(process.env.RUNNER_TEMP || os.tmpdir(), prefix))
 }
 
+/** An index of a million files is some 100 MB: one far larger is not an index, and is not copied. */
+const MAX_INDEX_BYTES = 2 * 1024 ** 3
+
 export function openView(settings: ViewSettings): View {
   const dir = privateTemp('agent-worktree-view-')
   try {
@@ -61,7 +64,7 @@ export function openView(settings: ViewSettings): View {
     let index: string | undefined
     if (settings.index) {
       index = path.join(dir, 'index')
-      if (!copyRegular(settings.index, index)) throw new Error(`${settings.index} is not a regular file`)
+      if (!copyRegular(settings.index, index, MAX_INDEX_BYTES)) throw new Error(`${settings.index} is not a regular file of an index's size`)
       // The copy keeps the index's time: git compares it with the files' times to spot edits made in the
       // second the index was written.
       const { atime, mtime } = fs.lstatSync(settings.index)

@@ -1,12 +1,11 @@
 // What the main step hands to the post step and to the exit sub-action.
 import * as core from '@actions/core'
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { OnExit, RescueTarget } from './input-helper.js'
 import type { Owner } from './ownership.js'
 import type { FilterDriver } from './sealed-git.js'
-import { readSmall } from './untrusted-files.js'
+import { readSmall, writeReplacing } from './untrusted-files.js'
 
 /** State key of the main step: the worktree record, saved before anything is created, and again as it grows. */
 export const STATE_RECORD = 'worktree'
@@ -156,10 +155,7 @@ function canonical(value: unknown): string {
 
 /** Written aside and renamed into place: a step killed meanwhile never leaves half a record. */
 function writeFile(gitDir: string, content: object): void {
-  const file = path.join(gitDir, RECORD_FILE)
-  const temp = `${file}.${process.pid}.tmp`
-  fs.writeFileSync(temp, `${JSON.stringify(content, null, 2)}\n`)
-  fs.renameSync(temp, file)
+  writeReplacing(path.join(gitDir, RECORD_FILE), `${JSON.stringify(content, null, 2)}\n`)
 }
 
 /** Writes the step's own record, sealed: only the main step (and a take from the pool) has one to write. */

@@ -1,6 +1,7 @@
 // Files the agent can write (its worktree, git dirs, the common git dir) are read here and nowhere else: only
 // regular files, opened without following a link and without waiting for a named pipe's writer, in bounded
 // memory. A read never blocks the step, so SIGINT and SIGTERM are always heard.
+import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 
@@ -71,12 +72,19 @@ export function readSmall(p: string, max = 1024 * 1024): string | undefined {
   }
 }
 
-/** Each line of a regular file, read a chunk at a time (a reflog may be large); none when it is not one. */
+/** No line of a file we read (a reflog entry, a ref) is longer: a longer one is nobody's and is skipped. */
+const MAX_LINE = 64 * 1024
+
+/**
+ * Each line of a regular file, read a chunk at a time (a reflog may be large) in time linear in its size;
+ * none when it is not one.
+ */
 export function* linesOf(p: string): Generator<string> {
   const fd = openRegular(p)
   if (fd === undefined) return
   try {
-    let rest = ''
+    let rest: Buffer[] = []
+    let restLength = 0
     const buffer = Buffer.alloc(CHUNK)
     for (;;) {
       let read: number
@@ -86,24 +94,33 @@ export function* linesOf(p: string): Generator<string> {
         return
       }
       if (read === 0) break
-      const text = rest + buffer.subarray(0, read).toString('latin1')
-      const lines = text.split('\n')
-      rest = lines.pop() ?? ''
-      yield* lines
+      let start = 0
+      for (let newline = buffer.indexOf(10, 0); newline !== -1 && newline < read; newline = buffer.indexOf(10, start)) {
+        if (restLength + newline - start <= MAX_LINE) yield Buffer.concat([...rest, buffer.subarray(start, newline)]).toString('latin1')
+        rest = []
+        restLength = 0
+        start = newline + 1
+      }
+      // What is left of the chunk begins a line; a line that outgrows MAX_LINE is dropped as it comes.
+      if (restLength <= MAX_LINE) rest.push(Buffer.from(buffer.subarray(start, read)))
+      restLength += read - start
     }
-    if (rest) yield rest
+    if (restLength && restLength <= MAX_LINE) yield Buffer.concat(rest).toString('latin1')
   } finally {
     fs.closeSync(fd)
   }
 }
 
 /**
- * Whether `relative` names something inside `folder` reached without passing through a link: a path git
- * reports under a folder the agent replaced by a link would otherwise lead out of the worktree.
+ * Whether `relative` (a path git reported, maybe from an index the agent forged) names something inside
+ * `folder`, reached without passing through a link: plain segments only (no "..", ".", empty or ".git"), and
+ * no folder on the way replaced by a link that leads out of the worktree.
  */
 export function reachedWithoutLinks(folder: string, relative: string): boolean {
+  const segments = relative.split('/')
+  if (path.isAbsolute(relative) || segments.some(s => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git' || s.includes('\\'))) return false
   const parent = path.dirname(relative)
-  if (parent === '.' || parent === '') return true
+  if (parent === '.') return true
   try {
     return fs.realpathSync(path.join(folder, parent)) === path.join(fs.realpathSync(folder), parent)
   } catch {
@@ -111,10 +128,53 @@ export function reachedWithoutLinks(folder: string, relative: string): boolean {
   }
 }
 
-/** Copies a regular file to a new file `to`, a chunk at a time; false when `from` is not one. */
-export function copyRegular(from: string, to: string): boolean {
+/**
+ * Writes a small file in a folder the agent can write: to a new file of a random name (never through a link
+ * planted at a name we would use), renamed over the target (a link there is replaced, not followed).
+ */
+export function writeReplacing(file: string, content: string): void {
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`
+  fs.writeFileSync(temp, content, { flag: 'wx', mode: 0o644 })
+  try {
+    fs.renameSync(temp, file)
+  } catch (error) {
+    fs.rmSync(temp, { force: true })
+    throw error
+  }
+}
+
+/**
+ * The regular files below `dir`, walked without following a link, at most `max` of them (a folder the agent
+ * filled is not read for ever).
+ */
+export function regularFilesBelow(dir: string, max = 100_000): string[] {
+  const found: string[] = []
+  const walk = (at: string): void => {
+    let entries: fs.Dirent[]
+    try {
+      entries = fs.readdirSync(at, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const entry of entries) {
+      if (found.length >= max) return
+      const full = path.join(at, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (entry.isFile()) found.push(full)
+    }
+  }
+  if (kindOf(dir) === 'directory') walk(dir)
+  return found
+}
+
+/** Copies a regular file to a new file `to`, a chunk at a time; false when `from` is not one, or is larger than `max`. */
+export function copyRegular(from: string, to: string, max = Number.MAX_SAFE_INTEGER): boolean {
   const fd = openRegular(from)
   if (fd === undefined) return false
+  if (fs.fstatSync(fd).size > max) {
+    fs.closeSync(fd)
+    return false
+  }
   const out = fs.openSync(to, 'wx', 0o600)
   try {
     const buffer = Buffer.alloc(CHUNK)

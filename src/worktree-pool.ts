@@ -12,6 +12,8 @@ import { mountsInside, removeWorktreeFolder } from './remove-worktree.js'
 import { dropKeptRef, keptRef } from './rescue.js'
 import { adminDirOf, listWorktrees, type Repository, worktreeGit } from './repository.js'
 import { deleteBranch, describeFindings, inspect, nothingNew, provenUntouched, type Findings, type GateInput } from './safety-gate.js'
+import { writeReplacing } from './untrusted-files.js'
+import { unlinkReflogLinks } from './worktree-refs.js'
 import { readRecordFile, restoreRecordFile, writeHints, writeRecordFile, type RecordFile, type WorktreeRecord } from './state-helper.js'
 
 /** Parked worktrees of one repository, at most; beyond, a clean worktree is deleted as without recycle. */
@@ -38,13 +40,14 @@ export async function park(repo: Repository, evidence: Evidence, gitDir: string,
   // A repository nested where .gitignore does not reach would stay through the cleaning: no parking then.
   if (!nothingNew(findings, again) || again.loose?.length) return false
   const git = worktreeGit(gitDir, folder)
+  unlinkReflogLinks(gitDir, 'HEAD')
   await git.exec(['update-ref', '--no-deref', '-m', 'agent-worktree: parked', 'HEAD', findings.head])
   const branch = gate.branchesToDelete[0]
   if (branch) await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] })
   await git.exec(['clean', '-ffdXq'])
   await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, evidence.token))
   const since = new Date().toISOString()
-  fs.writeFileSync(path.join(gitDir, 'locked'), parkedLock(since))
+  writeReplacing(path.join(gitDir, 'locked'), parkedLock(since))
   writeHints(gitDir, { exited: 'parked', parked: since, parkedHead: findings.head })
   return true
 }
@@ -100,21 +103,26 @@ export async function takeParked(repo: Repository, record: WorktreeRecord, lockR
     const findings = await inspect(parkedGate(repo, gitDir, entry.path, parked, parkedSince(entry)!))
     if (!provenUntouched(findings, parked?.parkedHead)) {
       const what = findings.error ? `its state could not be read (${findings.error})` : `it holds ${describeFindings(findings)}`
-      fs.writeFileSync(path.join(gitDir, 'locked'), heldBackLock(what))
+      writeReplacing(path.join(gitDir, 'locked'), heldBackLock(what))
       heldBack.push(`${entry.path}: ${what}`)
       continue
     }
     writeRecordFile(gitDir, { ...record, id: path.basename(gitDir), taken: new Date().toISOString() })
+    // Its own settings were the last job's (its agent could write them): the new job enters with the
+    // repository's, as any new worktree does.
+    fs.rmSync(path.join(gitDir, 'config.worktree'), { force: true })
+    unlinkReflogLinks(gitDir, 'HEAD')
     fs.rmSync(path.join(gitDir, 'locked'), { force: true })
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
     const moved = await repo.git.run(['worktree', 'move', entry.path, record.path])
     if (moved.exitCode !== 0) {
       // Another file system, for one: leave it parked.
-      fs.writeFileSync(path.join(gitDir, 'locked'), entry.locked!)
+      writeReplacing(path.join(gitDir, 'locked'), entry.locked!)
       if (parked) restoreRecordFile(gitDir, parked)
       continue
     }
-    fs.writeFileSync(path.join(gitDir, 'locked'), lockReason)
+    writeReplacing(path.join(gitDir, 'locked'), lockReason)
+    unlinkReflogLinks(repo.commonDir, `refs/heads/${record.branch}`)
     await repo.git.exec(['branch', '--no-track', record.branch, record.baseSha])
     return { gitDir, heldBack }
   }

@@ -4,7 +4,7 @@
 // left in progress. Read from the files, so that nothing git is told can hide them.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { linesOf } from './untrusted-files.js'
+import { kindOf, linesOf, regularFilesBelow } from './untrusted-files.js'
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/
 
@@ -37,17 +37,6 @@ function firstLines(file: string, count = 1): string[] {
   return lines
 }
 
-function filesBelow(dir: string): string[] {
-  try {
-    return fs
-      .readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter(e => e.isFile())
-      .map(e => path.join(e.parentPath, e.name))
-  } catch {
-    return []
-  }
-}
-
 /** Both sides of every reflog entry written at or after `since` (ms; all entries when undefined). */
 export function reflogCommits(file: string, since?: number): string[] {
   const found: string[] = []
@@ -64,8 +53,8 @@ export function reflogCommits(file: string, since?: number): string[] {
 export function gitDirCommits(gitDir: string, since?: number): string[] {
   const found = [
     ...reflogCommits(path.join(gitDir, 'logs', 'HEAD'), since),
-    ...filesBelow(path.join(gitDir, 'logs', 'refs')).flatMap(file => reflogCommits(file, since)),
-    ...filesBelow(path.join(gitDir, 'refs')).flatMap(file => firstLines(file)),
+    ...regularFilesBelow(path.join(gitDir, 'logs', 'refs')).flatMap(file => reflogCommits(file, since)),
+    ...regularFilesBelow(path.join(gitDir, 'refs')).flatMap(file => firstLines(file)),
     ...PSEUDO_REFS.flatMap(name => firstLines(path.join(gitDir, name), 1000).map(line => line.split(/\s/)[0]))
   ]
   return [...new Set(found.map(id => id.trim()).filter(id => OBJECT_ID.test(id)))]
@@ -74,4 +63,19 @@ export function gitDirCommits(gitDir: string, since?: number): string[] {
 /** The commits the reflog of a shared ref (refs/heads/<branch>, refs/stash) remembers since `since`. */
 export function refReflogCommits(commonDir: string, ref: string, since?: number): string[] {
   return reflogCommits(path.join(commonDir, 'logs', ...ref.split('/')), since)
+}
+
+/**
+ * Before git writes a ref whose reflog lives under `dir` (a git dir the agent can write): a link on the way to
+ * the reflog, or in its place, is removed. git appends to a reflog and deletes it by path, following links,
+ * and would write or delete a file outside the repository.
+ */
+export function unlinkReflogLinks(dir: string, ref: string): void {
+  let at = dir
+  for (const part of ['logs', ...ref.split('/')]) {
+    at = path.join(at, part)
+    const kind = kindOf(at)
+    if (kind === 'link') fs.rmSync(at, { force: true })
+    if (kind !== 'directory') return
+  }
 }
