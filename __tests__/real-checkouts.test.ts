@@ -10,8 +10,10 @@ import { afterEach, describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../scripts/runner.mjs'
 import { replayCheckout } from './helpers/checkout.js'
 import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { available } from './helpers/tools.js'
 
 const NOBODY = { uid: 65534, gid: 65534 }
+const HAS_LFS = available('git-lfs', ['git', 'lfs', 'version'], 'the 3 LFS tests of real-checkouts.test.ts')
 const IDENTITY = { GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com' }
 /** Folders mounted by a test, unmounted after it. */
 const mounted = new Set<string>()
@@ -383,7 +385,7 @@ describe('no false keeps: line endings', () => {
 })
 
 // 4. Git LFS, with a HOME of the test's own so that nothing global changes.
-describe('LFS as the checkout left it', () => {
+describe.skipIf(!HAS_LFS)('LFS as the checkout left it', () => {
   interface LfsLab {
     repos: Repos
     env: Record<string, string>
