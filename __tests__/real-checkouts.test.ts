@@ -532,6 +532,21 @@ describe('removal that fails half-way, as a non-root user', () => {
     expect(hasBranch(repos, branch)).toBe(false)
   }
 
+  it("a worktrees-dir the runner's user cannot write: an input error that names it, and nothing is created", async t => {
+    const repos = nobodyRepos(t)
+    const locked = path.join(repos.root, 'root-owned')
+    fs.mkdirSync(locked, { mode: 0o755 })
+    const j = job(repos, 'runner-1', { user: NOBODY })
+    const main = await j.uses('.', { name: 'no-room', 'worktrees-dir': path.join(locked, 'wts') })
+    expect(main.exitCode).toBe(1)
+    expect(errors(main)).toBe(
+      `Input 'worktrees-dir' has the value ${JSON.stringify(path.join(locked, 'wts'))}: the runner's user (uid ${NOBODY.uid}) cannot create wts in ${locked} (EACCES). Give a folder that user can write, or let it write there.`
+    )
+    expect(registered(repos)).toEqual([repos.clone])
+    expect(hasBranch(repos, 'worktree-no-room')).toBe(false)
+    await j.runPosts()
+  })
+
   it('a read-only folder tree in an ignored folder (Go’s module cache): the post removes the worktree fully', async t => {
     const { repos, j, wt, branch } = await enterAsNobody(t, 'read-only')
     asNobody(
