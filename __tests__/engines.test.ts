@@ -1,7 +1,8 @@
 // Which Node runs what. The action runs on the Node the runner starts for `runs.using: node24`: every
-// package the bundle ships must accept it (some Azure packages of the artifact client declare Node 22 or
-// newer). The project itself is developed and tested on Node 20 and 24 (package.json engines, the CI
-// matrix); on 20, npm ci warns about those Azure packages, and the rescue tests run their upload there.
+// package the bundle ships must accept it (some packages of the artifact client, Azure's and what they and
+// Octokit use, declare Node 22 or newer). The project itself is developed and tested on Node 20 and 24
+// (package.json engines, the CI matrix); on 20, npm ci warns about those packages, and the rescue tests
+// run their upload there.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
