@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['__tests__/**/*.test.ts'],
+    // No test depends on the environment of whoever runs it (act, a GitHub Actions job, a git hook).
+    setupFiles: ['__tests__/helpers/setup.ts'],
     // Real git in real repositories: slower than a unit test, still well under these.
     testTimeout: 60_000,
     hookTimeout: 60_000,

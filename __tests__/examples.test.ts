@@ -69,6 +69,14 @@ describe("GitHub's parser", () => {
 })
 
 describe('the README and the examples', () => {
+  it('parses every YAML snippet of the README: none is dropped, whatever the line endings', () => {
+    const fences = read('README.md')
+      .split('\n')
+      .filter(line => line.trimEnd() === '```yaml').length
+    expect(fences).toBeGreaterThan(0)
+    expect(snippets).toHaveLength(fences)
+  })
+
   it('shows one example inline exactly as it is, and links every other', () => {
     const readme = read('README.md')
     expect(readme).toContain(read('examples/cli-agent-matrix.yml').trim())

@@ -1,4 +1,5 @@
-// `npm run local-action`: the TypeScript entry points run by @github/local-action, main then post.
+// `npm run local-action`: the TypeScript entry points run by @github/local-action, main then post,
+// cleaned up after as a runner cleans up after a job.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -7,14 +8,19 @@ import { ROOT } from '../scripts/runner.mjs'
 import { git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
 
 let repos: Repos
+let tmp: string
 beforeEach(() => {
   repos = makeRepos()
+  tmp = path.join(repos.root, 'tmp')
+  fs.mkdirSync(tmp)
 })
 afterEach(() => repos.cleanup())
 
+/** `npm run local-action -- <env file>`, with a temp folder of its own to see what it leaves there. */
 function localAction(envFile: string): string {
-  return execFileSync('npx', ['local-action', 'run', '.', 'src/enter.ts', envFile, '--post', 'src/post-step.ts'], {
+  return execFileSync(process.execPath, ['scripts/local-action.mjs', envFile], {
     cwd: ROOT,
+    env: { ...process.env, TMPDIR: tmp },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe']
   })
@@ -28,6 +34,10 @@ it('runs main and post from .env.example, against the repository it names', () =
   expect(out).toContain(`Created worktree ${worktree} on branch worktree-local-demo`)
   expect(out).toContain(`Removed ${worktree} and deleted its branch worktree-local-demo: nothing unsaved was found.`)
   expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+  // Nothing of the action left behind: no snapshot of the checkout in the temp folder (tsx, which runs
+  // the TypeScript, keeps a cache there), and no empty worktrees folder.
+  expect(fs.readdirSync(tmp).filter(name => name.startsWith('agent-worktree'))).toEqual([])
+  expect(fs.existsSync(`${repos.clone}.worktrees`)).toBe(false)
 }, 60_000)
 
 it('rescues kept work as an artifact through its stand-in for @actions/artifact', () => {

@@ -10,8 +10,10 @@ import { afterEach, describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../scripts/runner.mjs'
 import { replayCheckout } from './helpers/checkout.js'
 import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
+import { available } from './helpers/tools.js'
 
 const NOBODY = { uid: 65534, gid: 65534 }
+const HAS_LFS = available('git-lfs', ['git', 'lfs', 'version'], 'the 3 LFS tests of real-checkouts.test.ts')
 const IDENTITY = { GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.com' }
 /** Folders mounted by a test, unmounted after it. */
 const mounted = new Set<string>()
@@ -383,7 +385,7 @@ describe('no false keeps: line endings', () => {
 })
 
 // 4. Git LFS, with a HOME of the test's own so that nothing global changes.
-describe('LFS as the checkout left it', () => {
+describe.skipIf(!HAS_LFS)('LFS as the checkout left it', () => {
   interface LfsLab {
     repos: Repos
     env: Record<string, string>
@@ -529,6 +531,21 @@ describe('removal that fails half-way, as a non-root user', () => {
     expect(registered(repos)).toEqual([repos.clone])
     expect(hasBranch(repos, branch)).toBe(false)
   }
+
+  it("a worktrees-dir the runner's user cannot write: an input error that names it, and nothing is created", async t => {
+    const repos = nobodyRepos(t)
+    const locked = path.join(repos.root, 'root-owned')
+    fs.mkdirSync(locked, { mode: 0o755 })
+    const j = job(repos, 'runner-1', { user: NOBODY })
+    const main = await j.uses('.', { name: 'no-room', 'worktrees-dir': path.join(locked, 'wts') })
+    expect(main.exitCode).toBe(1)
+    expect(errors(main)).toBe(
+      `Input 'worktrees-dir' has the value ${JSON.stringify(path.join(locked, 'wts'))}: the runner's user (uid ${NOBODY.uid}) cannot create wts in ${locked} (EACCES). Give a folder that user can write, or let it write there.`
+    )
+    expect(registered(repos)).toEqual([repos.clone])
+    expect(hasBranch(repos, 'worktree-no-room')).toBe(false)
+    await j.runPosts()
+  })
 
   it('a read-only folder tree in an ignored folder (Go’s module cache): the post removes the worktree fully', async t => {
     const { repos, j, wt, branch } = await enterAsNobody(t, 'read-only')

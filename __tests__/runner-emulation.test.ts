@@ -247,6 +247,41 @@ console.log(JSON.stringify(env))
     expect(results[0].stdout).toContain(`post ran with ${limit - 'STATE_big='.length}`)
   })
 
+  it("gives a step none of the caller's act, Actions, runner or job variables: only what the job sets", async () => {
+    const caller = {
+      ACT: 'true',
+      ACTIONS_RUNTIME_TOKEN: 'token-of-the-caller',
+      ACTIONS_RESULTS_URL: 'http://127.0.0.1:1/',
+      GITHUB_WORKSPACE: '/elsewhere',
+      GITHUB_RUN_ID: '77',
+      RUNNER_ENVIRONMENT: 'github-hosted',
+      RUNNER_NAME: 'the-callers-runner',
+      AGENT_WORKTREE_PATH: '/elsewhere.worktrees/x',
+      AGENT_WORKTREE_ORIGINAL_PATH: '/elsewhere'
+    }
+    const saved = { ...process.env }
+    Object.assign(process.env, caller)
+    try {
+      const job = newJob()
+      const main = `console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(Object.keys(caller))}.map(k => [k, process.env[k] ?? null]))))\n`
+      const step = await job.uses(action('callers-env', { main }))
+      expect(JSON.parse(step.stdout)).toEqual({
+        ACT: null,
+        // The job's own, as the runner's node handler sets it for an action: never the caller's.
+        ACTIONS_RUNTIME_TOKEN: job.runtimeToken,
+        ACTIONS_RESULTS_URL: null,
+        GITHUB_WORKSPACE: workspace,
+        GITHUB_RUN_ID: null,
+        RUNNER_ENVIRONMENT: null,
+        RUNNER_NAME: 'emulation',
+        AGENT_WORKTREE_PATH: null,
+        AGENT_WORKTREE_ORIGINAL_PATH: null
+      })
+    } finally {
+      process.env = saved
+    }
+  })
+
   it('prepends GITHUB_PATH entries to PATH of later steps, the newest first', async () => {
     const job = newJob()
     await job.uses(action('adds-path', { main: "fs.appendFileSync(process.env.GITHUB_PATH, '/opt/first\\n/opt/second\\n')\n" }))

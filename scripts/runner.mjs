@@ -4,13 +4,14 @@
 // Emulated, after the runner's source:
 // - One node process per step (Runner.Worker/Handlers/NodeScriptActionHandler.cs: cwd GITHUB_WORKSPACE,
 //   NODE_ICU_DATA removed, killProcessOnCancel: false), its environment built as the runner builds it: the
-//   runner's own environment, RUNNER_TRACKING_ID, the job's `env:`, everything exported through GITHUB_ENV,
-//   the runtime variables the handler sets after those (ACTIONS_RUNTIME_URL, ACTIONS_RUNTIME_TOKEN,
-//   ACTIONS_CACHE_URL: what a JavaScript action gets and a `run:` step never does; ACTIONS_RESULTS_URL only
-//   where the job's env names a results service, such as the tests' stand-in: an unreachable one would make
-//   every artifact upload wait out its retries), INPUT_* and STATE_*; then GITHUB_ACTIONS=true, and CI=true
-//   unless CI is set (Runner.Sdk/ProcessInvoker.cs ExecuteAsync). Stdin is a pipe closed at once, stdout and
-//   stderr are pipes. The caller's own ACTIONS_*, GITHUB_* and RUNNER_* variables never reach a step.
+//   runner's own environment (the caller's, without what only a job has: GITHUB_*, RUNNER_*, ACTIONS_*,
+//   ACT, INPUT_*, STATE_*, AGENT_WORKTREE_PATH), RUNNER_TRACKING_ID, the job's `env:`, everything exported
+//   through GITHUB_ENV, the runtime variables the handler sets after those (ACTIONS_RUNTIME_URL,
+//   ACTIONS_RUNTIME_TOKEN, ACTIONS_CACHE_URL: what a JavaScript action gets and a `run:` step never does;
+//   ACTIONS_RESULTS_URL only where the job's env names a results service, such as the tests' stand-in: an
+//   unreachable one would make every artifact upload wait out its retries), INPUT_* and STATE_*; then
+//   GITHUB_ACTIONS=true, and CI=true unless CI is set (Runner.Sdk/ProcessInvoker.cs ExecuteAsync). Stdin is a
+//   pipe closed at once, stdout and stderr are pipes.
 // - Inputs (Runner.Worker/ActionRunner.cs merges the action.yml defaults, Handlers/Handler.cs
 //   AddInputsToEnvironment names them): INPUT_<NAME>, upper-cased, spaces to `_`, hyphens kept; `with:`
 //   first, then the default; a declared input with neither is set to ''. `required: true` is not enforced.
@@ -85,6 +86,12 @@ export const SIGTERM_TIMEOUT_MS = 2500
 export const OUTPUT_DRAIN_MS = 5000
 
 const SHIM = 'AGENT_WORKTREE_TEST_SHIM_'
+/**
+ * Variables of the caller's environment that a runner's own environment does not have: those the runner
+ * sets per job and step, those of a runner or act the caller itself runs under (ACT, ACTIONS_* with the
+ * tokens of its artifact and cache services), and those an agent-worktree step exported there.
+ */
+const CALLER_ONLY = /^(INPUT|STATE|GITHUB|RUNNER|ACTIONS)_|^ACT$|^AGENT_WORKTREE_(ORIGINAL_)?PATH$/
 const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY']
 
 /**
@@ -497,7 +504,7 @@ export class Job {
     /** @type {Record<string, string>} */
     const env = {}
     for (const [k, v] of Object.entries(process.env)) {
-      if (v !== undefined && !/^(INPUT|STATE|ACTIONS)_|^GITHUB_|^RUNNER_/.test(k) && !k.startsWith(SHIM)) env[k] = v
+      if (v !== undefined && !CALLER_ONLY.test(k) && !k.startsWith(SHIM)) env[k] = v
     }
     if (user) Object.assign(env, { HOME: homeOf(user.uid) })
     Object.assign(env, {

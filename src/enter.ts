@@ -3,6 +3,7 @@ import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { actNote } from './act.js'
 import { Git, GitError, handleCancellation, throwIfCancelled, type GitResult } from './git-command-manager.js'
 import { getEnterSettings, InputError, type EnterSettings } from './input-helper.js'
 import { snapshotCheckout, writeSnapshotFile } from './isolation.js'
@@ -377,7 +378,7 @@ function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): 
   core.setOutput('created', String(record.created))
   core.exportVariable(ENV_WORKTREE_PATH, record.path)
   core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
-  warnUnderAct(record)
+  noteUnderAct(record)
   core.info(
     oneLine(
       `${record.created ? 'Created' : 'Entered'} worktree ${record.path} on ${record.branch ? `branch ${record.branch}` : 'a detached HEAD'} at ${record.baseSha.slice(0, 12)}.`
@@ -385,11 +386,9 @@ function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): 
   )
 }
 
-/** act keeps only the workspace: a worktree beside it lives in act's container and vanishes with it. */
-function warnUnderAct(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env): void {
-  if (env.ACT !== 'true' || !env.GITHUB_WORKSPACE || isInside(record.path, env.GITHUB_WORKSPACE)) return
-  core.warning(
-    `Running under act, which keeps only the workspace ${env.GITHUB_WORKSPACE}: ${record.path} lives in act's container and goes with it, while its branch and registration stay in the repository. Set worktrees-dir to a folder inside the workspace that git ignores (for example .worktrees, listed in .gitignore).`,
-    { title: 'agent-worktree' }
-  )
+/** Under act, what of the worktree act keeps when that is not all of it (see act.ts). */
+function noteUnderAct(record: WorktreeRecord): void {
+  const note = actNote(record)
+  if (note?.level === 'warning') core.warning(note.message, { title: 'agent-worktree' })
+  else if (note) core.info(oneLine(note.message))
 }

@@ -148,6 +148,21 @@ async function resolveBase(repo: Repository, settings: EnterSettings): Promise<s
 }
 
 /**
+ * Why this process cannot make `dir` (or a worktree in it), or undefined: the folder itself, or the
+ * nearest one above it that exists, must let it create entries (a read-only file system tells too).
+ */
+function notWritable(dir: string): { what: string; folder: string; code: string } | undefined {
+  let folder = dir
+  while (!fs.existsSync(folder) && path.dirname(folder) !== folder) folder = path.dirname(folder)
+  try {
+    fs.accessSync(folder, fs.constants.W_OK | fs.constants.X_OK)
+    return undefined
+  } catch (error) {
+    return { what: folder === dir ? 'write to' : `create ${path.relative(folder, dir)} in`, folder, code: (error as NodeJS.ErrnoException).code ?? 'EACCES' }
+  }
+}
+
+/**
  * A folder that may hold new worktrees: not a symbolic link (it could lead anywhere), not a file, not
  * a file system's root, not inside a git dir (git would register a worktree inside its own data), not
  * inside another worktree, and inside the checkout only where git ignores it (else the agent's files
@@ -163,6 +178,14 @@ async function checkWorktreesDir(repo: Repository, dir: string, given: boolean):
     throw new InputError(input, dir, `it is a symbolic link (to ${fs.readlinkSync(dir)})`, 'Give the real path of the folder instead.')
   if (stat && !stat.isDirectory()) throw new InputError(input, dir, 'it is not a folder', 'Point it at a folder, or at a path that does not exist yet.')
   const real = realPath(dir)
+  const unwritable = notWritable(real)
+  if (unwritable)
+    throw new InputError(
+      input,
+      dir,
+      `the runner's user${process.getuid ? ` (uid ${process.getuid()})` : ''} cannot ${unwritable.what} ${unwritable.folder} (${unwritable.code})`,
+      'Give a folder that user can write, or let it write there.'
+    )
   if (path.parse(real).root === real)
     throw new InputError(input, dir, 'it is the root of a file system', 'Give a folder of its own, such as the default beside the checkout.')
   if (isReallyInside(real, repo.commonDir))

@@ -1,0 +1,28 @@
+// Builds dist/: one ncc bundle of src/index.ts for all three stages (dist/index.js, its lazily loaded
+// chunks, one licenses.txt), and the file the runner starts for each stage, as action.yml and
+// exit/action.yml name it. dist/ is committed and must be exactly what this writes.
+import { execFileSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import { createRequire } from 'node:module'
+import * as path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+/** Each stage's file, relative to dist/, and what it starts. */
+export const STAGES = { main: 'main/index.js', post: 'post/index.js', exit: 'exit/index.js' }
+
+const dist = path.join(ROOT, 'dist')
+// Whatever an earlier build left (a chunk that no longer exists) must not stay.
+fs.rmSync(dist, { recursive: true, force: true })
+const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js')
+execFileSync(process.execPath, [ncc, 'build', 'src/index.ts', '-o', 'dist', '--license', 'licenses.txt', '-q', '-m'], { cwd: ROOT, stdio: 'inherit' })
+for (const [stage, file] of Object.entries(STAGES)) {
+  const target = path.join(dist, file)
+  fs.mkdirSync(path.dirname(target), { recursive: true })
+  const bundle = path.relative(path.dirname(target), path.join(dist, 'index.js')).split(path.sep).join('/')
+  fs.writeFileSync(
+    target,
+    `// The ${stage} stage of agent-worktree: its code is the action's one bundle, dist/index.js.\nimport { start } from '${bundle}'\n\nstart('${stage}')\n`
+  )
+}
