@@ -1,7 +1,14 @@
 // What act keeps, as the main step tells it (src/act.ts), for each mode and where the worktree and its
 // repository lie. The end-to-end cases, through the bundles, are in real-runner.test.ts.
 import { describe, expect, it } from 'vitest'
-import { actHostFolder, actNote } from '../src/act.js'
+import { actFate, actHostFolder } from '../src/act.js'
+import { actNote as say } from '../src/report.js'
+
+/** What the main step says under act: the fate (act.ts), in words (report.ts). */
+function actNote(...args: Parameters<typeof actFate>): ReturnType<typeof say> | undefined {
+  const fate = actFate(...args)
+  return fate && say(fate)
+}
 
 const folder = '/home/dev/.cache/act/0123456789abcdef'
 const host = { ACT: 'true', GITHUB_WORKSPACE: `${folder}/hostexecutor`, RUNNER_TEMP: `${folder}/tmp` }

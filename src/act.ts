@@ -11,11 +11,10 @@ import * as path from 'node:path'
 import { isReallyInside as isInside } from './paths.js'
 import type { RescueTarget } from './input-helper.js'
 
-export interface ActNote {
-  /** warning: unsaved work goes with act's clean-up; info: it may stay, or a rescue copies it. */
-  level: 'warning' | 'info'
-  message: string
-}
+/** What act does with a worktree: in host mode, which of it lies in the job folder act deletes after a green job; in a container, what lies outside the workspace. */
+export type ActFate =
+  | { mode: 'host'; folder: string; worktree?: string; repository?: string; rescued: boolean }
+  | { mode: 'container'; workspace: string; worktree: string; outside?: { worktree?: string; repository?: string }; rescued: boolean }
 
 interface Entered {
   /** The worktree. */
@@ -33,39 +32,18 @@ export function actHostFolder(env: NodeJS.ProcessEnv): string | undefined {
   return env.RUNNER_TEMP && path.resolve(env.RUNNER_TEMP) === path.join(folder, 'tmp') ? folder : undefined
 }
 
-/** What act keeps of this worktree, when running under act and something of it does not stay. */
-export function actNote(entered: Entered, env: NodeJS.ProcessEnv = process.env): ActNote | undefined {
+/** What act keeps of this worktree, when running under act and something of it may not stay. */
+export function actFate(entered: Entered, env: NodeJS.ProcessEnv = process.env): ActFate | undefined {
   if (env.ACT !== 'true' || !env.GITHUB_WORKSPACE) return undefined
   const rescued = entered.rescue.includes('branch')
-  const rescue = rescued
-    ? 'rescue: branch pushes unsaved work to the remote before that.'
-    : 'To keep unsaved work, give repository-path a clone outside it (your own checkout), or set rescue: branch to push unsaved work to the remote.'
   const host = actHostFolder(env)
   if (host) {
-    const goes = [
-      isInside(entered.path, host) && `the worktree ${entered.path}`,
-      isInside(entered.commonDir, host) && `its branch, commits and registration (in act's copy of the repository, ${entered.commonDir})`
-    ].filter(Boolean)
-    if (!goes.length) return undefined
-    return {
-      level: rescued ? 'info' : 'warning',
-      message: `Running under act in host mode, which deletes its job folder ${host} when the job succeeds (it keeps it after a failure): ${goes.join(' and ')} go with it. ${rescue}`
-    }
+    const worktree = isInside(entered.path, host) ? entered.path : undefined
+    const repository = isInside(entered.commonDir, host) ? entered.commonDir : undefined
+    return worktree || repository ? { mode: 'host', folder: host, worktree, repository, rescued } : undefined
   }
   const workspace = env.GITHUB_WORKSPACE
-  if (isInside(entered.path, workspace) && isInside(entered.commonDir, workspace)) {
-    return {
-      level: 'info',
-      message: `Running under act in a container: the worktree ${entered.path} stays only if act runs with --bind, which mounts the workspace ${workspace} from the disk; without --bind, act removes the workspace with the container.${rescued ? ` ${rescue}` : ''}`
-    }
-  }
-  const outside = isInside(entered.path, workspace) ? `its repository ${entered.commonDir}` : `the worktree ${entered.path}`
-  return {
-    level: rescued ? 'info' : 'warning',
-    message: `Running under act in a container, which act removes after the job with all that is not mounted from the disk (the workspace is, with --bind): ${outside} lies outside the workspace and goes with it, unless mounted. ${
-      rescued
-        ? rescue
-        : 'To keep unsaved work, set worktrees-dir to a folder inside the workspace that git ignores (for example .worktrees, listed in .gitignore) and run act with --bind, or set rescue: branch to push unsaved work to the remote.'
-    }`
-  }
+  const inside = isInside(entered.path, workspace)
+  const outside = inside && isInside(entered.commonDir, workspace) ? undefined : inside ? { repository: entered.commonDir } : { worktree: entered.path }
+  return { mode: 'container', workspace, worktree: entered.path, outside, rescued }
 }

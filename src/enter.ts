@@ -3,7 +3,7 @@ import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { actNote } from './act.js'
+import { actFate } from './act.js'
 import { Git, GitError, handleCancellation, throwIfCancelled, type GitResult } from './git-command-manager.js'
 import { getEnterSettings, InputError, type EnterSettings } from './input-helper.js'
 import { snapshotCheckout, writeSnapshotFile } from './isolation.js'
@@ -22,7 +22,7 @@ import {
   writeRecordFile,
   type WorktreeRecord
 } from './state-helper.js'
-import { oneLine } from './report.js'
+import { reportEntered, reportHeldBack, reportPrepared, reportTakeover, reportTaken } from './report.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from './worktree-pool.js'
 import { STALL_MS } from './rescue.js'
@@ -92,12 +92,7 @@ async function create(repo: Repository, settings: EnterSettings, pinned: ConfigA
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
     const reason = lockReason(record.token, record.owner)
     const taken = record.recycle ? await takeParked(repo, record, reason) : undefined
-    for (const held of taken?.heldBack ?? []) {
-      core.warning(
-        `A parked worktree gained work while it was parked, so it was taken out of the pool and kept: ${held}. Look at it, and remove it by hand if nothing there is needed.`,
-        { title: 'agent-worktree' }
-      )
-    }
+    reportHeldBack(taken?.heldBack ?? [])
     if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
     if (taken?.gitDir) record.taken = new Date().toISOString()
     record.id = path.basename(taken?.gitDir || adminDirOf(repo.commonDir, record.path) || '')
@@ -121,7 +116,7 @@ async function create(repo: Repository, settings: EnterSettings, pinned: ConfigA
   record.checkedOut = true
   writeRecordFile(path.join(repo.commonDir, 'worktrees', record.id!), record)
   saveRecordState(record)
-  if (plan.taken) core.info(oneLine(`Took ${record.path} from the pool of parked worktrees.`))
+  if (plan.taken) reportTaken(record.path)
   await prepare(repo, plan)
   return record
 }
@@ -228,21 +223,9 @@ function checkoutError(error: Error, record: WorktreeRecord): Error {
 /** Links the folders planned and copies included files, and says what was not. */
 async function prepare(repo: Repository, plan: Plan): Promise<void> {
   const { record, missingLinks, includeFile } = plan
-  const skipped = createLinks(repo.toplevel, record.path, record.links ?? [])
-  if (missingLinks.length) core.warning(`symlink-dirs: ${missingLinks.join(', ')} not found in ${repo.toplevel}, so not linked.`, { title: 'agent-worktree' })
-  if (skipped.length) core.warning(`symlink-dirs: not linked: ${skipped.join(', ')}.`, { title: 'agent-worktree' })
-  if (includeFile) {
-    const { copied, skipped: notCopied } = await copyIncludedFiles(repo.toplevel, record.path, includeFile)
-    core.info(
-      oneLine(
-        `Copied ${copied.length} ignored file(s) that ${path.relative(repo.toplevel, includeFile)} names${copied.length ? `: ${copied.join(', ')}` : ''}.`
-      )
-    )
-    const outside = notCopied.filter(s => s.includes('outside the worktree'))
-    if (outside.length)
-      core.warning(`include-file: not copied, a folder on the way leads outside the worktree: ${outside.join(', ')}.`, { title: 'agent-worktree' })
-    if (notCopied.length > outside.length) core.info(oneLine(`Not copied: ${notCopied.filter(s => !outside.includes(s)).join(', ')}.`))
-  }
+  const unlinked = createLinks(repo.toplevel, record.path, record.links ?? []).map(n => `${n.file} (${n.why})`)
+  const { copied, skipped } = includeFile ? await copyIncludedFiles(repo.toplevel, record.path, includeFile) : { copied: [], skipped: [] }
+  reportPrepared({ toplevel: repo.toplevel, missingLinks, unlinked, includeFile, copied, notCopied: skipped })
 }
 
 /**
@@ -354,7 +337,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
         const who = holder ? describeOwner(holder.owner) : 'a job whose record cannot be read'
         throw new InputError('path', given, `another job holds it (${who}), and it may still be running`, 'Wait for that job to end, or create a new worktree.')
       }
-      core.info(oneLine(`Taking over ${found.entry.path} from ${over === true ? 'this job' : over}.`))
+      reportTakeover(found.entry.path, over === true ? 'this job' : over)
     }
     // Unlocked: locked for the job, and unlocked again when kept. Taken over: it stays the job's. Locked by
     // hand by someone: their lock stays, and the worktree is never removed.
@@ -378,17 +361,5 @@ function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): 
   core.setOutput('created', String(record.created))
   core.exportVariable(ENV_WORKTREE_PATH, record.path)
   core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
-  noteUnderAct(record)
-  core.info(
-    oneLine(
-      `${record.created ? 'Created' : 'Entered'} worktree ${record.path} on ${record.branch ? `branch ${record.branch}` : 'a detached HEAD'} at ${record.baseSha.slice(0, 12)}.`
-    )
-  )
-}
-
-/** Under act, what of the worktree act keeps when that is not all of it (see act.ts). */
-function noteUnderAct(record: WorktreeRecord): void {
-  const note = actNote(record)
-  if (note?.level === 'warning') core.warning(note.message, { title: 'agent-worktree' })
-  else if (note) core.info(oneLine(note.message))
+  reportEntered(record, actFate(record))
 }

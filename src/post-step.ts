@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import { evidenceOf } from './evidence.js'
 import { exitWorktree } from './exit-worktree.js'
 import { Git, handleCancellation } from './git-command-manager.js'
-import { oneLine, report, writeSummary } from './report.js'
+import { oneLine, report, reportExitFailure, writeSummary } from './report.js'
 import { settle } from './repository-lock.js'
 import { loadRecordState, STATE_COMMON_DIR } from './state-helper.js'
 
@@ -38,9 +38,6 @@ export async function run(): Promise<void> {
     report(result)
     await writeSummary(result)
   } catch (error) {
-    core.warning(
-      `agent-worktree could not exit ${record?.path ?? 'the worktree'} and left it as it is: ${(error as Error).message}. The sweep of the next job on this runner finishes what is safe to finish.`,
-      { title: 'agent-worktree' }
-    )
+    reportExitFailure(record?.path, error as Error)
   }
 }

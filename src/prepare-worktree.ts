@@ -42,7 +42,7 @@ export async function planLinks(git: Git, toplevel: string, baseSha: string, dir
  * symbolic link the base commit tracks: returns why not, when a folder on the way is a link that leads
  * outside the worktree, or is not a folder.
  */
-export function prepareParents(worktree: string, file: string): string | undefined {
+export function prepareParents(worktree: string, file: string): Omit<NotDone, 'file'> | undefined {
   let dir = worktree
   for (const segment of path
     .dirname(file)
@@ -52,8 +52,8 @@ export function prepareParents(worktree: string, file: string): string | undefin
     const stat = fs.lstatSync(dir, { throwIfNoEntry: false })
     if (!stat) fs.mkdirSync(dir)
     else if (stat.isSymbolicLink() && !isReallyInside(dir, worktree))
-      return `${path.relative(worktree, dir)} is a symbolic link to ${fs.readlinkSync(dir)}, outside the worktree`
-    else if (!stat.isSymbolicLink() && !stat.isDirectory()) return `${path.relative(worktree, dir)} is not a folder`
+      return { why: `${path.relative(worktree, dir)} is a symbolic link to ${fs.readlinkSync(dir)}`, outside: true }
+    else if (!stat.isSymbolicLink() && !stat.isDirectory()) return { why: `${path.relative(worktree, dir)} is not a folder`, outside: false }
   }
   return undefined
 }
@@ -62,17 +62,17 @@ export function prepareParents(worktree: string, file: string): string | undefin
  * Links each folder of the checkout into the worktree (a junction on Windows, where symbolic links need
  * Developer Mode); returns those not linked, with why.
  */
-export function createLinks(toplevel: string, worktree: string, links: string[], platform: NodeJS.Platform = process.platform): string[] {
-  const skipped: string[] = []
+export function createLinks(toplevel: string, worktree: string, links: string[], platform: NodeJS.Platform = process.platform): NotDone[] {
+  const skipped: NotDone[] = []
   for (const link of links) {
     const at = path.join(worktree, link)
     const blocked = prepareParents(worktree, link)
     if (blocked) {
-      skipped.push(`${link} (${blocked})`)
+      skipped.push({ file: link, ...blocked })
       continue
     }
     if (fs.lstatSync(at, { throwIfNoEntry: false })) {
-      skipped.push(`${link} (already in the worktree)`)
+      skipped.push({ file: link, why: 'already in the worktree', outside: false })
       continue
     }
     fs.symlinkSync(path.join(toplevel, link), at, platform === 'win32' ? 'junction' : 'dir')
@@ -94,10 +94,16 @@ export function ownLinks(toplevel: string, worktree: string, links: string[] = [
   })
 }
 
+/** A file not copied or a folder not linked, and why: `outside` when a folder on the way leads out of the worktree. */
+export interface NotDone {
+  file: string
+  why: string
+  outside: boolean
+}
+
 export interface Copied {
   copied: string[]
-  /** Files not copied, with why. */
-  skipped: string[]
+  skipped: NotDone[]
 }
 
 /**
@@ -120,11 +126,11 @@ export async function copyIncludedFiles(toplevel: string, worktree: string, incl
     const stat = fs.lstatSync(from)
     const blocked = prepareParents(worktree, file)
     if (blocked) {
-      result.skipped.push(`${file} (${blocked})`)
+      result.skipped.push({ file, ...blocked })
       continue
     }
     if (fs.lstatSync(to, { throwIfNoEntry: false })) {
-      result.skipped.push(`${file} (already in the worktree)`)
+      result.skipped.push({ file, why: 'already in the worktree', outside: false })
       continue
     }
     if (stat.isSymbolicLink()) {
@@ -136,7 +142,7 @@ export async function copyIncludedFiles(toplevel: string, worktree: string, incl
         }
       })()
       if (!target || (target !== root && !target.startsWith(`${root}${path.sep}`))) {
-        result.skipped.push(`${file} (a symbolic link leading outside the checkout)`)
+        result.skipped.push({ file, why: 'a symbolic link leading outside the checkout', outside: false })
         continue
       }
       fs.symlinkSync(fs.readlinkSync(from), to)

@@ -2,11 +2,14 @@
 // the job summary and the outputs is written here, from the data the logic returns. Text from the repository,
 // git or a record file goes out on one line: a newline in it cannot start a workflow command.
 import * as core from '@actions/core'
+import * as path from 'node:path'
+import type { ActFate } from './act.js'
 import type { ExitResult } from './exit-worktree.js'
 import { shellQuote, type Resident } from './processes.js'
 import type { Outcome } from './remove-worktree.js'
 import { rescued, rescueLabel, type RescueResult } from './rescue.js'
 import { describeFindings, type BranchDeletion, type Findings } from './safety-gate.js'
+import type { WorktreeRecord } from './state-helper.js'
 
 const LISTED = 10
 
@@ -219,6 +222,103 @@ export function setExitOutputs(result: ExitResult): void {
   core.setOutput('rescue-ref', result.rescue?.branch?.name ?? '')
   core.setOutput('rescue-artifact', result.rescue?.artifact?.name ?? '')
   core.setOutput('message', oneLine(messageOf(result)))
+}
+
+/** The post could not exit the worktree: it stays as it is, and the job is not failed for it. */
+export function reportExitFailure(worktree: string | undefined, error: Error): void {
+  core.warning(
+    oneLine(
+      `agent-worktree could not exit ${worktree ?? 'the worktree'} and left it as it is: ${error.message}. The sweep of the next job on this runner finishes what is safe to finish.`
+    ),
+    { title: 'agent-worktree' }
+  )
+}
+
+/** What the main step entered, and what act will do with it. */
+export function reportEntered(record: Pick<WorktreeRecord, 'created' | 'path' | 'branch' | 'baseSha'>, fate: ActFate | undefined): void {
+  const note = fate && actNote(fate)
+  if (note?.level === 'warning') core.warning(oneLine(note.message), { title: 'agent-worktree' })
+  else if (note) core.info(oneLine(note.message))
+  core.info(
+    oneLine(
+      `${record.created ? 'Created' : 'Entered'} worktree ${record.path} on ${record.branch ? `branch ${record.branch}` : 'a detached HEAD'} at ${record.baseSha.slice(0, 12)}.`
+    )
+  )
+}
+
+/** Under act: what goes with act's clean-up, said as a warning when unsaved work goes too, else as a line of the log. */
+export function actNote(fate: ActFate): { level: 'warning' | 'info'; message: string } {
+  const rescue = fate.rescued
+    ? 'rescue: branch pushes unsaved work to the remote before that.'
+    : 'To keep unsaved work, give repository-path a clone outside it (your own checkout), or set rescue: branch to push unsaved work to the remote.'
+  if (fate.mode === 'host') {
+    const goes = [
+      fate.worktree && `the worktree ${fate.worktree}`,
+      fate.repository && `its branch, commits and registration (in act's copy of the repository, ${fate.repository})`
+    ].filter(Boolean)
+    return {
+      level: fate.rescued ? 'info' : 'warning',
+      message: `Running under act in host mode, which deletes its job folder ${fate.folder} when the job succeeds (it keeps it after a failure): ${goes.join(' and ')} go with it. ${rescue}`
+    }
+  }
+  if (!fate.outside) {
+    return {
+      level: 'info',
+      message: `Running under act in a container: the worktree ${fate.worktree} stays only if act runs with --bind, which mounts the workspace ${fate.workspace} from the disk; without --bind, act removes the workspace with the container.${fate.rescued ? ` ${rescue}` : ''}`
+    }
+  }
+  const outside = fate.outside.repository ? `its repository ${fate.outside.repository}` : `the worktree ${fate.outside.worktree}`
+  return {
+    level: fate.rescued ? 'info' : 'warning',
+    message: `Running under act in a container, which act removes after the job with all that is not mounted from the disk (the workspace is, with --bind): ${outside} lies outside the workspace and goes with it, unless mounted. ${
+      fate.rescued
+        ? rescue
+        : 'To keep unsaved work, set worktrees-dir to a folder inside the workspace that git ignores (for example .worktrees, listed in .gitignore) and run act with --bind, or set rescue: branch to push unsaved work to the remote.'
+    }`
+  }
+}
+
+/** Parked worktrees that gained work while parked: taken out of the pool and kept. */
+export function reportHeldBack(heldBack: string[]): void {
+  for (const held of heldBack)
+    core.warning(
+      oneLine(
+        `A parked worktree gained work while it was parked, so it was taken out of the pool and kept: ${held}. Look at it, and remove it by hand if nothing there is needed.`
+      ),
+      { title: 'agent-worktree' }
+    )
+}
+
+export function reportTaken(worktree: string): void {
+  core.info(oneLine(`Took ${worktree} from the pool of parked worktrees.`))
+}
+
+export function reportTakeover(worktree: string, from: string): void {
+  core.info(oneLine(`Taking over ${worktree} from ${from}.`))
+}
+
+/** What symlink-dirs linked and include-file copied, and what not, with why. */
+export function reportPrepared(prepared: {
+  toplevel: string
+  missingLinks: string[]
+  unlinked: string[]
+  includeFile?: string
+  copied: string[]
+  notCopied: { file: string; why: string; outside: boolean }[]
+}): void {
+  const { toplevel, missingLinks, unlinked, includeFile, copied, notCopied } = prepared
+  if (missingLinks.length)
+    core.warning(oneLine(`symlink-dirs: ${missingLinks.join(', ')} not found in ${toplevel}, so not linked.`), { title: 'agent-worktree' })
+  if (unlinked.length) core.warning(oneLine(`symlink-dirs: not linked: ${unlinked.join(', ')}.`), { title: 'agent-worktree' })
+  if (!includeFile) return
+  core.info(
+    oneLine(`Copied ${copied.length} ignored file(s) that ${path.relative(toplevel, includeFile)} names${copied.length ? `: ${copied.join(', ')}` : ''}.`)
+  )
+  const outside = notCopied.filter(n => n.outside).map(n => `${n.file} (${n.why})`)
+  if (outside.length)
+    core.warning(oneLine(`include-file: not copied, a folder on the way leads outside the worktree: ${outside.join(', ')}.`), { title: 'agent-worktree' })
+  const others = notCopied.filter(n => !n.outside).map(n => `${n.file} (${n.why})`)
+  if (others.length) core.info(oneLine(`Not copied: ${others.join(', ')}.`))
 }
 
 /** What the sweep of a later job did besides the exits it reports one by one. */
