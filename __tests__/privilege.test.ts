@@ -12,6 +12,7 @@ import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job, type StepResult } from '../scripts/runner.mjs'
 import { serveOrigin } from './helpers/http-origin.js'
+import { restoreCommandsOf } from './helpers/restore.js'
 import { startResultsService } from './helpers/results-service.js'
 import { commit, git, makeRepos, readOrNull, worktreePaths, write, type Repos } from './helpers/repos.js'
 import { warnings } from './helpers/steps.js'
@@ -58,8 +59,9 @@ function expectSealed(step: StepResult): void {
   expect(ran()).toEqual([])
   expect(step.children?.filter(c => c.token)).toEqual([])
   expect(step.gitCallsWithToken).toEqual([])
-  // The watch saw the step's programs: git at least.
-  expect(step.children?.some(c => /(^|\/)git /.test(c.command))).toBe(true)
+  // The shim saw the step's git calls (the watch itself is tested in runner-emulation.test.ts; a call of a
+  // few milliseconds may pass between two of its looks).
+  expect(step.gitCalls?.length).toBeGreaterThan(0)
 }
 
 const HOOKS = [
@@ -300,8 +302,8 @@ describe('3. names in a command a person may paste', () => {
     const exit = await j.uses('exit', { rescue: 'artifact' })
     expect(exit.outputs.rescued, exit.stdout).toBe('true')
     expect(exit.outputs['rescue-artifact']).toMatch(/^agent-worktree-rescue-[A-Za-z0-9._+-]+-agents-5-1$/)
-    const restore = /bring it back into a clone: (.*?)\. The commit's files/.exec(exit.outputs.message)?.[1] ?? ''
-    expect(restore).not.toBe('')
+    const [restore] = restoreCommandsOf(exit.outputs.message)
+    expect(restore).toContain('gh run download')
     const pasted = paste(restore)
     expect(pasted.length).toBeGreaterThan(0)
     expect(ran()).toEqual([])

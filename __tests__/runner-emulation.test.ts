@@ -282,6 +282,21 @@ console.log(JSON.stringify(env))
     }
   })
 
+  it('watches the programs a step starts: each one seen, and whether it holds the runtime token', async () => {
+    const job = newJob()
+    const main = [
+      "execFileSync('sleep', ['0.2'])",
+      'const { ACTIONS_RUNTIME_TOKEN, ...env } = process.env',
+      "execFileSync('sleep', ['0.3'], { env })",
+      ''
+    ].join('\n')
+    const step = await job.uses(action('starts-two', { main }), {}, { watchChildren: true })
+    expect(step.children?.map(c => [c.command, c.token])).toEqual([
+      ['sleep 0.2', true],
+      ['sleep 0.3', false]
+    ])
+  })
+
   it('prepends GITHUB_PATH entries to PATH of later steps, the newest first', async () => {
     const job = newJob()
     await job.uses(action('adds-path', { main: "fs.appendFileSync(process.env.GITHUB_PATH, '/opt/first\\n/opt/second\\n')\n" }))
