@@ -3,13 +3,13 @@
 // hides files, forges history or rewrites the record in its git dir must never make the post (or the exit
 // sub-action) remove unsaved work, lose a snapshot, or skip a rescue.
 // The tests share nothing but helpers: each has its own origin and clone, so they run concurrently.
-import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../scripts/runner.mjs'
 import { addSubmodule, branchExists, commit, git, makeRepos, readOrNull, worktreePaths, write, type Repos } from './helpers/repos.js'
 import { warnings } from './helpers/steps.js'
+import { restoreCommandsOf, runRestore } from './helpers/restore.js'
 import { startResultsService } from './helpers/results-service.js'
 
 const FILES = { '.gitignore': '*.log\nbuild/\nnode_modules/\n', 'README.md': '# sample\n', 'src/app.txt': 'app\n' }
@@ -409,14 +409,10 @@ describe.concurrent('the artifact rescue of a pull request checkout', () => {
     write(e.wt, 'work.txt', 'work\n')
     const [post] = await e.j.runPosts()
     expect(post.stdout).toContain('uploaded as the artifact')
-    const zip = path.join(repos.root, 'artifact.zip')
-    fs.writeFileSync(zip, service.artifacts.get(`agent-worktree-rescue-h1-agents-1-${RUN_ATTEMPT}`)!)
-    const unpacked = path.join(repos.root, 'rescue')
-    execFileSync('unzip', ['-q', zip, '-d', unpacked])
-    const ref = /git fetch rescue\/rescue.bundle (\S+)/.exec(post.stdout)![1]
+    // As a person restores it: from a clone as shallow as the job's, with the commands the post printed.
+    const [command] = restoreCommandsOf(post.stdout)
     const restored = path.join(repos.root, 'restored')
-    git(repos.root, 'clone', '--quiet', repos.origin, restored)
-    git(restored, 'fetch', '--quiet', path.join(unpacked, 'rescue.bundle'), ref)
+    runRestore(command, { origin: repos.origin, into: restored, cloneArgs: ['--depth', '1'], artifacts: service.artifacts })
     expect(git(restored, 'show', 'FETCH_HEAD:work.txt')).toBe('work')
     expect(reachable(restored, 'FETCH_HEAD')).toContain(merge)
   })

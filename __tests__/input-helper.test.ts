@@ -1,15 +1,32 @@
+import * as fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   flattenName,
   getEnterSettings,
   getExitSettings,
   InputError,
+  LEG_DEFAULT,
   nameProblem,
   parseBoolean,
+  parseLeg,
   parseOnExit,
   parseRescue,
   parseSize
 } from '../src/input-helper.js'
+
+describe('leg', () => {
+  it('is the index of a matrix leg, and nothing outside a matrix or where the default was not evaluated', () => {
+    expect(parseLeg('leg', '3/8')).toBe('3')
+    expect(parseLeg('leg', '0/1')).toBeUndefined()
+    expect(parseLeg('leg', '')).toBeUndefined()
+    expect(parseLeg('leg', LEG_DEFAULT)).toBeUndefined()
+    expect(() => parseLeg('leg', 'x/2')).toThrow(/Input 'leg' has the value "x\/2": it is not <index>\/<total>/)
+  })
+
+  it("is action.yml's default", () => {
+    expect(fs.readFileSync(new URL('../action.yml', import.meta.url), 'utf8')).toContain(`default: ${LEG_DEFAULT}\n`)
+  })
+})
 
 describe('the name rule', () => {
   it.each(['a', 'agent-1', 'team/agent_2', 'a.b/c-d/e_f', 'A9', 'x'.repeat(64), '...x', 'a..b'])('accepts %j', name => {

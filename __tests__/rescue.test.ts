@@ -2,13 +2,14 @@
 // byte for byte. Through the committed bundles, as the runner runs them; pushes go to a real bare origin,
 // artifacts to a stand-in of GitHub's artifact service (the only part that cannot be real here).
 import { execFileSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as net from 'node:net'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job } from '../scripts/runner.mjs'
 import { addSubmodule, commit, git, makeRepos, write, type Repos } from './helpers/repos.js'
+import { restoreCommandsOf, runRestore } from './helpers/restore.js'
 import { startResultsService, type ResultsService } from './helpers/results-service.js'
 
 let repos: Repos
@@ -104,11 +105,12 @@ describe('rescue to a branch', () => {
     expect(post.stdout).toContain(`Kept ${wt}`)
     const branch = `agent-worktree-rescue/${outputs.name}/agents-77-2`
     expect(post.stdout).toContain(`pushed to the branch ${branch} of origin`)
-    expect(post.stdout).toContain(`git fetch origin ${branch}`)
     expect(state(wt)).toBe(seen)
     expect(digest(wt)).toBe(before)
     const restored = path.join(repos.root, 'restored')
-    const tip = restoreFrom(repos.origin, `refs/heads/${branch}`, restored)
+    const [command] = restoreCommandsOf(post.stdout)
+    expect(command).toContain(`git fetch origin ${branch}`)
+    const tip = runRestore(command, { origin: repos.origin, into: restored })
     expect(digest(restored)).toBe(before)
     for (const sha of commits) expect(reachableFrom(restored, tip, sha)).toBe(true)
     // The staged version is kept too, as the index parent.
@@ -227,9 +229,9 @@ describe('rescue to an artifact', () => {
     const unpacked = path.join(repos.root, 'rescue')
     execFileSync('unzip', ['-q', zip, '-d', unpacked])
     expect(fs.readdirSync(unpacked).sort()).toEqual(['README.txt', 'rescue.bundle', 'rescue.patch'])
-    const ref = /git fetch rescue\/rescue.bundle (\S+)/.exec(post.stdout)![1]
+    const [command] = restoreCommandsOf(post.stdout)
     const restored = path.join(repos.root, 'restored')
-    const tip = restoreFrom(path.join(unpacked, 'rescue.bundle'), ref, restored)
+    const tip = runRestore(command, { origin: repos.origin, into: restored, artifacts: service.artifacts })
     expect(digest(restored)).toBe(before)
     for (const sha of commits) expect(reachableFrom(restored, tip, sha)).toBe(true)
     // The patch applies to the base in a clone and gives the same files.
@@ -271,6 +273,132 @@ describe('rescue to an artifact', () => {
     expect(post.annotations.map(a => a.message).join('\n')).toContain('left out 1 file(s) over the size limit: big.bin')
     expect(post.stdout).toContain('uploaded as the artifact')
     expect(fs.statSync(path.join(wt, 'big.bin')).size).toBe(20_000)
+  })
+
+  it('bounds everything it sends by rescue-max-size: a big staged file is left out and named, the rest still sent', async () => {
+    service = await startResultsService()
+    const j = job(service.env)
+    const { outputs } = await j.uses('.', { 'rescue-max-size': '1MB', rescue: 'artifact,branch' })
+    const wt = outputs['worktree-path']
+    fs.writeFileSync(path.join(wt, 'model.bin'), Buffer.alloc(20_000_000, 7))
+    git(wt, 'add', 'model.bin')
+    fs.rmSync(path.join(wt, 'model.bin')) // staged, then gone from disk: only the index has it
+    write(wt, 'notes.txt', 'notes\n')
+    const [post] = await j.runPosts()
+    expect(post.annotations.map(a => a.message).join('\n')).toContain('left out 1 file(s) over the size limit: model.bin')
+    const branch = `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2`
+    expect(git(repos.origin, 'ls-tree', '-r', '--name-only', branch)).not.toContain('model.bin')
+    expect(git(repos.origin, 'show', `${branch}:notes.txt`)).toBe('notes')
+    expect(Math.max(...[...service.artifacts.values()].map(zip => zip.length))).toBeLessThan(1_000_000)
+    expect(git(wt, 'diff', '--cached', '--name-only')).toBe('model.bin') // the worktree's index untouched
+  })
+
+  it('sends nothing when the commits alone are over rescue-max-size, says so, and keeps the work on the machine', async () => {
+    service = await startResultsService()
+    const j = job(service.env)
+    const { outputs } = await j.uses('.', { 'rescue-max-size': '1MB', rescue: 'artifact,branch' })
+    const wt = outputs['worktree-path']
+    fs.writeFileSync(path.join(wt, 'model.bin'), randomBytes(20_000_000))
+    git(wt, 'add', 'model.bin')
+    git(wt, 'commit', '--quiet', '-m', 'a 20 MB model')
+    const [post] = await j.runPosts()
+    expect(post.exitCode).toBe(0)
+    expect(post.annotations.map(a => a.message).join('\n')).toMatch(/nothing was sent: it would send (19|20)(\.\d)? MB .*more than rescue-max-size/)
+    expect(service.artifacts.size).toBe(0)
+    expect(git(repos.origin, 'for-each-ref', 'refs/heads/agent-worktree-rescue')).toBe('')
+    expect(post.stdout).toContain(`Kept ${wt}`)
+  })
+})
+
+describe('what the job brought in stays on the machine', () => {
+  /** A .env the checkout ignores by `how`, which include-file copies into the worktree. */
+  function secretIgnoredBy(how: 'info/exclude' | 'an uncommitted .gitignore line' | 'core.excludesFile'): void {
+    write(repos.clone, '.env', 'TOKEN=secret\n')
+    write(repos.clone, '.worktreeinclude', '.env\n')
+    if (how === 'info/exclude') fs.appendFileSync(path.join(repos.clone, '.git', 'info', 'exclude'), '.env\n.worktreeinclude\n')
+    else if (how === 'core.excludesFile') {
+      write(repos.root, 'global-ignore', '.env\n.worktreeinclude\n')
+      git(repos.clone, 'config', 'core.excludesFile', path.join(repos.root, 'global-ignore'))
+    } else fs.appendFileSync(path.join(repos.clone, '.gitignore'), '.env\n.worktreeinclude\n')
+  }
+
+  it.each(['info/exclude', 'an uncommitted .gitignore line', 'core.excludesFile'] as const)(
+    'a .env ignored by %s that include-file copied: the untouched worktree is removed, and nothing is sent',
+    async how => {
+      secretIgnoredBy(how)
+      const j = job()
+      const { outputs } = await j.uses('.', { rescue: 'branch' })
+      const wt = outputs['worktree-path']
+      expect(fs.readFileSync(path.join(wt, '.env'), 'utf8')).toBe('TOKEN=secret\n')
+      const [post] = await j.runPosts()
+      expect(post.stdout).toContain('Removed')
+      expect(fs.existsSync(wt)).toBe(false)
+      expect(git(repos.origin, 'for-each-ref', 'refs/heads/agent-worktree-rescue')).toBe('')
+    }
+  )
+
+  it('a copied .env the worktree does not ignore, changed by the agent, is work: kept and named, and never sent', async () => {
+    // (Ignored in the worktree, by its .gitignore files or the rules of enter, a changed copy is like every
+    // ignored file: not work.)
+    secretIgnoredBy('an uncommitted .gitignore line')
+    const j = job()
+    const { outputs } = await j.uses('.', { rescue: 'branch' })
+    const wt = outputs['worktree-path']
+    write(wt, '.env', 'TOKEN=another secret\n')
+    write(wt, 'notes.txt', 'notes\n')
+    const [post] = await j.runPosts()
+    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(post.annotations.map(a => a.message).join('\n')).toContain('.env (brought in by include-file and changed since: it may hold secrets)')
+    const branch = `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2`
+    expect(git(repos.origin, 'ls-tree', '-r', '--name-only', branch).split('\n')).toEqual(expect.arrayContaining(['notes.txt']))
+    expect(git(repos.origin, 'ls-tree', '-r', '--name-only', branch)).not.toMatch(/^\.env$/m)
+    expect(fs.readFileSync(path.join(wt, '.env'), 'utf8')).toBe('TOKEN=another secret\n')
+  })
+
+  it('an ignore rule the agent adds after enter hides nothing: its file is kept and rescued', async () => {
+    const j = job()
+    const { outputs } = await j.uses('.', { rescue: 'branch' })
+    const wt = outputs['worktree-path']
+    write(wt, 'notes.txt', 'notes\n')
+    const gitDir = git(wt, 'rev-parse', '--git-common-dir')
+    fs.appendFileSync(path.join(path.resolve(wt, gitDir), 'info', 'exclude'), 'notes.txt\n')
+    git(repos.clone, 'config', 'core.excludesFile', path.join(repos.root, 'agent-ignore'))
+    write(repos.root, 'agent-ignore', 'notes.txt\n')
+    const [post] = await j.runPosts()
+    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(git(repos.origin, 'show', `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2:notes.txt`)).toBe('notes')
+  })
+})
+
+describe('two legs of one matrix given one name', () => {
+  it('rescue apart, to two branches and two artifacts, without asking for a unique name', async () => {
+    service = await startResultsService()
+    // Each leg on a machine of its own: its own clone and runner temp.
+    const legs = [0, 1].map(jobIndex => {
+      const workspace = path.join(repos.root, `machine-${jobIndex}`, 'repo', 'repo')
+      git(repos.root, 'clone', '--quiet', repos.origin, workspace)
+      return new Job({
+        workspace,
+        temp: path.join(repos.root, `machine-${jobIndex}`, '_temp'),
+        env: { ...HOSTED, ...service!.env },
+        strategy: { jobIndex, jobTotal: 2 }
+      })
+    })
+    const names: string[] = []
+    for (const [i, leg] of legs.entries()) {
+      const { outputs } = await leg.uses('.', { name: 'agent', rescue: 'artifact,branch' })
+      write(outputs['worktree-path'], 'leg.txt', `leg ${i}\n`)
+    }
+    for (const leg of legs) {
+      const [post] = await leg.runPosts()
+      expect(post.annotations.map(a => a.message).join('\n')).not.toContain('failed')
+      names.push(...restoreCommandsOf(post.stdout))
+    }
+    const branches = git(repos.origin, 'for-each-ref', '--format=%(refname)', 'refs/heads/agent-worktree-rescue').split('\n')
+    expect(branches).toHaveLength(2)
+    expect(service.artifacts.size).toBe(2)
+    for (const [i, branch] of branches.sort().entries()) expect(git(repos.origin, 'show', `${branch}:leg.txt`)).toBe(`leg ${i}`)
+    expect(new Set(names).size).toBe(4)
   })
 })
 

@@ -15,6 +15,9 @@
 // - Inputs (Runner.Worker/ActionRunner.cs merges the action.yml defaults, Handlers/Handler.cs
 //   AddInputsToEnvironment names them): INPUT_<NAME>, upper-cased, spaces to `_`, hyphens kept; `with:`
 //   first, then the default; a declared input with neither is set to ''. `required: true` is not enforced.
+//   In a default, `${{ strategy.job-index }}` and `${{ strategy.job-total }}` are evaluated (ActionManifestManager
+//   EvaluateDefaultInput: the strategy context), from the job's `strategy` option (a job outside a matrix is
+//   leg 0 of 1); any other expression stays as text.
 //   (The runner only warns "Unexpected input(s)" for an undeclared `with:` key; here it throws: it is a
 //   typo in a test.)
 // - File commands (Runner.Worker/FileCommandManager.cs): per step GITHUB_OUTPUT, GITHUB_STATE, GITHUB_ENV,
@@ -50,7 +53,7 @@
 //   a post's idempotence (a second job cleaning up after a first). The runner also skips a post whose main
 //   step was skipped by `if:`, evaluates `post-if`, and runs `pre:` steps: none of these here.
 // - Later main steps being skipped after a cancel, job-level `timeout-minutes`, `continue-on-error`,
-//   expressions (`${{ }}` in defaults stay as text), secrets masking, `::add-mask::`, `::save-state::` and
+//   expressions (`${{ }}` in defaults stay as text, but for the strategy context), secrets masking, `::add-mask::`, `::save-state::` and
 //   `::set-output::` as stdout commands (only the file commands are read), the node version (this runs the
 //   tests' node, process.execPath; the runner brings its own node24), oom_score_adj, Windows and macOS.
 // - Job and service containers, container actions and composite actions. Local runners behave otherwise:
@@ -127,7 +130,8 @@ const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PA
  * @typedef {{ pid: number, argv: string[], command: string }} TrackedProcess
  * @typedef {{
  *   workspace: string, temp: string, env?: Record<string, string>,
- *   user?: { uid: number, gid: number }, recordGit?: boolean, watchChildren?: boolean
+ *   user?: { uid: number, gid: number }, recordGit?: boolean, watchChildren?: boolean,
+ *   strategy?: { jobIndex: number, jobTotal: number }
  * }} JobOptions
  */
 
@@ -370,9 +374,13 @@ export class Job {
     }
     /** @type {Record<string, string>} */
     const inputs = {}
+    const strategy = this.#options.strategy ?? { jobIndex: 0, jobTotal: 1 }
     for (const [name, spec] of Object.entries(declared)) {
-      const value = withInputs[name] ?? /** @type {{ default?: unknown } | null} */ (spec)?.default ?? ''
-      inputs[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = String(value)
+      const given = withInputs[name]
+      const fallback = String(/** @type {{ default?: unknown } | null} */ (spec)?.default ?? '')
+        .replaceAll('${{ strategy.job-index }}', String(strategy.jobIndex))
+        .replaceAll('${{ strategy.job-total }}', String(strategy.jobTotal))
+      inputs[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = String(given ?? fallback)
     }
     const post = action.runs.post ? { script: path.join(dir, action.runs.post), inputs, state: {}, timeoutMinutes: stepOptions.timeoutMinutes } : undefined
     if (post) this.#posts.push(post)

@@ -19,6 +19,7 @@ import {
   readRecordFile,
   saveRecordState,
   STATE_COMMON_DIR,
+  writeBroughtIn,
   writeRecordFile,
   type WorktreeRecord
 } from './state-helper.js'
@@ -26,7 +27,7 @@ import { reportEntered, reportHeldBack, reportPrepared, reportTakeover, reportTa
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from './worktree-pool.js'
 import { STALL_MS } from './rescue.js'
-import { openRegular, writeReplacing } from './untrusted-files.js'
+import { openRegular, readSmall, writeReplacing } from './untrusted-files.js'
 import { unlinkReflogLinks } from './worktree-refs.js'
 
 export async function run(): Promise<void> {
@@ -35,16 +36,22 @@ export async function run(): Promise<void> {
     const settings = getEnterSettings()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
-    const [snapshot, settingsAtEnter, lfs] = await Promise.all([
+    const [snapshot, { excludesFile, ...settingsAtEnter }, lfs] = await Promise.all([
       snapshotCheckout(repo.toplevel, repo.gitDir),
       readConfigAtEnter(repo),
       lfsEnvironment(repo),
       sweep(repo)
     ])
-    const record = settings.path ? await enterByPath(repo, settings, settingsAtEnter) : await create(repo, settings, settingsAtEnter, lfs)
+    const { record, included } = settings.path
+      ? { record: await enterByPath(repo, settings, settingsAtEnter), included: {} }
+      : await create(repo, settings, settingsAtEnter, lfs, excludesFile)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
     record.original = writeSnapshotFile(snapshot, record.token)
-    writeRecordFile(gitDir, { ...(readRecordFile(gitDir) ?? record), original: record.original })
+    // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
+    // work and never leaves the machine.
+    const excludes = [readSmall(path.join(repo.commonDir, 'info', 'exclude')), readSmall(excludesFile)].filter(Boolean).join('\n')
+    record.brought = writeBroughtIn({ excludes, included }, record.token)
+    writeRecordFile(gitDir, record)
     saveRecordState(record)
     setOutputs(record, gitDir, repo.commonDir)
   } catch (error) {
@@ -77,7 +84,13 @@ async function lfsEnvironment(repo: Repository): Promise<Record<string, string> 
  * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
  * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
-async function create(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter, lfs: Record<string, string> | undefined): Promise<WorktreeRecord> {
+async function create(
+  repo: Repository,
+  settings: EnterSettings,
+  pinned: ConfigAtEnter,
+  lfs: Record<string, string> | undefined,
+  excludesFile: string
+): Promise<{ record: WorktreeRecord; included: Record<string, string> }> {
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
@@ -117,8 +130,7 @@ async function create(repo: Repository, settings: EnterSettings, pinned: ConfigA
   writeRecordFile(path.join(repo.commonDir, 'worktrees', record.id!), record)
   saveRecordState(record)
   if (plan.taken) reportTaken(record.path)
-  await prepare(repo, plan)
-  return record
+  return { record, included: await prepare(repo, plan, excludesFile) }
 }
 
 /**
@@ -220,12 +232,15 @@ function checkoutError(error: Error, record: WorktreeRecord): Error {
   return error
 }
 
-/** Links the folders planned and copies included files, and says what was not. */
-async function prepare(repo: Repository, plan: Plan): Promise<void> {
+/** Links the folders planned and copies included files, and says what was not. Returns what each copy is. */
+async function prepare(repo: Repository, plan: Plan, excludesFile: string): Promise<Record<string, string>> {
   const { record, missingLinks, includeFile } = plan
   const unlinked = createLinks(repo.toplevel, record.path, record.links ?? []).map(n => `${n.file} (${n.why})`)
-  const { copied, skipped } = includeFile ? await copyIncludedFiles(repo.toplevel, record.path, includeFile) : { copied: [], skipped: [] }
+  const { copied, skipped, identities } = includeFile
+    ? await copyIncludedFiles(repo.toplevel, record.path, includeFile, excludesFile)
+    : { copied: [], skipped: [], identities: {} }
   reportPrepared({ toplevel: repo.toplevel, missingLinks, unlinked, includeFile, copied, notCopied: skipped })
+  return identities
 }
 
 /**

@@ -3,7 +3,7 @@
 // believed when it carries this job's seal; the sweep's is that file, a hint. A fact that only the step's
 // own record may vouch for is absent from the evidence of the others, so no reader can forget to check.
 import type { FilterDriver } from './sealed-git.js'
-import type { PushTarget, WorktreeRecord } from './state-helper.js'
+import { readBroughtIn, type BroughtIn, type PushTarget, type WorktreeRecord } from './state-helper.js'
 
 /** Where the record came from: the post's own state, a record file sealed by this job, or a hint. */
 export type Source = 'state' | 'sealed' | 'hint'
@@ -34,6 +34,7 @@ export type Stated = Pick<
   | 'pinned'
   | 'original'
   | 'owner'
+  | 'leg'
 >
 
 /** What only the step's own record vouches for. */
@@ -54,6 +55,8 @@ export interface Believed {
   ownBranch: boolean
   /** This step's own main may have been cut short in the middle of its add (the post of a create). */
   ownAdd: boolean
+  /** What the job brought in: the ignore rules of enter, and the files include-file copied. */
+  brought?: BroughtIn
 }
 
 export interface Evidence extends Stated {
@@ -85,7 +88,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
     fileMode: record.fileMode,
     pinned: record.pinned,
     original: record.original,
-    owner: record.owner
+    owner: record.owner,
+    leg: record.leg
   }
   const believed: Believed = own
     ? {
@@ -96,7 +100,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         filters: record.filters,
         push: record.push,
         ownBranch: record.created,
-        ownAdd: source === 'state' && record.created
+        ownAdd: source === 'state' && record.created,
+        brought: readBroughtIn(record.brought)
       }
     : {
         ephemeral: env.RUNNER_ENVIRONMENT === 'github-hosted',

@@ -15,7 +15,8 @@ import { residentsOf, type Resident } from './processes.js'
 import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type Outcome, type Settled } from './remove-worktree.js'
 import { adminDirs, folderOf, folderProblem, lockOf, type Repository, worktreeGit } from './repository.js'
 import { LockTimeoutError, withRepositoryLock } from './repository-lock.js'
-import { keepSnapshot, keptRef, rescue, type RescueResult } from './rescue.js'
+import { rescue, type RescueResult } from './rescue.js'
+import { keepSnapshot, keptRef } from './snapshot.js'
 import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from './safety-gate.js'
 import { readRecordFile, writeHints, type RecordHints } from './state-helper.js'
 import { readSmall, writeReplacing } from './untrusted-files.js'
@@ -182,6 +183,8 @@ async function gateFor(repo: Repository, evidence: Evidence, found: Located, set
     fileMode: evidence.fileMode,
     pinned: evidence.pinned,
     filters: evidence.believed.filters,
+    excludes: evidence.believed.brought?.excludes,
+    included: evidence.believed.brought?.included,
     baseSha: evidence.believed.base,
     branchesToDelete: await branchToDelete(repo, evidence, found.gitDir),
     localRefsSurvive: !evidence.believed.ephemeral,
@@ -329,7 +332,8 @@ async function copyUnsaved(
   verdict: Verdict,
   options: ExitOptions
 ): Promise<RescueResult | undefined> {
-  if (!findings.head || !(hasUnsavedWork(findings) || verdict === 'keep-unknown')) return undefined
+  // Also an unknown state, and a branch without a commit yet: the files as they are on disk go into it.
+  if (!(hasUnsavedWork(findings) || verdict === 'keep-unknown') || !(findings.head || fs.existsSync(folder))) return undefined
   const snapshot = await keepSnapshot({ repo, evidence, gitDir: found.gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
   return rescue(snapshot, evidence, options.rescue, repo)
 }

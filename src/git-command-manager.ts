@@ -40,6 +40,8 @@ export interface RunOptions {
   deadline?: number
   /** The call talks to a remote (a fetch): transports stay allowed, as the repository had them configured at enter. */
   remote?: boolean
+  /** How stdout is read: latin1 keeps every byte of a file name that is not UTF-8 (one character each). */
+  encoding?: 'utf8' | 'latin1'
 }
 
 /**
@@ -302,7 +304,7 @@ export class Git {
         child.on('error', reject)
         child.on('close', code => resolve(code ?? 128))
       })
-      return { exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') + note }
+      return { exitCode, stdout: Buffer.concat(stdout).toString(options.encoding ?? 'utf8'), stderr: Buffer.concat(stderr).toString('utf8') + note }
     } finally {
       clearTimeout(watchdog)
       clearTimeout(deadline)

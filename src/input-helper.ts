@@ -30,6 +30,8 @@ export interface EnterSettings {
   sparsePaths: string[]
   /** Take a parked worktree from the pool at enter, park a clean one at exit. */
   recycle: boolean
+  /** The index of this job among the legs of its matrix; undefined outside a matrix. */
+  leg?: string
 }
 
 export interface ExitSettings {
@@ -228,8 +230,23 @@ export function getEnterSettings(): EnterSettings {
     includeFile,
     symlinkDirs,
     sparsePaths,
-    recycle
+    recycle,
+    leg: parseLeg('leg', checked('leg'))
   }
+}
+
+/** The leg input's default in action.yml, which the runner evaluates. */
+export const LEG_DEFAULT = '${{ strategy.job-index }}/${{ strategy.job-total }}'
+
+/**
+ * `<index>/<total>` as the runner fills in the default; a leg only where there are several. Tools that run an
+ * action without evaluating its defaults (@github/local-action) pass the expression itself: no matrix there.
+ */
+export function parseLeg(input: string, value: string): string | undefined {
+  if (value === '' || value === LEG_DEFAULT) return undefined
+  const match = /^(\d+)\/(\d+)$/.exec(value)
+  if (!match) throw new InputError(input, value, 'it is not <index>/<total> of a matrix leg', 'Leave it out: its default is right in every workflow.')
+  return Number(match[2]) > 1 ? match[1] : undefined
 }
 
 export function getExitSettings(): ExitSettings {

@@ -79,8 +79,9 @@ export async function planCreate(repo: Repository, settings: EnterSettings, pinn
 export function exitPlan(
   settings: EnterSettings,
   onExit: OnExit
-): Pick<WorktreeRecord, 'onExit' | 'onExitGiven' | 'discardChanges' | 'rescue' | 'rescueMaxBytes' | 'ephemeral'> {
+): Pick<WorktreeRecord, 'onExit' | 'onExitGiven' | 'discardChanges' | 'rescue' | 'rescueMaxBytes' | 'ephemeral' | 'leg'> {
   return {
+    leg: settings.leg,
     onExit: settings.onExit ?? onExit,
     onExitGiven: settings.onExit !== undefined,
     discardChanges: settings.discardChanges,

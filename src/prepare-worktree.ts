@@ -5,7 +5,7 @@ import * as path from 'node:path'
 import { Git } from './git-command-manager.js'
 import { InputError } from './input-helper.js'
 import { isReallyInside, samePath } from './paths.js'
-import { reachedWithoutLinks } from './untrusted-files.js'
+import { identityOf, reachedWithoutLinks } from './untrusted-files.js'
 
 export const DEFAULT_INCLUDE_FILE = '.worktreeinclude'
 
@@ -104,6 +104,8 @@ export interface NotDone {
 export interface Copied {
   copied: string[]
   skipped: NotDone[]
+  /** What each copy is: the sha256 of a file's bytes, or `link:<target>` (the job's, never the agent's work). */
+  identities: Record<string, string>
 }
 
 /**
@@ -111,14 +113,15 @@ export interface Copied {
  * Tracked files are never copied, nothing in the worktree is overwritten, and a symbolic link is copied
  * only when it stays inside the checkout.
  */
-export async function copyIncludedFiles(toplevel: string, worktree: string, includeFile: string): Promise<Copied> {
+export async function copyIncludedFiles(toplevel: string, worktree: string, includeFile: string, excludesFile: string): Promise<Copied> {
   const git = new Git(toplevel)
-  // Untracked files that the include patterns match, then those of them that git ignores.
+  // Untracked files that the include patterns match, then those of them that git ignores: by the checkout's
+  // rules, its info/exclude and the job's core.excludesFile as they are now, before the agent runs.
   const matched = (await git.exec(['ls-files', '-z', '--others', '--ignored', `--exclude-from=${includeFile}`])).split('\0').filter(Boolean)
-  if (!matched.length) return { copied: [], skipped: [] }
-  const check = await git.run(['check-ignore', '-z', '--stdin'], { input: matched.join('\0') })
+  if (!matched.length) return { copied: [], skipped: [], identities: {} }
+  const check = await git.run(['-c', `core.excludesFile=${excludesFile}`, 'check-ignore', '-z', '--stdin'], { input: matched.join('\0') })
   if (check.exitCode > 1) throw new Error(`git check-ignore failed: ${check.stderr.trim()}`)
-  const result: Copied = { copied: [], skipped: [] }
+  const result: Copied = { copied: [], skipped: [], identities: {} }
   const root = fs.realpathSync(toplevel)
   for (const file of check.stdout.split('\0').filter(Boolean)) {
     const from = path.join(toplevel, file)
@@ -152,6 +155,8 @@ export async function copyIncludedFiles(toplevel: string, worktree: string, incl
       continue
     }
     result.copied.push(file)
+    const identity = identityOf(to)
+    if (identity) result.identities[file] = identity
   }
   return result
 }

@@ -10,7 +10,7 @@ import { isInside, realPath, samePath } from './paths.js'
 import { childEnvironment, type Platform, type Resident } from './processes.js'
 import { adminDirs, checkFolder, isOrphanFolder, lockOf, type FolderState, type Repository } from './repository.js'
 import { deleteBranch, inspect, nothingNew, type BranchDeletion, type Findings, type GateInput } from './safety-gate.js'
-import { dropKeptRef, keptRef } from './rescue.js'
+import { dropKeptRef, keptRef } from './snapshot.js'
 import { readRecordFile, writeHints } from './state-helper.js'
 import { kindOf } from './untrusted-files.js'
 

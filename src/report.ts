@@ -8,6 +8,7 @@ import type { ExitResult } from './exit-worktree.js'
 import { shellQuote, type Resident } from './processes.js'
 import type { Outcome } from './remove-worktree.js'
 import { rescued, rescueLabel, type RescueResult } from './rescue.js'
+import { OVER_LIMIT } from './snapshot.js'
 import { describeFindings, type BranchDeletion, type Findings } from './safety-gate.js'
 import type { WorktreeRecord } from './state-helper.js'
 
@@ -124,7 +125,14 @@ export function rescueSummary(result: ExitResult, env: NodeJS.ProcessEnv = proce
     rescue.artifact && `uploaded as the artifact ${rescue.artifact.name}`
   ].filter(Boolean)
   if (!where.length) return `${kept}.${rescue.targets.length ? '' : ' Nothing was copied off this machine (rescue: none).'}`
-  return `${kept}, ${where.join(' and ')}. To bring it back into a clone: ${restoreCommands(result, env).join('; or ')}. The commit's files are the worktree as left; git reset --soft HEAD^ turns them back into uncommitted changes.`
+  // In backticks: a command at the end of a sentence would take its full stop along when copied.
+  const commands = restoreCommands(result, env)
+    .map(command => `\`${command}\``)
+    .join(', or ')
+  const back = rescue.snapshot.head
+    ? "The commit's files are the worktree as left; git reset --soft HEAD^ turns them back into uncommitted changes."
+    : "The commit's files are the worktree as left; HEAD had no commit then, so the commit has no parent for it."
+  return `${kept}, ${where.join(' and ')}. To bring it back into a clone, run ${commands}. ${back}`
 }
 
 /** The commands a person pastes: every name in them comes from the step's own state or is quoted for the shell. */
@@ -140,8 +148,11 @@ export function restoreCommands(result: ExitResult, env: NodeJS.ProcessEnv = pro
   }
   if (rescue.artifact) {
     const repo = env.GITHUB_REPOSITORY ? ` --repo ${shellQuote(env.GITHUB_REPOSITORY)}` : ''
+    // Downloaded outside the clone (inside, git add -A would take the bundle along); for a pull request's
+    // merge commit, the commits it was made of come from the remote first.
+    const needs = rescue.artifact.needs.length ? ` && git fetch origin ${rescue.artifact.needs.join(' ')}` : ''
     commands.push(
-      `gh run download ${shellQuote(env.GITHUB_RUN_ID ?? '<run id>')}${repo} --name ${shellQuote(rescue.artifact.name)} --dir rescue && git fetch rescue/rescue.bundle ${shellQuote(rescue.snapshot.ref)} && git switch -c ${local} FETCH_HEAD`
+      `d=$(mktemp -d) && gh run download ${shellQuote(env.GITHUB_RUN_ID ?? '<run id>')}${repo} --name ${shellQuote(rescue.artifact.name)} --dir "$d"${needs} && git fetch "$d/rescue.bundle" ${shellQuote(rescue.snapshot.ref)} && git switch -c ${local} FETCH_HEAD && rm -rf "$d"`
     )
   }
   return commands
@@ -153,9 +164,14 @@ export function rescueProblems(rescue: RescueResult | undefined): string[] {
   if (rescue.unmade !== undefined) return [`No rescue: the snapshot of the work could not be made (${rescue.unmade}).`]
   const problems: string[] = []
   const leftOut = rescue.snapshot?.leftOut ?? []
-  const [tooBig, unheld] = [leftOut.filter(l => l.why === 'over the size limit'), leftOut.filter(l => l.why !== 'over the size limit')]
+  const [tooBig, unheld] = [leftOut.filter(l => l.why === OVER_LIMIT), leftOut.filter(l => l.why !== OVER_LIMIT)]
   if (tooBig.length) problems.push(`Rescue: left out ${tooBig.length} file(s) over the size limit: ${listed(tooBig.map(l => l.file))}.`)
   if (unheld.length) problems.push(`Rescue: left out ${unheld.length} file(s) it cannot hold: ${listed(unheld.map(l => `${l.file} (${l.why})`))}.`)
+  if (rescue.snapshot?.oversize !== undefined)
+    return [
+      ...problems,
+      `Rescue: nothing was sent: it would send ${megabytes(rescue.snapshot.oversize)} (commits and staged files included), more than rescue-max-size. The work is in ${rescue.snapshot.ref} on this machine only.`
+    ]
   for (const failure of rescue.failures) {
     if (failure.target === 'branch') {
       problems.push(
@@ -176,6 +192,10 @@ export function rescueProblems(rescue: RescueResult | undefined): string[] {
     }
   }
   return problems
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
 function listed(items: string[]): string {
@@ -200,12 +220,13 @@ export function report(result: ExitResult, prefix = ''): void {
 }
 
 function findingLines(findings: Findings | undefined): string[] {
-  const { uncommitted = [], unsavedCommits = [], nested = [], special = [] } = findings ?? {}
+  const { uncommitted = [], unsavedCommits = [], nested = [], special = [], broughtChanged = [] } = findings ?? {}
   return [
     uncommitted.length && `Uncommitted: ${listed(uncommitted)}`,
     unsavedCommits.length && `Unsaved commits: ${listed(unsavedCommits)}`,
     nested.length && `Nested repositories with work: ${nested.slice(0, LISTED).join(', ')}`,
-    special.length && `Named pipes, sockets or devices where files were (never read): ${listed(special)}`
+    special.length && `Named pipes, sockets or devices where files were (never read): ${listed(special)}`,
+    broughtChanged.length && `Brought in by include-file and changed since (never rescued: they may hold secrets): ${listed(broughtChanged)}`
   ].filter((line): line is string => typeof line === 'string')
 }
 

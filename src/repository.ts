@@ -1,5 +1,6 @@
 // The repository a job works in, and its registered worktrees, read from the repository's side.
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { Git, GitError } from './git-command-manager.js'
 import { InputError } from './input-helper.js'
@@ -35,7 +36,7 @@ export async function openRepository(dir: string, input: string): Promise<Reposi
 export type ConfigAtEnter = Pick<WorktreeRecord, 'fileMode' | 'pinned' | 'filters' | 'push'>
 
 const AT_ENTER =
-  '^(core\\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|sshcommand)|filter\\..+\\.(clean|smudge|process|required)|remote\\..+\\.(url|pushurl)|http\\..+\\.extraheader)$'
+  '^(core\\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|sshcommand|excludesfile)|filter\\..+\\.(clean|smudge|process|required)|remote\\..+\\.(url|pushurl)|http\\..+\\.extraheader)$'
 
 /**
  * Read in one git call, before any agent ran in the worktree: the settings that decide what counts as a change
@@ -43,7 +44,7 @@ const AT_ENTER =
  * only programs a later gate lets git run), and how a rescue reaches the remote (its URL, actions/checkout's
  * core.sshCommand, and where its credentials are: keys of the repository's config, or the file it included).
  */
-export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter> {
+export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter & { excludesFile: string }> {
   const listed = await repo.git.run(['config', '-z', '--show-scope', '--show-origin', '--get-regexp', AT_ENTER])
   const fields = listed.stdout.split('\0')
   const values = new Map<string, string>()
@@ -58,6 +59,8 @@ export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter
     const key = newline === -1 ? entry : entry.slice(0, newline)
     const value = newline === -1 ? 'true' : entry.slice(newline + 1)
     const lower = key.toLowerCase()
+    // Settings of our own command line (hardened ones) are not the repository's.
+    if (scope === 'command') continue
     values.set(lower, value)
     const filter = /^filter\.(.+)\.(clean|smudge|process|required)$/i.exec(key)
     if (filter) {
@@ -82,6 +85,7 @@ export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter
       ? { remote: name, url, sshCommand: values.get('core.sshcommand'), headerKeys: [...headerKeys], credentialFiles: [...credentialFiles] }
       : undefined
   return {
+    excludesFile: excludesFileOf(values.get('core.excludesfile')),
     fileMode: flag('core.filemode', true),
     pinned: [
       `core.ignoreCase=${flag('core.ignorecase', false)}`,
@@ -93,6 +97,12 @@ export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter
     ...(Object.keys(filters).length ? { filters } : {}),
     ...(push ? { push } : {})
   }
+}
+
+/** Where git reads the user's exclude rules: core.excludesFile, or the XDG default. */
+function excludesFileOf(value: string | undefined): string {
+  if (value) return value.startsWith('~/') ? path.join(os.homedir(), value.slice(2)) : value
+  return path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'git', 'ignore')
 }
 
 /**

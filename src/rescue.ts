@@ -7,40 +7,17 @@ import * as path from 'node:path'
 import type { Git } from './git-command-manager.js'
 import type { RescueTarget } from './input-helper.js'
 import type { Repository } from './repository.js'
-import { shellQuote } from './processes.js'
-import { clearHidingBits, type Findings } from './safety-gate.js'
-import { openView, type View } from './sealed-git.js'
 import type { Evidence } from './evidence.js'
+import { shellQuote } from './processes.js'
+import { openView } from './sealed-git.js'
+import { linesOf } from './untrusted-files.js'
+import type { Snapshot } from './snapshot.js'
 import type { PushTarget, WorktreeRecord } from './state-helper.js'
-import { copyRegular, isSpecial, kindOf, linesOf, reachedWithoutLinks } from './untrusted-files.js'
-import { unlinkReflogLinks } from './worktree-refs.js'
 
 /** What a rescue may take, all targets together: the runner gives a cancelled job's posts little time. */
 export const RESCUE_TIME_LIMIT_MS = 60_000
 /** A push or a transfer that says nothing for this long has stalled. */
 export const STALL_MS = 30_000
-
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'agent-worktree',
-  GIT_AUTHOR_EMAIL: 'agent-worktree@users.noreply.github.com',
-  GIT_COMMITTER_NAME: 'agent-worktree',
-  GIT_COMMITTER_EMAIL: 'agent-worktree@users.noreply.github.com'
-}
-
-export interface LeftOut {
-  file: string
-  why: string
-}
-
-export interface Snapshot {
-  /** One commit that holds it all: the files as the agent left them; parents HEAD, the index, and every other unsaved commit. */
-  commit: string
-  /** The local ref that keeps it alive while the worktree is kept. */
-  ref: string
-  /** Changed files not in the commit, and why (over the size limit, a named pipe, ...). */
-  leftOut: LeftOut[]
-  base: string
-}
 
 export interface RescueResult {
   targets: RescueTarget[]
@@ -49,8 +26,11 @@ export interface RescueResult {
   unmade?: string
   /** The branch pushed to the remote. */
   branch?: { remote: string; name: string }
-  /** The workflow artifact uploaded. */
-  artifact?: { name: string; url?: string }
+  /**
+   * The workflow artifact uploaded; `needs`: commits a restoring clone must fetch from its remote first (the
+   * parents a shallow history, such as a pull request's merge commit, never had here).
+   */
+  artifact?: { name: string; url?: string; needs: string[] }
   /** Each target that failed, with what git or the service said. */
   failures: RescueFailure[]
 }
@@ -59,190 +39,12 @@ export interface RescueFailure {
   target: RescueTarget
   said: string
   /** What the failure points to: the job's permissions, no remote, no artifact service, GHES, or nothing known. */
-  cause: 'refused' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'other'
+  cause: 'refused' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'oversize' | 'other'
 }
 
 /** The work left the machine, by at least one target. */
 export function rescued(result: RescueResult | undefined): boolean {
   return !!result?.branch || !!result?.artifact
-}
-
-/**
- * Builds the snapshot commit without touching the worktree: its files, index, HEAD and branch stay as
- * they are. The files go through a temporary index (tracked files as on disk, deletions, modes, links,
- * untracked files that are not ignored); the largest changed files beyond the size limit are left out.
- */
-export async function keepSnapshot(input: {
-  repo: Repository
-  evidence: Evidence
-  gitDir: string
-  folder?: string
-  findings: Findings
-}): Promise<Snapshot | string> {
-  const { repo, evidence: record, gitDir, folder, findings } = input
-  const head = findings.head!
-  const index = path.join(gitDir, 'index')
-  const hasIndex = folder !== undefined && fs.existsSync(index)
-  let view: View | undefined
-  try {
-    view = openView({
-      objects: path.join(repo.commonDir, 'objects'),
-      head,
-      index: hasIndex ? index : undefined,
-      workTree: folder,
-      settings: [`core.fileMode=${record.fileMode}`, ...(record.pinned ?? [])],
-      filters: record.believed.filters
-    })
-    const git = view.git
-    const headTree = (await git.exec(['rev-parse', `${head}^{tree}`])).trim()
-    let tree = headTree
-    let indexTree: string | undefined
-    const leftOut: LeftOut[] = []
-    if (folder) {
-      if (hasIndex) {
-        await clearHidingBits(git, folder, fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')))
-        indexTree = (await git.run(['write-tree'])).stdout.trim() || undefined
-      } else await git.exec(['read-tree', head])
-      // Listed here, not taken from the findings: with no index they list nothing, and a folder behind a
-      // .gitignore that hides itself shows there only as that .gitignore.
-      const list = async (args: string[]): Promise<string[]> => (await git.exec(args)).split('\0').filter(Boolean)
-      const hiding = findings.uncommitted
-        .filter(entry => entry === '?? .gitignore' || (entry.startsWith('?? ') && entry.endsWith('/.gitignore')))
-        .map(entry => `:(literal)${path.posix.dirname(entry.slice(3))}`)
-      const changed = new Set([
-        // Submodules as the index records them: git would otherwise run in each, with its configuration.
-        ...(await list(['diff-files', '-z', '--name-only', '--ignore-submodules=dirty'])),
-        ...(await list(['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore'])),
-        ...(hiding.length ? await list(['ls-files', '-z', '--others', '--', ...hiding]) : [])
-      ])
-      // The links symlink-dirs made are the job's, not the agent's work.
-      for (const link of record.links ?? []) if (kindOf(path.join(folder, link)) === 'link') changed.delete(link)
-      leftOut.push(...overLimit(folder, [...changed], record.rescueMaxBytes))
-      const left = new Set(leftOut.map(l => l.file))
-      leftOut.push(
-        ...(await stageAsOnDisk(
-          git,
-          view.dir,
-          folder,
-          [...changed].filter(file => !left.has(file)),
-          record.fileMode,
-          head.length
-        ))
-      )
-      tree = (await git.exec(['write-tree'])).trim()
-    }
-    const parents = [head]
-    const notes = [`Parent 1: HEAD (${head.slice(0, 12)}), where the agent was.`]
-    if (indexTree && indexTree !== headTree && indexTree !== tree) {
-      parents.push((await git.exec(['commit-tree', indexTree, '-p', head, '-m', 'agent-worktree: the index (staged changes)'], { env: IDENTITY })).trim())
-      notes.push(`Parent ${parents.length}: the index, with the staged changes.`)
-    }
-    const others = findings.tips.filter(tip => tip !== head)
-    if (others.length) {
-      const independent = (await repo.git.exec(['merge-base', '--independent', head, ...others])).split('\n').filter(tip => tip && tip !== head)
-      for (const tip of independent) {
-        parents.push(tip)
-        notes.push(`Parent ${parents.length}: ${tip.slice(0, 12)}, commits HEAD does not reach.`)
-      }
-    }
-    const message = [
-      `agent-worktree: rescue of ${record.name}`,
-      '',
-      `The files of ${record.path} as they were left: tracked files as on disk, and untracked files that git does not ignore.`,
-      ...notes,
-      ...(leftOut.length ? [`Left out: ${leftOut.map(l => `${l.file} (${l.why})`).join(', ')}`] : []),
-      `Job: run ${record.owner.run || '-'}, job ${record.owner.job || '-'}, runner ${record.owner.runner || '-'}.`
-    ].join('\n')
-    const commit = (await git.exec(['commit-tree', tree, ...parents.flatMap(p => ['-p', p]), '-F', '-'], { env: IDENTITY, input: message })).trim()
-    const ref = keptRef(gitDir, record.token)
-    unlinkReflogLinks(repo.commonDir, ref)
-    await repo.git.exec(['update-ref', '-m', 'agent-worktree: kept', ref, commit])
-    return { commit, ref, leftOut, base: record.believed.base ?? head }
-  } catch (error) {
-    return (error as Error).message
-  } finally {
-    view?.dispose()
-  }
-}
-
-/**
- * The ref that marks a worktree kept and keeps its snapshot alive: refs/agent-worktree/kept/<id>/<token>.
- * One per job that kept it: a later worktree of the same git dir id (or one that took it over) removes
- * only its own, and the sweep leaves alone every worktree whose id has one.
- */
-export function keptRef(gitDir: string, token: string): string {
-  return `${KEPT_REFS}${path.basename(gitDir)}/${token}`
-}
-
-export const KEPT_REFS = 'refs/agent-worktree/kept/'
-
-/** Deletes a kept ref, when there is one (a loose file, or a line of packed-refs): no git call otherwise. */
-export async function dropKeptRef(git: Git, commonDir: string, ref: string): Promise<void> {
-  const packed = fs.existsSync(path.join(commonDir, 'packed-refs')) && [...linesOf(path.join(commonDir, 'packed-refs'))].some(line => line.endsWith(` ${ref}`))
-  if (packed || fs.existsSync(path.join(commonDir, ...ref.split('/')))) {
-    unlinkReflogLinks(commonDir, ref)
-    await git.run(['update-ref', '-d', ref])
-  }
-}
-
-/**
- * Puts the files into the view's index exactly as they are on disk: no clean filter (LFS, line endings)
- * changes a byte, so a restore gets back what the agent left. Links are stored as links, a missing file as
- * a deletion. Each regular file is copied aside first, opened without following a link and without waiting
- * on a pipe, so that git reads only our copy; a named pipe, socket or device, or a path reached through a
- * link, is left out and named.
- */
-async function stageAsOnDisk(git: Git, temp: string, folder: string, files: string[], fileMode: boolean, idLength: number): Promise<LeftOut[]> {
-  const entries: string[] = []
-  const leftOut: LeftOut[] = []
-  const copies: { file: string; mode: string; copy: string }[] = []
-  const copiesDir = path.join(temp, 'copies')
-  fs.mkdirSync(copiesDir)
-  for (const file of files) {
-    const full = path.join(folder, file)
-    if (!reachedWithoutLinks(folder, file)) {
-      leftOut.push({ file, why: 'reached through a symbolic link' })
-      continue
-    }
-    const kind = kindOf(full)
-    if (kind === 'link') {
-      const id = (await git.exec(['hash-object', '-w', '--stdin'], { input: fs.readlinkSync(full) })).trim()
-      entries.push(`120000 ${id}\t${file}`)
-    } else if (kind === 'file') {
-      const copy = path.join(copiesDir, String(copies.length))
-      const mode = fileMode && fs.lstatSync(full).mode & 0o111 ? '100755' : '100644'
-      if (copyRegular(full, copy)) copies.push({ file, mode, copy })
-      else leftOut.push({ file, why: 'it could not be read' })
-    } else if (kind === 'directory') {
-      // A submodule or a nested repository: its entry stays as the index has it (work inside is counted, not rescued).
-    } else if (isSpecial(kind)) {
-      leftOut.push({ file, why: kind === 'fifo' ? 'a named pipe' : kind === 'socket' ? 'a socket' : 'a device' })
-    } else {
-      entries.push(`0 ${'0'.repeat(idLength)}\t${file}`)
-    }
-  }
-  // The copies have names of our own: one git reads them all, a line each.
-  const ids = copies.length
-    ? (await git.exec(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: `${copies.map(c => c.copy).join('\n')}\n` })).split('\n')
-    : []
-  copies.forEach((c, i) => entries.push(`${c.mode} ${ids[i]}\t${c.file}`))
-  if (entries.length) await git.exec(['update-index', '-z', '--index-info'], { input: entries.map(e => `${e}\0`).join('') })
-  return leftOut
-}
-
-const OVER_LIMIT = 'over the size limit'
-
-/** The largest changed files, until the rest fit in `limit` bytes. */
-function overLimit(folder: string, files: string[], limit: number): LeftOut[] {
-  const sizes = files.map(file => ({ file, size: fs.lstatSync(path.join(folder, file), { throwIfNoEntry: false })?.size ?? 0 })).sort((a, b) => b.size - a.size)
-  let total = sizes.reduce((sum, s) => sum + s.size, 0)
-  const out: LeftOut[] = []
-  for (const { file, size } of sizes) {
-    if (total <= limit) break
-    out.push({ file, why: OVER_LIMIT })
-    total -= size
-  }
-  return out
 }
 
 /** Copies the snapshot off the machine, to each target, within the time limit. */
@@ -254,6 +56,8 @@ export async function rescue(
   env: NodeJS.ProcessEnv = process.env
 ): Promise<RescueResult> {
   if (typeof snapshot === 'string') return { targets, unmade: snapshot, failures: [] }
+  // rescue-max-size bounds everything a rescue sends: commits too large on their own are not sent at all.
+  if (snapshot.oversize !== undefined) return { targets, snapshot, failures: targets.map(target => ({ target, cause: 'oversize', said: '' })) }
   const result: RescueResult = { targets, snapshot, failures: [] }
   const deadline = Date.now() + RESCUE_TIME_LIMIT_MS
   if (targets.includes('branch')) {
@@ -362,11 +166,34 @@ export function rescueLabel(record: Pick<WorktreeRecord, 'name'>): string {
   )
 }
 
-/** agent-worktree-rescue/<name>/<job>-<run>-<attempt>, or with `-` for an artifact name, which may not hold `/`. */
-export function rescueName(record: Pick<WorktreeRecord, 'name' | 'owner'>, separator: '/' | '-'): string {
+/** agent-worktree-rescue/<name>/<job>-<run>-<attempt>[-<leg>], or with `-` for an artifact name, which may not hold `/`. */
+export function rescueName(record: Pick<WorktreeRecord, 'name' | 'owner' | 'leg'>, separator: '/' | '-'): string {
   const run = record.owner.run || `local-${Date.parse(record.owner.since) || Date.now()}`
-  const tail = (record.owner.job ? `${record.owner.job}-${run}` : run).replace(/[^A-Za-z0-9._-]/g, '-')
+  // Legs of a matrix share job and run (and maybe a name): the leg's index keeps them apart.
+  const tail = [record.owner.job, run, record.leg]
+    .filter(Boolean)
+    .join('-')
+    .replace(/[^A-Za-z0-9._-]/g, '-')
   return ['agent-worktree-rescue', rescueLabel(record), tail].join(separator)
+}
+
+/**
+ * The parents of the shallow commits a bundle holds: a pull request's merge commit, fetched at depth 1,
+ * names parents this clone never had, and neither does the bundle. A restoring clone fetches them from its
+ * remote first (GitHub serves any commit a ref reaches, a pull request's head included).
+ */
+async function shallowParents(git: Git, commonDir: string, ref: string, remotes: string[]): Promise<string[]> {
+  const shallow = new Set([...linesOf(path.join(commonDir, 'shallow'))].map(line => line.trim()).filter(Boolean))
+  if (!shallow.size) return []
+  const held = (await git.exec(['rev-list', ref, '--not', ...remotes.map(r => `--remotes=${r}/*`)])).split('\n').filter(sha => shallow.has(sha))
+  const parents = new Set<string>()
+  for (const commit of held) {
+    for (const line of (await git.exec(['cat-file', 'commit', commit])).split('\n')) {
+      if (line === '') break
+      if (line.startsWith('parent ')) parents.add(line.slice('parent '.length))
+    }
+  }
+  return [...parents]
 }
 
 async function uploadArtifact(
@@ -376,7 +203,7 @@ async function uploadArtifact(
   record: Pick<WorktreeRecord, 'name' | 'path' | 'owner'>,
   deadline: number,
   env: NodeJS.ProcessEnv
-): Promise<{ name: string; url?: string } | Omit<RescueFailure, 'target'>> {
+): Promise<{ name: string; url?: string; needs: string[] } | Omit<RescueFailure, 'target'>> {
   const dir = fs.mkdtempSync(path.join(env.RUNNER_TEMP || os.tmpdir(), 'agent-worktree-rescue-'))
   try {
     const bundle = path.join(dir, 'rescue.bundle')
@@ -389,6 +216,7 @@ async function uploadArtifact(
       interruptible: true
     })
     if (made.exitCode !== 0) return { cause: 'other', said: `git bundle failed: ${made.stderr.trim()}` }
+    const needs = await shallowParents(git, commonDir, snapshot.ref, remotes)
     // Through a view: the repository's diff settings (drivers, submodule logs) take no part.
     const view = openView({ objects: path.join(commonDir, 'objects'), head: snapshot.commit })
     const diff = await view.git
@@ -402,9 +230,10 @@ async function uploadArtifact(
         '',
         `rescue.bundle holds ${snapshot.ref}, commit ${snapshot.commit}: its files are the worktree as it was left;`,
         'its first parent is where HEAD was; further parents hold the index and commits HEAD did not reach.',
-        'In a clone of the repository:',
-        `  git fetch rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c rescued FETCH_HEAD`,
-        `rescue.patch is the same work as a patch against ${snapshot.base}: git apply --index rescue.patch`,
+        'In a clone of the repository, with this folder outside it (FOLDER below):',
+        ...(needs.length ? [`  git fetch origin ${needs.join(' ')}`] : []),
+        `  git fetch FOLDER/rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c rescued FETCH_HEAD`,
+        `rescue.patch is the same work as a patch against ${snapshot.base}: git apply --index FOLDER/rescue.patch`,
         ''
       ].join('\n')
     )
@@ -424,7 +253,7 @@ async function uploadArtifact(
         response.id && env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
           ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${response.id}`
           : undefined
-      return { name, url }
+      return { name, url, needs }
     } finally {
       clearTimeout(timer)
     }

@@ -10,7 +10,7 @@ import { isInside } from './paths.js'
 import { parseStatus, parseStatusV2, type StatusEntry } from './porcelain.js'
 import { adminDirs } from './repository.js'
 import { openView, type FilterDriver } from './sealed-git.js'
-import { isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from './untrusted-files.js'
+import { identityOf, isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from './untrusted-files.js'
 import { gitDirCommits, refReflogCommits, unlinkReflogLinks } from './worktree-refs.js'
 
 export interface Findings {
@@ -35,6 +35,8 @@ export interface Findings {
    * Cleaning ignored files (the pool) would leave them behind.
    */
   loose?: string[]
+  /** Files the job brought in (include-file) that the agent changed: work, but never rescued (they may hold secrets). */
+  broughtChanged?: string[]
   /** Set when the state could not be determined: then nothing may be removed. */
   error?: string
 }
@@ -52,6 +54,10 @@ export interface GateInput {
   pinned?: string[]
   /** The filter drivers configured at enter (git-lfs): the only programs the gate lets git run. */
   filters?: Record<string, FilterDriver>
+  /** The ignore rules of enter (info/exclude, core.excludesFile): they hide what they hid then; rules added later hide nothing. */
+  excludes?: string
+  /** What the job brought in (include-file), by what it is: unchanged, not the agent's work. */
+  included?: Record<string, string>
   /** A created worktree's base: its commits are not the agent's. */
   baseSha?: string
   /** Branches that go with the worktree: their commits and reflogs count. */
@@ -90,8 +96,9 @@ function viewSettings(input: Pick<GateInput, 'fileMode' | 'pinned'>): string[] {
 export async function inspect(input: GateInput): Promise<Findings> {
   const findings: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
   const head = await refsGit(input).run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
-  if (head.exitCode !== 0) return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
-  findings.head = head.stdout.trim()
+  // A branch without a commit yet (git switch --orphan) is a state like any other: its files are judged.
+  if (head.exitCode !== 0 && !(await unborn(refsGit(input)))) return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
+  findings.head = head.exitCode === 0 ? head.stdout.trim() : undefined
   const results = await Promise.allSettled([uncommitted(input, findings.head), unsavedCommits(refsGit(input), input, findings.head)])
   const [files, commits] = results
   if (files.status === 'fulfilled') Object.assign(findings, files.value)
@@ -106,6 +113,13 @@ export async function inspect(input: GateInput): Promise<Findings> {
   return findings
 }
 
+/** HEAD names a branch that has no commit yet. */
+async function unborn(git: Git): Promise<boolean> {
+  const branch = await git.run(['symbolic-ref', '--quiet', 'HEAD'], { interruptible: true })
+  if (branch.exitCode !== 0 || !branch.stdout.startsWith('refs/heads/')) return false
+  return (await git.run(['show-ref', '--verify', '--quiet', branch.stdout.trim()], { interruptible: true })).exitCode === 1
+}
+
 class Unknown extends Error {}
 
 async function must(git: Git, args: string[], input?: string): Promise<string> {
@@ -116,7 +130,7 @@ async function must(git: Git, args: string[], input?: string): Promise<string> {
 
 type Files = Pick<Findings, 'uncommitted' | 'nested' | 'special' | 'loose'> & { submoduleCommits: string[] }
 
-async function uncommitted(input: GateInput, head: string): Promise<Files> {
+async function uncommitted(input: GateInput, head: string | undefined): Promise<Files> {
   const none: Files = { uncommitted: [], nested: [], submoduleCommits: [] }
   if (!input.folder) return none
   const folder = input.folder
@@ -131,7 +145,8 @@ async function uncommitted(input: GateInput, head: string): Promise<Files> {
     index,
     workTree: folder,
     settings: viewSettings(input),
-    filters: input.filters
+    filters: input.filters,
+    excludes: input.excludes
   })
   try {
     const staged = await clearHidingBits(view.git, folder, input.sparse)
@@ -146,11 +161,12 @@ async function uncommitted(input: GateInput, head: string): Promise<Files> {
     // shows where nested repositories are.
     const [status, untracked, others] = await Promise.all([
       must(view.git, ['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
-      input.countIgnored ? Promise.resolve('') : must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
+      input.countIgnored ? Promise.resolve('') : must(view.git, ['ls-files', '-z', '--others', '--exclude-standard']),
       must(view.git, ['ls-files', '-z', '--others'])
     ])
     const loose = untracked.split('\0').filter(p => p.endsWith('/') || input.ownLinks.includes(p))
-    const newFiles = (input.countIgnored ? others : untracked).split('\0').filter(p => p && !input.ownLinks.includes(p))
+    const { broughtIn, broughtChanged } = brought(folder, untracked, input.included)
+    const newFiles = (input.countIgnored ? others : untracked).split('\0').filter(p => p && !input.ownLinks.includes(p) && !broughtIn.has(p))
     let entries = [...parseStatusV2(status).entries, ...newFiles.map(p => ({ code: '??', path: p }))]
     if (input.tolerateDeletions) entries = entries.filter(e => e.code !== ' D')
     const special = specialFiles(folder, entries)
@@ -174,11 +190,27 @@ async function uncommitted(input: GateInput, head: string): Promise<Files> {
       nested: [...nested, ...submodules.nested],
       submoduleCommits: submodules.commits,
       loose,
+      ...(broughtChanged.length ? { broughtChanged } : {}),
       ...(special.size ? { special: [...special].map(([p, kind]) => `${p} (${describeKind(kind)})`) } : {})
     }
   } finally {
     view.dispose()
   }
+}
+
+/**
+ * The untracked files the job brought in (include-file): unchanged, they are not work; changed by the agent,
+ * they count, and are named (a rescue never carries them: they may hold secrets).
+ */
+function brought(folder: string, untracked: string, included: Record<string, string> = {}): { broughtIn: Set<string>; broughtChanged: string[] } {
+  const broughtIn = new Set<string>()
+  const broughtChanged: string[] = []
+  for (const file of untracked.split('\0')) {
+    if (!Object.hasOwn(included, file)) continue
+    if (reachedWithoutLinks(folder, file) && identityOf(path.join(folder, file)) === included[file]) broughtIn.add(file)
+    else broughtChanged.push(file)
+  }
+  return { broughtIn, broughtChanged }
 }
 
 /**
@@ -435,7 +467,11 @@ async function submoduleWork(
   return result
 }
 
-async function unsavedCommits(git: Git, input: GateInput, head: string): Promise<Pick<Findings, 'unsavedCommits' | 'tips' | 'branchTips' | 'sources'>> {
+async function unsavedCommits(
+  git: Git,
+  input: GateInput,
+  head: string | undefined
+): Promise<Pick<Findings, 'unsavedCommits' | 'tips' | 'branchTips' | 'sources'>> {
   const branchTips: Record<string, string> = {}
   for (const branch of input.branchesToDelete) {
     const sha = await git.resolveCommit(`refs/heads/${branch}`)
@@ -450,7 +486,7 @@ async function unsavedCommits(git: Git, input: GateInput, head: string): Promise
       ]
   const tips = [
     ...new Set([
-      head,
+      ...(head ? [head] : []),
       ...gitDirCommits(input.gitDir, input.since),
       ...Object.values(branchTips),
       ...input.branchesToDelete.flatMap(b => refReflogCommits(input.commonDir, `refs/heads/${b}`, input.since)),

@@ -1,6 +1,8 @@
 // What the main step hands to the post step and to the exit sub-action.
 import * as core from '@actions/core'
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import type { OnExit, RescueTarget } from './input-helper.js'
 import type { Owner } from './ownership.js'
@@ -71,6 +73,18 @@ export interface WorktreeRecord {
   filters?: Record<string, FilterDriver>
   /** Where a rescue pushes, and with what, as the repository had it at enter; none without a remote. */
   push?: PushTarget
+  /** The index of the job among the legs of its matrix: rescue names stay apart. */
+  leg?: string
+  /** What the job brought into the worktree, kept in a file in RUNNER_TEMP (its hash here): never the agent's work. */
+  brought?: { file: string; sha256: string }
+}
+
+/** What the job brought in: the ignore rules of enter, and the files include-file copied, by content hash. */
+export interface BroughtIn {
+  /** info/exclude and core.excludesFile as they were at enter. */
+  excludes: string
+  /** Each copied file's path and the sha256 of its content. */
+  included: Record<string, string>
 }
 
 /** A rescue's push: one URL, and only the settings the repository legitimately had for it at enter. */
@@ -180,6 +194,25 @@ export function writeHints(gitDir: string, hints: RecordHints, fallback?: Worktr
     else if (fallback) writeFile(gitDir, { ...evidenceOf(fallback), mac: sealOf(fallback), ...hints })
   } catch {
     // the hint is lost
+  }
+}
+
+/** Writes what the job brought in to a file of its own in RUNNER_TEMP: the record keeps its name and hash. */
+export function writeBroughtIn(brought: BroughtIn, token: string, env: NodeJS.ProcessEnv = process.env): { file: string; sha256: string } {
+  const text = JSON.stringify(brought)
+  const file = path.join(env.RUNNER_TEMP || os.tmpdir(), `agent-worktree-${token}-brought.json`)
+  fs.writeFileSync(file, text, { mode: 0o600 })
+  return { file, sha256: createHash('sha256').update(text).digest('hex') }
+}
+
+/** What the job brought in, when the file is still what the main step wrote; otherwise nothing is taken from it. */
+export function readBroughtIn(brought: WorktreeRecord['brought']): BroughtIn | undefined {
+  const text = brought && readSmall(brought.file, 64 * 1024 * 1024)
+  if (!text || createHash('sha256').update(text).digest('hex') !== brought.sha256) return undefined
+  try {
+    return JSON.parse(text) as BroughtIn
+  } catch {
+    return undefined
   }
 }
 

@@ -9,7 +9,7 @@ import { currentOwner, inRunner, jobOver, lockToken, type Owner } from './owners
 import { samePath } from './paths.js'
 import { defaultWorktreesDir } from './plan.js'
 import { withRepositoryLock } from './repository-lock.js'
-import { KEPT_REFS } from './rescue.js'
+import { KEPT_REFS } from './snapshot.js'
 import { report, reportSweep, type Swept } from './report.js'
 import { adminDirs, folderOf, isOrphanFolder, lockOf, type Repository } from './repository.js'
 import { readRecordFile, type WorktreeRecord } from './state-helper.js'

@@ -1,14 +1,14 @@
 // Files the agent can write (its worktree, git dirs, the common git dir) are read here and nowhere else: only
 // regular files, opened without following a link and without waiting for a named pipe's writer, in bounded
 // memory. A read never blocks the step, so SIGINT and SIGTERM are always heard.
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 
 export type FileKind = 'file' | 'link' | 'directory' | 'fifo' | 'socket' | 'device' | 'missing'
 
 /** What is at `p`, without following a link there. */
-export function kindOf(p: string): FileKind {
+export function kindOf(p: fs.PathLike): FileKind {
   return kindOfStat(fs.lstatSync(p, { throwIfNoEntry: false }))
 }
 
@@ -31,7 +31,7 @@ export function isSpecial(kind: FileKind): kind is 'fifo' | 'socket' | 'device' 
 const FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0)
 
 /** An open descriptor of the regular file at `p`, or undefined for anything else (a link, a pipe, nothing). */
-export function openRegular(p: string): number | undefined {
+export function openRegular(p: fs.PathLike): number | undefined {
   let fd: number
   try {
     fd = fs.openSync(p, FLAGS)
@@ -116,16 +116,22 @@ export function* linesOf(p: string): Generator<string> {
  * `folder`, reached without passing through a link: plain segments only (no "..", ".", empty or ".git"), and
  * no folder on the way replaced by a link that leads out of the worktree.
  */
-export function reachedWithoutLinks(folder: string, relative: string): boolean {
+export function reachedWithoutLinks(folder: string, relative: string, encoding: 'utf8' | 'latin1' = 'utf8'): boolean {
   const segments = relative.split('/')
   if (path.isAbsolute(relative) || segments.some(s => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git' || s.includes('\\'))) return false
-  const parent = path.dirname(relative)
+  const parent = path.posix.dirname(relative)
   if (parent === '.') return true
   try {
-    return fs.realpathSync(path.join(folder, parent)) === path.join(fs.realpathSync(folder), parent)
+    const real = fs.realpathSync(inside(folder, parent, encoding), { encoding: 'buffer' })
+    return real.equals(inside(fs.realpathSync(folder), parent, encoding))
   } catch {
     return false
   }
+}
+
+/** `folder`/`relative` as bytes: a name git gave as latin1 (every byte one character) keeps every byte. */
+export function inside(folder: string, relative: string, encoding: 'utf8' | 'latin1' = 'utf8'): Buffer {
+  return Buffer.concat([Buffer.from(folder), Buffer.from(path.sep), Buffer.from(relative.split('/').join(path.sep), encoding)])
 }
 
 /**
@@ -168,7 +174,7 @@ export function regularFilesBelow(dir: string, max = 100_000): string[] {
 }
 
 /** Copies a regular file to a new file `to`, a chunk at a time; false when `from` is not one, or is larger than `max`. */
-export function copyRegular(from: string, to: string, max = Number.MAX_SAFE_INTEGER): boolean {
+export function copyRegular(from: fs.PathLike, to: string, max = Number.MAX_SAFE_INTEGER): boolean {
   const fd = openRegular(from)
   if (fd === undefined) return false
   if (fs.fstatSync(fd).size > max) {
@@ -208,5 +214,22 @@ export function sameBytes(a: string, b: string): boolean {
   } finally {
     if (fa !== undefined) fs.closeSync(fa)
     if (fb !== undefined) fs.closeSync(fb)
+  }
+}
+
+/** What a file brought into the worktree is, to tell it unchanged later: its bytes' hash, or a link's target. */
+export function identityOf(file: string): string | undefined {
+  const kind = kindOf(file)
+  if (kind === 'link') return `link:${fs.readlinkSync(file)}`
+  if (kind !== 'file') return undefined
+  const fd = openRegular(file)
+  if (fd === undefined) return undefined
+  try {
+    const hash = createHash('sha256')
+    const buffer = Buffer.alloc(64 * 1024)
+    for (let read = fs.readSync(fd, buffer); read > 0; read = fs.readSync(fd, buffer)) hash.update(buffer.subarray(0, read))
+    return hash.digest('hex')
+  } finally {
+    fs.closeSync(fd)
   }
 }
