@@ -190,7 +190,9 @@ async function shallowParents(git: Git, commonDir: string, ref: string, remotes:
   for (const commit of held) {
     for (const line of (await git.exec(['cat-file', 'commit', commit])).split('\n')) {
       if (line === '') break
-      if (line.startsWith('parent ')) parents.add(line.slice('parent '.length))
+      // Object ids only: they go into a command a person pastes.
+      const parent = /^parent ([0-9a-f]{40}|[0-9a-f]{64})$/.exec(line)?.[1]
+      if (parent) parents.add(parent)
     }
   }
   return [...parents]
