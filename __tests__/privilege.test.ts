@@ -270,8 +270,10 @@ describe('2. the rescue push sends one ref, to the remote of enter, with the cre
     const someone = git(repos.clone, 'rev-parse', 'HEAD')
     git(repos.clone, 'push', '--quiet', 'origin', `${someone}:refs/heads/agent-worktree-rescue/taken/agents-5-1`)
     const [post] = await j.runPosts()
-    expect(warnings(post).join('\n')).toMatch(/Rescue to a branch failed/)
+    // The name is taken: the rescue takes the next one, and the branch that was there stays as it was.
+    expect(warnings(post).join('\n')).toContain('pushed to the branch agent-worktree-rescue/taken/agents-5-1-take2 of origin')
     expect(git(repos.origin, 'rev-parse', 'refs/heads/agent-worktree-rescue/taken/agents-5-1')).toBe(someone)
+    expect(git(repos.origin, 'show', 'refs/heads/agent-worktree-rescue/taken/agents-5-1-take2:notes.txt')).toBe('notes')
   })
 })
 
@@ -287,8 +289,8 @@ function paste(command: string): string[] {
 
 describe('3. names in a command a person may paste', () => {
   it('a name forged in the record the exit sub-action reads runs nothing when its restore command is pasted', async () => {
-    // A forged record is no longer sealed: it is a hint, and pushes nowhere (the remote of enter is unknown);
-    // the artifact's restore command carries the name.
+    // A forged record is no longer sealed: it is a hint, and sends nothing (the remote of enter, and what the
+    // job brought in, are unknown); whatever the message gives to paste runs nothing of the name.
     const service = await startResultsService()
     cleanups.push(() => service.close())
     const j = job({ ...service.env, GITHUB_REPOSITORY: 'octo/sample' })
@@ -300,12 +302,11 @@ describe('3. names in a command a person may paste', () => {
     const record = JSON.parse(fs.readFileSync(recordFile, 'utf8')) as Record<string, unknown>
     fs.writeFileSync(recordFile, JSON.stringify({ ...record, name: `x;${marker}\${IFS}pwned;y` }))
     const exit = await j.uses('exit', { rescue: 'artifact' })
-    expect(exit.outputs.rescued, exit.stdout).toBe('true')
-    expect(exit.outputs['rescue-artifact']).toMatch(/^agent-worktree-rescue-[A-Za-z0-9._+-]+-agents-5-1$/)
-    const [restore] = restoreCommandsOf(exit.outputs.message)
-    expect(restore).toContain('gh run download')
-    const pasted = paste(restore)
-    expect(pasted.length).toBeGreaterThan(0)
+    expect(exit.outputs.rescued, exit.stdout).toBe('false')
+    expect(warnings(exit).join('\n')).toContain('Rescue: nothing was sent: what the job brought in')
+    expect(service.artifacts.size).toBe(0)
+    expect(restoreCommandsOf(exit.outputs.message)).toEqual([])
+    for (const command of exit.outputs.message.match(/git -C .*? goes back/g) ?? []) paste(command.replace(/ goes back$/, ''))
     expect(ran()).toEqual([])
   })
 })

@@ -111,8 +111,13 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     path: keptAt,
     reason: found.unproven ? 'unknown' : foreign ? 'foreign' : reasonOf(verdict),
     foreign: foreign ? { lock: found.lock, unproven: found.unproven === true } : undefined,
-    warning: foreign || verdict !== 'keep-asked' || !!kept.rescue?.failures.length || !!kept.rescue?.unmade || !!kept.rescue?.snapshot?.leftOut.length
+    warning: foreign || verdict !== 'keep-asked' || rescueWarns(kept.rescue)
   }
+}
+
+/** A rescue a person should hear about: it failed, sent nothing, or left something out. */
+function rescueWarns(rescue: RescueResult | undefined): boolean {
+  return !!rescue && (!!rescue.failures.length || rescue.unmade !== undefined || !!rescue.withheld || !!rescue.snapshot?.leftOut.length)
 }
 
 interface Located {

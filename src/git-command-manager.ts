@@ -154,14 +154,15 @@ const LOCAL_CALL_LIMIT_MS = 10 * 60_000
 /**
  * The environment of every git call: what every program of ours gets (childEnvironment: no runtime tokens),
  * without a single inherited GIT_* variable (a later step can export GIT_DIR or GIT_CONFIG_GLOBAL through
- * GITHUB_ENV, and the post would follow it), never prompting for credentials, and never writing the index of
- * the worktree it reads (optional locks).
+ * GITHUB_ENV, and the post would follow it), never prompting for credentials, never writing the index of
+ * the worktree it reads (optional locks), and speaking untranslated.
  */
 export function gitEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(childEnvironment(env))) if (!/^GIT_/i.test(key)) clean[key] = value
-  // Replace refs and a grafts file would show history other than the objects' own.
-  return { ...clean, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' }
+  // Replace refs and a grafts file would show history other than the objects' own. git's warnings and errors
+  // are read (a folder it could not open): in its own words, untranslated.
+  return { ...clean, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' }
 }
 
 const BASE_ENV = gitEnvironment()

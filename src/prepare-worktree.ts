@@ -155,7 +155,7 @@ export async function copyIncludedFiles(toplevel: string, worktree: string, incl
       continue
     }
     result.copied.push(file)
-    const identity = identityOf(to)
+    const identity = identityOf(worktree, file)
     if (identity) result.identities[file] = identity
   }
   return result

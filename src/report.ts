@@ -7,7 +7,7 @@ import type { ActFate } from './act.js'
 import type { ExitResult } from './exit-worktree.js'
 import { shellQuote, type Resident } from './processes.js'
 import type { Outcome } from './remove-worktree.js'
-import { rescued, rescueLabel, type RescueResult } from './rescue.js'
+import { rescued, rescueLabel, type RescueResult, type Withheld } from './rescue.js'
 import { OVER_LIMIT } from './snapshot.js'
 import { describeFindings, type BranchDeletion, type Findings } from './safety-gate.js'
 import type { WorktreeRecord } from './state-helper.js'
@@ -167,11 +167,8 @@ export function rescueProblems(rescue: RescueResult | undefined): string[] {
   const [tooBig, unheld] = [leftOut.filter(l => l.why === OVER_LIMIT), leftOut.filter(l => l.why !== OVER_LIMIT)]
   if (tooBig.length) problems.push(`Rescue: left out ${tooBig.length} file(s) over the size limit: ${listed(tooBig.map(l => l.file))}.`)
   if (unheld.length) problems.push(`Rescue: left out ${unheld.length} file(s) it cannot hold: ${listed(unheld.map(l => `${l.file} (${l.why})`))}.`)
-  if (rescue.snapshot?.oversize !== undefined)
-    return [
-      ...problems,
-      `Rescue: nothing was sent: it would send ${megabytes(rescue.snapshot.oversize)} (commits and staged files included), more than rescue-max-size. The work is in ${rescue.snapshot.ref} on this machine only.`
-    ]
+  if (rescue.withheld)
+    return [...problems, `Rescue: nothing was sent: ${withheldWhy(rescue.withheld)}. The work is in ${rescue.snapshot?.ref} on this machine only.`]
   for (const failure of rescue.failures) {
     if (failure.target === 'branch') {
       problems.push(
@@ -192,6 +189,13 @@ export function rescueProblems(rescue: RescueResult | undefined): string[] {
     }
   }
   return problems
+}
+
+function withheldWhy(withheld: Withheld): string {
+  if (withheld.why === 'oversize') return `it would send ${megabytes(withheld.bytes)} (commits and staged files included), more than rescue-max-size`
+  if (withheld.why === 'brought')
+    return `a commit or the index would carry the bytes of ${withheld.file}, which include-file brought in and which may hold secrets (take it out of the commits, or leave it out of include-file)`
+  return "what the job brought in (include-file, the ignore rules of enter) cannot be told apart: the main step's account of it was changed"
 }
 
 function megabytes(bytes: number): string {

@@ -16,12 +16,21 @@ import type { PushTarget, WorktreeRecord } from './state-helper.js'
 
 /** What a rescue may take, all targets together: the runner gives a cancelled job's posts little time. */
 export const RESCUE_TIME_LIMIT_MS = 60_000
+/** How many rescues of one name a job may make: each later one takes the next free name. */
+const TAKES = 5
 /** A push or a transfer that says nothing for this long has stalled. */
 export const STALL_MS = 30_000
+
+/**
+ * Why nothing was sent: over rescue-max-size; the bytes of a file the job brought in (it may hold a secret)
+ * in what would go; or what the job brought in cannot be told (its record was changed, or is not this job's).
+ */
+export type Withheld = { why: 'oversize'; bytes: number } | { why: 'brought'; file: string } | { why: 'unproven' }
 
 export interface RescueResult {
   targets: RescueTarget[]
   snapshot?: Snapshot
+  withheld?: Withheld
   /** Why no snapshot could be made: then nothing was rescued. */
   unmade?: string
   /** The branch pushed to the remote. */
@@ -39,7 +48,7 @@ export interface RescueFailure {
   target: RescueTarget
   said: string
   /** What the failure points to: the job's permissions, no remote, no artifact service, GHES, or nothing known. */
-  cause: 'refused' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'oversize' | 'other'
+  cause: 'refused' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'other'
 }
 
 /** The work left the machine, by at least one target. */
@@ -56,8 +65,8 @@ export async function rescue(
   env: NodeJS.ProcessEnv = process.env
 ): Promise<RescueResult> {
   if (typeof snapshot === 'string') return { targets, unmade: snapshot, failures: [] }
-  // rescue-max-size bounds everything a rescue sends: commits too large on their own are not sent at all.
-  if (snapshot.oversize !== undefined) return { targets, snapshot, failures: targets.map(target => ({ target, cause: 'oversize', said: '' })) }
+  const withheld = withheldFrom(snapshot, evidence)
+  if (withheld) return { targets, snapshot, withheld, failures: [] }
   const result: RescueResult = { targets, snapshot, failures: [] }
   const deadline = Date.now() + RESCUE_TIME_LIMIT_MS
   if (targets.includes('branch')) {
@@ -74,6 +83,17 @@ export async function rescue(
 }
 
 /**
+ * rescue-max-size bounds everything a rescue sends: commits too large on their own are not sent at all. What
+ * the job brought in never leaves the machine: without the main step's own account of it, nothing does.
+ */
+function withheldFrom(snapshot: Snapshot, evidence: Evidence): Withheld | undefined {
+  if (!evidence.believed.brought) return { why: 'unproven' }
+  if (snapshot.holdsBrought !== undefined) return { why: 'brought', file: snapshot.holdsBrought }
+  if (snapshot.oversize !== undefined) return { why: 'oversize', bytes: snapshot.oversize }
+  return undefined
+}
+
+/**
  * Pushes the snapshot, and nothing else, to the URL the remote had at enter: from a sealed view, so that no
  * setting of the repository (a receive-pack or ssh command, a push URL, insteadOf, push options, follow-tags,
  * a proxy) takes part, with only the credentials the repository had for it at enter. The branch must not
@@ -87,7 +107,6 @@ async function pushBranch(
 ): Promise<{ remote: string; name: string } | Omit<RescueFailure, 'target'>> {
   const target = evidence.believed.push
   if (!target) return { cause: evidence.source === 'hint' ? 'unsealed' : 'no-remote', said: '' }
-  const branch = rescueName(evidence, '/')
   const headers = await credentialHeaders(repo.git, target)
   const view = openView({ objects: path.join(repo.commonDir, 'objects'), head: snapshot.commit })
   try {
@@ -100,29 +119,40 @@ async function pushBranch(
       // points at) takes no part.
       `core.sshCommand=${target.sshCommand ?? 'ssh'}`
     ].flatMap(setting => ['-c', setting])
-    const pushed = await view.git.run(
-      [
-        ...settings,
-        'push',
-        '--no-verify',
-        '--no-follow-tags',
-        '--no-signed',
-        '--recurse-submodules=no',
-        '--progress',
-        `--force-with-lease=refs/heads/${branch}:`,
-        '--end-of-options',
-        target.url,
-        `${snapshot.commit}:refs/heads/${branch}`
-      ],
-      // The transports a push to the remote of enter may take: never one that runs a command (ext::, fd::,
-      // a remote helper), whatever a global config says.
-      { env: { ...configEnvironment(headers), GIT_ALLOW_PROTOCOL: 'https:http:ssh:git:file' }, stallMs: STALL_MS, deadline, interruptible: true, remote: true }
-    )
-    if (pushed.exitCode !== 0) {
-      const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:| ! |To |git stopped)/.test(line.trim()))
-      return { cause: 'refused', said: `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}` }
+    for (let take = 1; ; take++) {
+      const branch = rescueName(evidence, '/', take)
+      const pushed = await view.git.run(
+        [
+          ...settings,
+          'push',
+          '--no-verify',
+          '--no-follow-tags',
+          '--no-signed',
+          '--recurse-submodules=no',
+          '--progress',
+          `--force-with-lease=refs/heads/${branch}:`,
+          '--end-of-options',
+          target.url,
+          `${snapshot.commit}:refs/heads/${branch}`
+        ],
+        // The transports a push to the remote of enter may take: never one that runs a command (ext::, fd::,
+        // a remote helper), whatever a global config says.
+        {
+          env: { ...configEnvironment(headers), GIT_ALLOW_PROTOCOL: 'https:http:ssh:git:file' },
+          stallMs: STALL_MS,
+          deadline,
+          interruptible: true,
+          remote: true
+        }
+      )
+      // The name is taken (by an earlier rescue of this job): the next take.
+      if (pushed.exitCode !== 0 && take < TAKES && /\(stale info\)|already exists/.test(pushed.stderr)) continue
+      if (pushed.exitCode !== 0) {
+        const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:| ! |To |git stopped)/.test(line.trim()))
+        return { cause: 'refused', said: `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}` }
+      }
+      return { remote: target.remote, name: branch }
     }
-    return { remote: target.remote, name: branch }
   } finally {
     view.dispose()
   }
@@ -166,11 +196,15 @@ export function rescueLabel(record: Pick<WorktreeRecord, 'name'>): string {
   )
 }
 
-/** agent-worktree-rescue/<name>/<job>-<run>-<attempt>[-<leg>], or with `-` for an artifact name, which may not hold `/`. */
-export function rescueName(record: Pick<WorktreeRecord, 'name' | 'owner' | 'leg'>, separator: '/' | '-'): string {
+/**
+ * agent-worktree-rescue/<name>/<job>-<run>-<attempt>[-<leg>][-take<n>], or with `-` for an artifact name, which
+ * may not hold `/`.
+ */
+export function rescueName(record: Pick<WorktreeRecord, 'name' | 'owner' | 'leg'>, separator: '/' | '-', take = 1): string {
   const run = record.owner.run || `local-${Date.parse(record.owner.since) || Date.now()}`
-  // Legs of a matrix share job and run (and maybe a name): the leg's index keeps them apart.
-  const tail = [record.owner.job, run, record.leg]
+  // Legs of a matrix share job and run (and maybe a name): the leg's index keeps them apart. A second rescue
+  // of that name in one job (the worktree entered again, a reusable workflow called twice) is another take.
+  const tail = [record.owner.job, run, record.leg, take > 1 ? `take${take}` : undefined]
     .filter(Boolean)
     .join('-')
     .replace(/[^A-Za-z0-9._-]/g, '-')
@@ -202,7 +236,7 @@ async function uploadArtifact(
   git: Git,
   commonDir: string,
   snapshot: Snapshot,
-  record: Pick<WorktreeRecord, 'name' | 'path' | 'owner'>,
+  record: Pick<WorktreeRecord, 'name' | 'path' | 'owner' | 'rescueMaxBytes'>,
   deadline: number,
   env: NodeJS.ProcessEnv
 ): Promise<{ name: string; url?: string; needs: string[] } | Omit<RescueFailure, 'target'>> {
@@ -222,9 +256,15 @@ async function uploadArtifact(
     // Through a view: the repository's diff settings (drivers, submodule logs) take no part.
     const view = openView({ objects: path.join(commonDir, 'objects'), head: snapshot.commit })
     const diff = await view.git
-      .run(['diff', '--no-ext-diff', '--no-textconv', '--binary', '--ignore-submodules=all', snapshot.base, snapshot.commit], { deadline, interruptible: true })
+      .run(['diff', '--no-ext-diff', '--no-textconv', '--binary', '--ignore-submodules=all', snapshot.base, snapshot.commit], {
+        deadline,
+        interruptible: true,
+        encoding: 'latin1'
+      })
       .finally(() => view.dispose())
-    fs.writeFileSync(patch, diff.exitCode === 0 ? diff.stdout : '')
+    // rescue-max-size bounds the artifact too: the patch, the same work again, goes only where it fits.
+    const patchFits = diff.exitCode === 0 && fs.statSync(bundle).size + diff.stdout.length <= record.rescueMaxBytes
+    fs.writeFileSync(patch, patchFits ? Buffer.from(diff.stdout, 'latin1') : '')
     fs.writeFileSync(
       path.join(dir, 'README.txt'),
       [
@@ -235,15 +275,26 @@ async function uploadArtifact(
         'In a clone of the repository, with this folder outside it (FOLDER below):',
         ...(needs.length ? [`  git fetch origin ${needs.join(' ')}`] : []),
         `  git fetch FOLDER/rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c rescued FETCH_HEAD`,
-        `rescue.patch is the same work as a patch against ${snapshot.base}: git apply --index FOLDER/rescue.patch`,
+        patchFits
+          ? `rescue.patch is the same work as a patch against ${snapshot.base}: git apply --index FOLDER/rescue.patch`
+          : 'rescue.patch is empty: the bundle and a patch together would be more than rescue-max-size.',
         ''
       ].join('\n')
     )
-    const name = rescueName(record, '-')
+    let name = rescueName(record, '-')
     const upload = (async () => {
       // Loaded only when a rescue uploads: the client is most of a bundle's size.
       const { DefaultArtifactClient } = await import('@actions/artifact')
-      return new DefaultArtifactClient().uploadArtifact(name, [bundle, patch, path.join(dir, 'README.txt')], dir, { compressionLevel: 0 })
+      const client = new DefaultArtifactClient()
+      for (let take = 1; ; take++) {
+        name = rescueName(record, '-', take)
+        try {
+          return await client.uploadArtifact(name, [bundle, patch, path.join(dir, 'README.txt')], dir, { compressionLevel: 0 })
+        } catch (error) {
+          // An artifact of that name exists in the run (an earlier rescue of this job): the next take.
+          if (take >= TAKES || !/\(409\)/.test((error as Error).message)) throw error
+        }
+      }
     })()
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {

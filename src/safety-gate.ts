@@ -10,7 +10,7 @@ import { isInside } from './paths.js'
 import { parseStatus, parseStatusV2, type StatusEntry } from './porcelain.js'
 import { adminDirs } from './repository.js'
 import { openView, type FilterDriver } from './sealed-git.js'
-import { identityOf, isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from './untrusted-files.js'
+import { identityOf, identitySize, isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from './untrusted-files.js'
 import { gitDirCommits, refReflogCommits, unlinkReflogLinks } from './worktree-refs.js'
 
 export interface Findings {
@@ -122,9 +122,15 @@ async function unborn(git: Git): Promise<boolean> {
 
 class Unknown extends Error {}
 
-async function must(git: Git, args: string[], input?: string): Promise<string> {
+/**
+ * A git call whose answer the gate needs. `seeAll`: a listing of what may be work, which must have seen
+ * every folder (git warns past one it cannot open, deeper than PATH_MAX or unreadable, and goes on).
+ */
+async function must(git: Git, args: string[], input?: string, seeAll = false): Promise<string> {
   const result = await git.run(args, { input, interruptible: true })
   if (result.exitCode !== 0) throw new Unknown(result.stderr.trim() || `git ${args[0]} exited with code ${result.exitCode}`)
+  const unseen = seeAll && /^warning: could not open directory .*$/m.exec(result.stderr)
+  if (unseen) throw new Unknown(unseen[0].slice('warning: '.length))
   return result.stdout
 }
 
@@ -161,7 +167,7 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
     // shows where nested repositories are.
     const [status, untracked, others] = await Promise.all([
       must(view.git, ['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
-      input.countIgnored ? Promise.resolve('') : must(view.git, ['ls-files', '-z', '--others', '--exclude-standard']),
+      input.countIgnored ? Promise.resolve('') : must(view.git, ['ls-files', '-z', '--others', '--exclude-standard'], undefined, true),
       must(view.git, ['ls-files', '-z', '--others'])
     ])
     const loose = untracked.split('\0').filter(p => p.endsWith('/') || input.ownLinks.includes(p))
@@ -207,7 +213,7 @@ function brought(folder: string, untracked: string, included: Record<string, str
   const broughtChanged: string[] = []
   for (const file of untracked.split('\0')) {
     if (!Object.hasOwn(included, file)) continue
-    if (reachedWithoutLinks(folder, file) && identityOf(path.join(folder, file)) === included[file]) broughtIn.add(file)
+    if (identityOf(folder, file, identitySize(included[file])) === included[file]) broughtIn.add(file)
     else broughtChanged.push(file)
   }
   return { broughtIn, broughtChanged }

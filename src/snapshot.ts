@@ -9,7 +9,7 @@ import type { Git } from './git-command-manager.js'
 import type { Repository } from './repository.js'
 import { clearHidingBits, type Findings } from './safety-gate.js'
 import { openView } from './sealed-git.js'
-import { copyRegular, identityOf, inside, isSpecial, kindOf, linesOf, reachedWithoutLinks, readSmall } from './untrusted-files.js'
+import { copyOpen, identityBlobs, identityOf, identitySize, inside, isSpecial, kindOf, linesOf, openBeneath, readSmall } from './untrusted-files.js'
 import { unlinkReflogLinks } from './worktree-refs.js'
 
 const IDENTITY = {
@@ -42,6 +42,8 @@ export interface Snapshot {
   head?: string
   /** What it would send off the machine, in bytes (commits included), when that is over rescue-max-size. */
   oversize?: number
+  /** A commit or the index it would send holds the bytes of `file`, which the job brought in. */
+  holdsBrought?: string
 }
 
 interface Made {
@@ -50,7 +52,11 @@ interface Made {
   dir: string
   head?: string
   headTree: string
+  /** The blob ids of the files the job brought in (include-file), by the file each is: never sent. */
+  brought: Map<string, string>
 }
+
+export const BROUGHT_IN = 'the bytes of a file include-file brought in: it may hold secrets'
 
 /**
  * Builds the snapshot commit. The files go through the view's index: tracked files as on disk, deletions,
@@ -87,17 +93,19 @@ export async function keepSnapshot(input: {
   try {
     const git = view.git
     const headTree = findings.head ? (await git.exec(['rev-parse', `${findings.head}^{tree}`])).trim() : (await git.exec(['mktree'], { input: '' })).trim()
-    const made: Made = { git, dir: view.dir, head: findings.head, headTree }
+    const made: Made = { git, dir: view.dir, head: findings.head, headTree, brought: broughtBlobs(evidence) }
     if (hasIndex) await clearHidingBits(git, folder, fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')))
     else if (findings.head) await git.exec(['read-tree', findings.head])
     else await git.exec(['read-tree', '--empty'])
-    const leftOut: LeftOut[] = []
+    const leftOut: LeftOut[] = ownRepositories(findings)
     const changed = folder ? await changedFiles(made, evidence, folder, findings, leftOut) : []
     const staged = await stagedBlobs(made)
     const over = overLimit(folder, changed, staged, evidence.rescueMaxBytes)
     leftOut.push(...over.map(file => ({ file: display(file), why: OVER_LIMIT })))
+    const secret = staged.filter(s => made.brought.has(s.blob)).map(s => s.file)
+    leftOut.push(...secret.map(file => ({ file: display(file), why: BROUGHT_IN })))
     // A conflict has no tree: its entry goes back to HEAD's in the index parent; the file goes in as on disk.
-    await unstage(made, [...over.filter(file => staged.some(s => s.file === file)), ...(await unmerged(made))])
+    await unstage(made, [...over.filter(file => staged.some(s => s.file === file)), ...secret, ...(await unmerged(made))])
     const indexTree = (await git.exec(['write-tree'])).trim()
     if (folder)
       leftOut.push(
@@ -115,7 +123,8 @@ export async function keepSnapshot(input: {
     await repo.git.exec(['update-ref', '-m', 'agent-worktree: kept', ref, commit])
     const base = evidence.believed.base ?? findings.head ?? commit
     const size = await sendSize(repo.git, commit)
-    return { commit, ref, leftOut, base, head: findings.head, oversize: size > evidence.rescueMaxBytes ? size : undefined }
+    const holdsBrought = await broughtInSent(made, repo.git, commit)
+    return { commit, ref, leftOut, base, head: findings.head, oversize: size > evidence.rescueMaxBytes ? size : undefined, holdsBrought }
   } catch (error) {
     return (error as Error).message
   } finally {
@@ -138,25 +147,117 @@ function display(file: string): string {
  */
 async function changedFiles(made: Made, evidence: Evidence, folder: string, findings: Findings, leftOut: LeftOut[]): Promise<string[]> {
   const list = async (args: string[]): Promise<string[]> => (await made.git.exec(args, { encoding: 'latin1' })).split('\0').filter(Boolean)
-  const hiding = findings.uncommitted
-    .filter(entry => entry === '?? .gitignore' || (entry.startsWith('?? ') && entry.endsWith('/.gitignore')))
-    .map(entry => `:(literal)${path.posix.dirname(entry.slice(3))}`)
-  const changed = new Set([
-    // Submodules as the index records them: git would otherwise run in each, with its configuration.
-    ...(await list(['diff-files', '-z', '--name-only', '--ignore-submodules=dirty'])),
-    ...(await list(['ls-files', '-z', '--others', '--exclude-standard'])),
-    ...(hiding.length ? await list(['ls-files', '-z', '--others', '--', ...hiding]) : [])
-  ])
+  // Submodules as the index records them: git would otherwise run in each, with its configuration.
+  const tracked = await list(['diff-files', '-z', '--name-only', '--ignore-submodules=dirty'])
+  const changed = new Set([...tracked, ...(await untrackedWork(made, list, findings, tracked, leftOut))])
   for (const link of evidence.links ?? []) if (kindOf(path.join(folder, link)) === 'link') changed.delete(Buffer.from(link).toString('latin1'))
   const included = evidence.believed.brought?.included ?? {}
   for (const file of [...changed]) {
     const name = Buffer.from(file, 'latin1').toString('utf8')
-    if (!(name in included)) continue
+    if (!Object.hasOwn(included, name)) continue
     changed.delete(file)
-    if (identityOf(path.join(folder, name)) !== included[name])
+    if (identityOf(folder, name, identitySize(included[name])) !== included[name])
       leftOut.push({ file: name, why: 'brought in by include-file and changed since: it may hold secrets' })
   }
   return [...changed]
+}
+
+type List = (args: string[]) => Promise<string[]>
+
+/**
+ * Untracked files that are work: those no .gitignore of the worktree (nor the ignore rules of enter) ignores,
+ * and those only a rule the agent wrote hides: a new .gitignore that hides its own folder, or a .gitignore
+ * it added or changed. A named pipe in place of a .gitignore stops git's listing: then untracked files are
+ * named as left out, and the rest is rescued.
+ */
+async function untrackedWork(made: Made, list: List, findings: Findings, tracked: string[], leftOut: LeftOut[]): Promise<string[]> {
+  let all: Promise<string[]> | undefined
+  const everything = (): Promise<string[]> => (all ??= list(['ls-files', '-z', '--others']))
+  try {
+    const untracked = await list(['ls-files', '-z', '--others', '--exclude-standard'])
+    const rules = [...tracked, ...untracked].filter(isIgnoreFile)
+    return [...untracked, ...(await hiddenBySelfHiding(everything, findings)), ...(rules.length ? await hiddenByChangedRules(made, list, everything) : [])]
+  } catch (error) {
+    if (!/named pipe/.test((error as Error).message)) throw error
+    leftOut.push({ file: 'untracked files', why: `git could not list them: ${(error as Error).message.split('\n')[0]}` })
+    return []
+  }
+}
+
+function isIgnoreFile(file: string): boolean {
+  return file === '.gitignore' || file.endsWith('/.gitignore')
+}
+
+/**
+ * Untracked files that git ignores now but would not under the .gitignore files the index has: hidden by a
+ * rule the agent added, changed or deleted. git answers for each, in a folder of the view's own that holds
+ * only the index's .gitignore files (and the folders of what is asked about).
+ */
+async function hiddenByChangedRules(made: Made, list: List, everything: () => Promise<string[]>): Promise<string[]> {
+  const rules = path.join(made.dir, 'rules')
+  fs.mkdirSync(rules)
+  const files = (await made.git.exec(['ls-files', '-z', '-s', '--', '.gitignore', ':(glob)**/.gitignore'], { encoding: 'latin1' })).split('\0').filter(Boolean)
+  for (const line of files) {
+    const [, blob] = line.split(' ')
+    const file = line.slice(line.indexOf('\t') + 1)
+    const content = await made.git.exec(['cat-file', 'blob', blob], { encoding: 'latin1' })
+    fs.mkdirSync(inside(rules, path.posix.dirname(file), 'latin1'), { recursive: true })
+    fs.writeFileSync(inside(rules, file, 'latin1'), Buffer.from(content, 'latin1'))
+  }
+  // Ignored now, whole folders as one entry.
+  const ignored = await list(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'])
+  for (const entry of ignored) fs.mkdirSync(inside(rules, entry.endsWith('/') ? entry : path.posix.dirname(entry), 'latin1'), { recursive: true })
+  const checked = await made.git.with(`--work-tree=${rules}`).run(['check-ignore', '-z', '--stdin', '--no-index', '--verbose', '--non-matching'], {
+    input: Buffer.from(ignored.map(e => `${e}\0`).join(''), 'latin1'),
+    encoding: 'latin1'
+  })
+  if (checked.exitCode > 1) throw new Error(`git check-ignore failed: ${checked.stderr.trim()}`)
+  const fields = checked.stdout.split('\0')
+  const freed: string[] = []
+  // <source> <line> <pattern> <path>, four fields a path: no source, or a negation, is not ignored then.
+  for (let i = 0; i + 3 < fields.length; i += 4) if (!fields[i] || fields[i + 2].startsWith('!')) freed.push(fields[i + 3])
+  if (!freed.length) return []
+  const untracked = await everything()
+  return untracked.filter(file => freed.some(entry => (entry.endsWith('/') ? file.startsWith(entry) : file === entry)))
+}
+
+/**
+ * The untracked files of each folder whose new .gitignore hides the folder and itself, which the gate counted
+ * as work. The gate's names are text: they are matched against git's own bytes (a name that is not UTF-8
+ * cannot be a pathspec on a command line).
+ */
+async function hiddenBySelfHiding(everything: () => Promise<string[]>, findings: Findings): Promise<string[]> {
+  const counted = new Set(findings.uncommitted.filter(e => e === '?? .gitignore' || (e.startsWith('?? ') && e.endsWith('/.gitignore'))).map(e => e.slice(3)))
+  if (!counted.size) return []
+  const untracked = await everything()
+  const folders = untracked
+    .filter(file => (file === '.gitignore' || file.endsWith('/.gitignore')) && counted.has(Buffer.from(file, 'latin1').toString('utf8')))
+    .map(file => file.slice(0, -'.gitignore'.length))
+  return untracked.filter(file => folders.some(folder => file.startsWith(folder)))
+}
+
+/** Submodules and repositories nested in the folder that hold work of their own: a rescue does not hold it. */
+function ownRepositories(findings: Findings): LeftOut[] {
+  const paths = new Set([...findings.nested, ...findings.unsavedCommits].map(entry => /^(.+?): /.exec(entry)?.[1]).filter((p): p is string => !!p))
+  return [...paths].map(file => ({ file, why: 'a repository of its own: the work in it is not in the rescue' }))
+}
+
+/** The blob ids of what include-file copied, by the file each is. */
+function broughtBlobs(evidence: Evidence): Map<string, string> {
+  const blobs = new Map<string, string>()
+  for (const [file, identity] of Object.entries(evidence.believed.brought?.included ?? {})) for (const blob of identityBlobs(identity)) blobs.set(blob, file)
+  return blobs
+}
+
+/**
+ * The first object the rescue would send that holds the bytes of a file the job brought in, under any name
+ * (a copy, a rename, a hard link, a backup an editor left), in any commit, the index or a stash.
+ */
+async function broughtInSent(made: Made, git: Git, commit: string): Promise<string | undefined> {
+  if (!made.brought.size) return undefined
+  const objects = await git.exec(['rev-list', '--objects', '--no-object-names', commit, '--not', '--remotes'])
+  const found = objects.split('\n').find(id => made.brought.has(id))
+  return found && made.brought.get(found)
 }
 
 interface Staged {
@@ -183,7 +284,7 @@ async function stagedBlobs(made: Made): Promise<Staged[]> {
 /** The largest changed files, on disk and staged, left out until the rest fit in `limit` bytes. */
 function overLimit(folder: string | undefined, changed: string[], staged: Staged[], limit: number): string[] {
   const sizes = [
-    ...changed.map(file => ({ file, size: folder ? (fs.lstatSync(inside(folder, file, 'latin1'), { throwIfNoEntry: false })?.size ?? 0) : 0 })),
+    ...changed.map(file => ({ file, size: folder ? sizeOnDisk(inside(folder, file, 'latin1')) : 0 })),
     ...staged.map(s => ({ file: s.file, size: s.size }))
   ].sort((a, b) => b.size - a.size)
   let total = sizes.reduce((sum, s) => sum + s.size, 0)
@@ -194,6 +295,15 @@ function overLimit(folder: string | undefined, changed: string[], staged: Staged
     total -= size
   }
   return [...out]
+}
+
+/** A file's size, 0 for what is not there (gone, or a folder on the way replaced by a file). */
+function sizeOnDisk(p: Buffer): number {
+  try {
+    return fs.lstatSync(p, { throwIfNoEntry: false })?.size ?? 0
+  } catch {
+    return 0
+  }
 }
 
 /** Paths the index holds in conflict (a merge or rebase left in progress), as latin1 names. */
@@ -234,24 +344,29 @@ async function stageAsOnDisk(made: Made, folder: string, files: string[], fileMo
   const entry = (mode: string, id: string, file: string): Buffer =>
     Buffer.concat([Buffer.from(`${mode} ${id}\t`), Buffer.from(file, 'latin1'), Buffer.from('\0')])
   for (const file of files) {
-    const full = inside(folder, file, 'latin1')
-    if (!reachedWithoutLinks(folder, file, 'latin1')) {
+    // A nested repository (listed with a trailing slash) is named from the findings.
+    if (file.endsWith('/')) continue
+    const found = openBeneath(folder, file, 'latin1')
+    if (!found.reached) {
       leftOut.push({ file: display(file), why: 'reached through a symbolic link' })
-      continue
-    }
-    const kind = kindOf(full)
-    if (kind === 'link') {
-      const id = (await made.git.exec(['hash-object', '-w', '--stdin'], { input: fs.readlinkSync(full, { encoding: 'buffer' }) })).trim()
+    } else if (found.kind === 'link') {
+      const id = (await made.git.exec(['hash-object', '-w', '--stdin'], { input: found.target })).trim()
       entries.push(entry('120000', id, file))
-    } else if (kind === 'file') {
+    } else if (found.fd !== undefined) {
       const copy = path.join(copiesDir, String(copies.length))
-      const mode = fileMode && fs.lstatSync(full).mode & 0o111 ? '100755' : '100644'
-      if (copyRegular(full, copy)) copies.push({ file, mode, copy })
-      else leftOut.push({ file: display(file), why: 'it could not be read' })
-    } else if (kind === 'directory') {
-      // A submodule or a nested repository: its entry stays as the index has it (work inside is counted, not rescued).
-    } else if (isSpecial(kind)) {
-      leftOut.push({ file: display(file), why: kind === 'fifo' ? 'a named pipe' : kind === 'socket' ? 'a socket' : 'a device' })
+      const mode = fileMode && found.mode! & 0o111 ? '100755' : '100644'
+      try {
+        copyOpen(found.fd, copy)
+        copies.push({ file, mode, copy })
+      } catch {
+        leftOut.push({ file: display(file), why: 'it could not be read' })
+      } finally {
+        fs.closeSync(found.fd)
+      }
+    } else if (found.kind === 'directory') {
+      // A submodule or a nested repository: its entry stays as the index has it (its own work is named).
+    } else if (isSpecial(found.kind)) {
+      leftOut.push({ file: display(file), why: found.kind === 'fifo' ? 'a named pipe' : found.kind === 'socket' ? 'a socket' : 'a device' })
     } else {
       entries.push(entry('0', '0'.repeat(made.headTree.length), file))
     }
@@ -260,7 +375,11 @@ async function stageAsOnDisk(made: Made, folder: string, files: string[], fileMo
   const ids = copies.length
     ? (await made.git.exec(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: `${copies.map(c => c.copy).join('\n')}\n` })).split('\n')
     : []
-  copies.forEach((c, i) => entries.push(entry(c.mode, ids[i], c.file)))
+  copies.forEach((c, i) => {
+    // The bytes of a file the job brought in, under whatever name: left as the index has it.
+    if (made.brought.has(ids[i])) leftOut.push({ file: display(c.file), why: BROUGHT_IN })
+    else entries.push(entry(c.mode, ids[i], c.file))
+  })
   if (entries.length) await made.git.exec(['update-index', '-z', '--index-info'], { input: Buffer.concat(entries) })
   return leftOut
 }

@@ -117,8 +117,7 @@ export function* linesOf(p: string): Generator<string> {
  * no folder on the way replaced by a link that leads out of the worktree.
  */
 export function reachedWithoutLinks(folder: string, relative: string, encoding: 'utf8' | 'latin1' = 'utf8'): boolean {
-  const segments = relative.split('/')
-  if (path.isAbsolute(relative) || segments.some(s => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git' || s.includes('\\'))) return false
+  if (!plainSegments(relative)) return false
   const parent = path.posix.dirname(relative)
   if (parent === '.') return true
   try {
@@ -127,6 +126,73 @@ export function reachedWithoutLinks(folder: string, relative: string, encoding: 
   } catch {
     return false
   }
+}
+
+/** Plain segments only: no "..", ".", empty or ".git" one, and on Windows no backslash (a separator there). */
+function plainSegments(relative: string): boolean {
+  return (
+    !path.isAbsolute(relative) &&
+    relative.split('/').every(s => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git' && (process.platform !== 'win32' || !s.includes('\\')))
+  )
+}
+
+/** What `openBeneath` found: for a regular file an open descriptor (the caller closes it), its size and mode. */
+export interface Beneath {
+  kind: FileKind
+  /** False when a folder on the way is a link, or no folder: nothing there is the worktree's. */
+  reached: boolean
+  fd?: number
+  size?: number
+  mode?: number
+  /** A link's target, as bytes. */
+  target?: Buffer
+}
+
+const DIRECTORY = fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | (fs.constants.O_NOFOLLOW ?? 0)
+const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd')
+
+/**
+ * What is at `relative` inside `folder`, opened one segment at a time, each through the descriptor of the
+ * folder before it (/proc/self/fd/<n>/<segment>, Linux): a folder on the way swapped for a link between a
+ * check and the open (a race an agent's process can run while we copy) fails the open instead of leading
+ * out of the worktree. Elsewhere the folders on the way are checked by their real path first.
+ */
+export function openBeneath(folder: string, relative: string, encoding: 'utf8' | 'latin1' = 'utf8'): Beneath {
+  if (!plainSegments(relative)) return { kind: 'missing', reached: false }
+  if (!PROC_FD) return reachedWithoutLinks(folder, relative, encoding) ? entryAt(inside(folder, relative, encoding)) : { kind: 'missing', reached: false }
+  const segments = relative.split('/')
+  let dir: number
+  try {
+    dir = fs.openSync(folder, DIRECTORY)
+  } catch {
+    return { kind: 'missing', reached: false }
+  }
+  try {
+    for (const segment of segments.slice(0, -1)) {
+      const next = fs.openSync(at(dir, segment, encoding), DIRECTORY)
+      fs.closeSync(dir)
+      dir = next
+    }
+    return entryAt(at(dir, segments[segments.length - 1], encoding))
+  } catch {
+    return { kind: 'missing', reached: false }
+  } finally {
+    fs.closeSync(dir)
+  }
+}
+
+function at(dir: number, segment: string, encoding: 'utf8' | 'latin1'): Buffer {
+  return Buffer.concat([Buffer.from(`/proc/self/fd/${dir}/`), Buffer.from(segment, encoding)])
+}
+
+function entryAt(p: Buffer): Beneath {
+  const kind = kindOf(p)
+  if (kind === 'link') return { kind, reached: true, target: fs.readlinkSync(p, { encoding: 'buffer' }) }
+  if (kind !== 'file') return { kind, reached: true }
+  const fd = openRegular(p)
+  if (fd === undefined) return { kind: 'missing', reached: true }
+  const stat = fs.fstatSync(fd)
+  return { kind, reached: true, fd, size: stat.size, mode: stat.mode }
 }
 
 /** `folder`/`relative` as bytes: a name git gave as latin1 (every byte one character) keeps every byte. */
@@ -177,10 +243,15 @@ export function regularFilesBelow(dir: string, max = 100_000): string[] {
 export function copyRegular(from: fs.PathLike, to: string, max = Number.MAX_SAFE_INTEGER): boolean {
   const fd = openRegular(from)
   if (fd === undefined) return false
-  if (fs.fstatSync(fd).size > max) {
+  try {
+    return fs.fstatSync(fd).size <= max && copyOpen(fd, to)
+  } finally {
     fs.closeSync(fd)
-    return false
   }
+}
+
+/** Copies what an open descriptor reads to a new file `to`, a chunk at a time. */
+export function copyOpen(fd: number, to: string): boolean {
   const out = fs.openSync(to, 'wx', 0o600)
   try {
     const buffer = Buffer.alloc(CHUNK)
@@ -190,7 +261,6 @@ export function copyRegular(from: fs.PathLike, to: string, max = Number.MAX_SAFE
       fs.writeSync(out, buffer, 0, read)
     }
   } finally {
-    fs.closeSync(fd)
     fs.closeSync(out)
   }
 }
@@ -217,19 +287,38 @@ export function sameBytes(a: string, b: string): boolean {
   }
 }
 
-/** What a file brought into the worktree is, to tell it unchanged later: its bytes' hash, or a link's target. */
-export function identityOf(file: string): string | undefined {
-  const kind = kindOf(file)
-  if (kind === 'link') return `link:${fs.readlinkSync(file)}`
-  if (kind !== 'file') return undefined
-  const fd = openRegular(file)
-  if (fd === undefined) return undefined
+/**
+ * What a file brought into the worktree is, to know it again: a link's target, or a regular file's size and
+ * git blob ids (SHA-1 and SHA-256 object formats), under which its bytes would travel in any tree or commit.
+ * Read only up to `size` when one is given: a file of another size is another file, and is not read at all.
+ */
+export function identityOf(folder: string, relative: string, size?: number): string | undefined {
+  const found = openBeneath(folder, relative)
+  if (found.kind === 'link') return `link:${found.target!.toString('latin1')}`
+  if (found.fd === undefined) return undefined
   try {
-    const hash = createHash('sha256')
-    const buffer = Buffer.alloc(64 * 1024)
-    for (let read = fs.readSync(fd, buffer); read > 0; read = fs.readSync(fd, buffer)) hash.update(buffer.subarray(0, read))
-    return hash.digest('hex')
+    if (size !== undefined && found.size !== size) return `blob:${found.size}`
+    const sha1 = createHash('sha1').update(`blob ${found.size}\0`)
+    const sha256 = createHash('sha256').update(`blob ${found.size}\0`)
+    const buffer = Buffer.alloc(CHUNK)
+    for (let read = fs.readSync(found.fd, buffer); read > 0; read = fs.readSync(found.fd, buffer)) {
+      sha1.update(buffer.subarray(0, read))
+      sha256.update(buffer.subarray(0, read))
+    }
+    return `blob:${found.size}:${sha1.digest('hex')}:${sha256.digest('hex')}`
   } finally {
-    fs.closeSync(fd)
+    fs.closeSync(found.fd)
   }
+}
+
+/** The size an identity names, to read a file again only that far. */
+export function identitySize(identity: string): number | undefined {
+  const size = /^blob:(\d+):/.exec(identity)?.[1]
+  return size === undefined ? undefined : Number(size)
+}
+
+/** The blob ids an identity names: a file's bytes, in either object format. */
+export function identityBlobs(identity: string): string[] {
+  const [kind, , sha1, sha256] = identity.split(':')
+  return kind === 'blob' && sha1 && sha256 ? [sha1, sha256] : []
 }

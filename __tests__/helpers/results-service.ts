@@ -45,6 +45,9 @@ export async function startResultsService(options: ServiceOptions = {}): Promise
         if (options.failCreate)
           return json(options.failCreate, { code: 'already_exists', msg: 'an artifact with this name already exists on the workflow run' })
         const request = JSON.parse(body.toString('utf8')) as { name: string }
+        // As the real service: one artifact of a name in a run.
+        if ([...names.values()].includes(request.name))
+          return json(409, { code: 'already_exists', msg: 'an artifact with this name already exists on the workflow run' })
         const id = String(names.size + 1)
         names.set(id, request.name)
         return json(200, { ok: true, signed_upload_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/blob/${id}?sig=stand-in` })
