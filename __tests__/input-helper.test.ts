@@ -11,6 +11,7 @@ import {
   parseLeg,
   parseOnExit,
   parseRescue,
+  parseRestore,
   parseSize
 } from '../src/input-helper.js'
 
@@ -140,8 +141,32 @@ describe('reading the inputs as the runner passes them', () => {
     expect(() => parseSize('rescue-max-size', '-1MB')).toThrow('it is not a size')
   })
 
+  it('reads restore: none, auto, or a rescue by the name its exit gave (an artifact, or a branch)', () => {
+    expect(parseRestore('restore', '')).toBeUndefined()
+    expect(parseRestore('restore', 'none')).toBeUndefined()
+    expect(parseRestore('restore', 'auto')).toBe('auto')
+    expect(parseRestore('restore', 'agent-worktree-rescue-agent+docs-agents-41-1-2')).toEqual({
+      kind: 'artifact',
+      name: 'agent-worktree-rescue-agent+docs-agents-41-1-2'
+    })
+    expect(parseRestore('restore', 'agent-worktree-rescue/fix/agents-41-1')).toEqual({ kind: 'branch', name: 'agent-worktree-rescue/fix/agents-41-1' })
+    for (const value of [
+      'main',
+      'origin/agent-worktree-rescue/x/y',
+      'agent-worktree-rescue/x',
+      'agent-worktree-rescue/x/../y',
+      'agent-worktree-rescue-a b',
+      '-x'
+    ])
+      expect(() => parseRestore('restore', value), value).toThrow(
+        `Input 'restore' has the value ${JSON.stringify(value)}: it is neither none, auto, nor the name of a rescue`
+      )
+  })
+
   it.each([
     [{ name: 'a', path: '/x' }, "Input 'path'"],
+    [{ path: '/x', restore: 'auto' }, 'Input \'restore\' has the value "auto": a rescue is restored only into a new worktree, and path enters an existing one'],
+    [{ recycle: 'true', restore: 'agent-worktree-rescue-a-b-1-1' }, 'and recycle takes one from the pool'],
     [{ path: '/x', branch: 'b' }, "Input 'branch'"],
     [{ path: '/x', 'worktrees-dir': '/y' }, "Input 'worktrees-dir'"],
     [{ path: '/x', fetch: 'true' }, "Input 'fetch'"],

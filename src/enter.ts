@@ -23,7 +23,8 @@ import {
   writeRecordFile,
   type WorktreeRecord
 } from './state-helper.js'
-import { reportEntered, reportHeldBack, reportPrepared, reportTakeover, reportTaken } from './report.js'
+import { reportEntered, reportHeldBack, reportNothingToRestore, reportPrepared, reportRestored, reportTakeover, reportTaken } from './report.js'
+import type { Found, Lookup, Restored } from './restore.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from './worktree-pool.js'
 import { STALL_MS } from './rescue.js'
@@ -32,6 +33,7 @@ import { unlinkReflogLinks } from './worktree-refs.js'
 
 export async function run(): Promise<void> {
   handleCancellation()
+  let lookup: Lookup | undefined
   try {
     const settings = getEnterSettings()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
@@ -42,9 +44,10 @@ export async function run(): Promise<void> {
       lfsEnvironment(repo),
       sweep(repo)
     ])
-    const { record, included } = settings.path
-      ? { record: await enterByPath(repo, settings, settingsAtEnter), included: {} }
-      : await create(repo, settings, settingsAtEnter, lfs, excludesFile)
+    lookup = settings.restore ? await lookUp(repo, settings, settingsAtEnter) : undefined
+    const { record, included, restored } = settings.path
+      ? { record: await enterByPath(repo, settings, settingsAtEnter), included: {}, restored: undefined }
+      : await create(repo, settings, settingsAtEnter, lfs, excludesFile, lookup?.found)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
@@ -53,10 +56,20 @@ export async function run(): Promise<void> {
     record.brought = writeBroughtIn({ excludes, included }, record.token)
     writeRecordFile(gitDir, record)
     saveRecordState(record)
-    setOutputs(record, gitDir, repo.commonDir)
+    setOutputs(record, gitDir, repo.commonDir, restored)
   } catch (error) {
     core.setFailed(error instanceof Error ? error.message : String(error))
+  } finally {
+    await lookup?.dispose()
   }
+}
+
+/** The rescue to restore, fetched and checked before anything is created; its module is loaded only for a restore. */
+async function lookUp(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<Lookup> {
+  const { findRescue } = await import('./restore.js')
+  const lookup = await findRescue(repo, settings.restore!, { push: pinned.push, rescue: settings.rescue, name: settings.name, leg: settings.leg })
+  if (lookup.nothing) reportNothingToRestore(lookup.nothing)
+  return lookup
 }
 
 /**
@@ -89,8 +102,9 @@ async function create(
   settings: EnterSettings,
   pinned: ConfigAtEnter,
   lfs: Record<string, string> | undefined,
-  excludesFile: string
-): Promise<{ record: WorktreeRecord; included: Record<string, string> }> {
+  excludesFile: string,
+  found: Found | undefined
+): Promise<{ record: WorktreeRecord; included: Record<string, string>; restored?: Restored }> {
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
@@ -120,17 +134,37 @@ async function create(
   // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does), of
   // the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
   try {
-    await prefetchBlobs(repo, record.baseSha, settings.sparsePaths)
+    await prefetchBlobs(repo, [record.baseSha], settings.sparsePaths)
     if (plan.taken) await checkOutTaken(record, lfs)
     else await new Git(record.path).exec(['reset', '--hard', '--quiet'], { env: lfs, interruptible: true, remote: true })
   } catch (error) {
     throw checkoutError(error as Error, record)
   }
   record.checkedOut = true
-  writeRecordFile(path.join(repo.commonDir, 'worktrees', record.id!), record)
+  const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
+  writeRecordFile(gitDir, record)
   saveRecordState(record)
   if (plan.taken) reportTaken(record.path)
-  return { record, included: await prepare(repo, plan, excludesFile) }
+  // Before the job's own files (links, include-file copies) go in: those go only where the rescue left room.
+  const restored = found ? await restore(repo, record, gitDir, found, { lfs, sparsePaths: settings.sparsePaths }) : undefined
+  return { record, restored, included: await prepare(repo, plan, excludesFile) }
+}
+
+/** Puts the rescue back into the new worktree, checked out at its base: the files it needs first, watched, from a partial clone's remote. */
+async function restore(
+  repo: Repository,
+  record: WorktreeRecord,
+  gitDir: string,
+  found: Found,
+  checkout: { lfs?: Record<string, string>; sparsePaths: string[] }
+): Promise<Restored> {
+  const { restoreInto } = await import('./restore.js')
+  try {
+    await prefetchBlobs(repo, [found.snapshot.index, found.snapshot.tree], checkout.sparsePaths)
+    return await restoreInto(found, record, gitDir, repo.commonDir, checkout.lfs)
+  } catch (error) {
+    throw checkoutError(error as Error, record)
+  }
 }
 
 /**
@@ -138,16 +172,18 @@ async function create(
  * remote that stalls would hold the step for ever. The missing files of the base are fetched first, as
  * git's own lazy fetch does, but watched: a transfer that says nothing for a while is stopped.
  */
-async function prefetchBlobs(repo: Repository, base: string, sparsePaths: string[]): Promise<void> {
+async function prefetchBlobs(repo: Repository, tips: string[], sparsePaths: string[]): Promise<void> {
   const promisor = (await repo.git.run(['config', '--get-regexp', '^remote\\..*\\.promisor$'])).stdout
     .split('\n')
     .find(line => line.endsWith(' true'))
     ?.replace(/^remote\.(.*)\.promisor true$/, '$1')
   if (!promisor) return
   // A sparse worktree needs its folders and the files at the top.
-  const top = sparsePaths.length ? (await repo.git.exec(['ls-tree', '-z', '--name-only', base])).split('\0').filter(Boolean) : []
+  const top = sparsePaths.length
+    ? [...new Set((await Promise.all(tips.map(tip => repo.git.exec(['ls-tree', '-z', '--name-only', tip])))).join('\0').split('\0'))].filter(Boolean)
+    : []
   const scope = sparsePaths.length ? ['--', ...sparsePaths.map(p => `:(literal)${p}`), ...top.map(p => `:(literal)${p}`)] : []
-  const listed = await repo.git.exec(['rev-list', '--objects', '--missing=print', '--no-walk', base, ...scope], { interruptible: true })
+  const listed = await repo.git.exec(['rev-list', '--objects', '--missing=print', '--no-walk', ...tips, ...scope], { interruptible: true })
   const missing = listed.split('\n').filter(line => line.startsWith('?'))
   if (!missing.length) return
   const fetched = await repo.git.run(
@@ -168,7 +204,7 @@ async function prefetchBlobs(repo: Repository, base: string, sparsePaths: string
   if (fetched.exitCode !== 0) {
     throwIfCancelled()
     throw new Error(
-      `This is a partial clone, and the files of ${base.slice(0, 12)} could not be fetched from ${promisor}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`
+      `This is a partial clone, and the files of ${tips[0].slice(0, 12)} could not be fetched from ${promisor}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`
     )
   }
 }
@@ -365,16 +401,19 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
   return record
 }
 
-function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): void {
+function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string, restored: Restored | undefined): void {
   core.setOutput('worktree-path', record.path)
   core.setOutput('original-path', record.repository)
   core.setOutput('name', record.name)
-  core.setOutput('branch', record.branch)
+  core.setOutput('branch', restored?.onBranch === false ? '' : record.branch)
   core.setOutput('base-sha', record.baseSha)
   core.setOutput('git-dir', gitDir)
   core.setOutput('git-common-dir', commonDir)
   core.setOutput('created', String(record.created))
+  core.setOutput('restored', String(restored !== undefined))
+  core.setOutput('restored-from', restored?.name ?? '')
   core.exportVariable(ENV_WORKTREE_PATH, record.path)
   core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
-  reportEntered(record, actFate(record))
+  reportEntered({ ...record, branch: restored?.onBranch === false ? '' : record.branch }, actFate(record))
+  if (restored) reportRestored(restored, record)
 }

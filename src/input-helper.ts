@@ -4,6 +4,8 @@ import * as path from 'node:path'
 
 export type OnExit = 'keep' | 'remove'
 export type RescueTarget = 'artifact' | 'branch'
+/** What a new worktree starts from besides its base: the rescue the previous attempt left (auto), or one by name. */
+export type RestoreRequest = 'auto' | { kind: RescueTarget; name: string }
 
 export interface EnterSettings {
   /** Worktree name; undefined means generate one. */
@@ -32,6 +34,8 @@ export interface EnterSettings {
   recycle: boolean
   /** The index of this job among the legs of its matrix; undefined outside a matrix. */
   leg?: string
+  /** A rescue to restore into the new worktree; undefined: none. */
+  restore?: RestoreRequest
 }
 
 export interface ExitSettings {
@@ -104,6 +108,25 @@ export function parseRescue(input: string, value: string, env: NodeJS.ProcessEnv
   if (items.length > 1 && (items.includes('auto') || items.includes('none'))) throw new InputError(input, value, 'auto and none stand alone', fix)
   if (!items.length || items[0] === 'auto') return env.RUNNER_ENVIRONMENT === 'github-hosted' ? ['artifact'] : []
   return items.filter((item): item is RescueTarget => item === 'artifact' || item === 'branch')
+}
+
+/**
+ * The restore input: none, auto, or a rescue's name as the rescuing step gave it (its rescue-artifact or
+ * rescue-ref output): an artifact agent-worktree-rescue-<name>-<tail>, or a branch agent-worktree-rescue/<name>/<tail>.
+ */
+export function parseRestore(input: string, value: string): RestoreRequest | undefined {
+  if (value === '' || value === 'none') return undefined
+  if (value === 'auto') return 'auto'
+  if (!value.includes('..')) {
+    if (/^agent-worktree-rescue\/[A-Za-z0-9._+-]+\/[A-Za-z0-9._-]+$/.test(value)) return { kind: 'branch', name: value }
+    if (/^agent-worktree-rescue-[A-Za-z0-9._+-]+$/.test(value)) return { kind: 'artifact', name: value }
+  }
+  throw new InputError(
+    input,
+    value,
+    'it is neither none, auto, nor the name of a rescue (an artifact agent-worktree-rescue-… or a branch agent-worktree-rescue/…/…)',
+    'Use none, auto, or the rescue-artifact or rescue-ref output of the exit that rescued the work.'
+  )
 }
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 }
@@ -189,6 +212,17 @@ export function getEnterSettings(): EnterSettings {
   const symlinkDirs = pathList('symlink-dirs')
   const sparsePaths = pathList('sparse-paths')
   const recycle = parseBoolean('recycle', checked('recycle'))
+  const restore = parseRestore('restore', checked('restore'))
+  if (restore && (worktreePath !== undefined || recycle)) {
+    throw new InputError(
+      'restore',
+      checked('restore'),
+      worktreePath !== undefined
+        ? 'a rescue is restored only into a new worktree, and path enters an existing one'
+        : 'a rescue is restored only into a new worktree, and recycle takes one from the pool',
+      worktreePath !== undefined ? 'Remove path to create a new worktree, or remove restore.' : 'Remove recycle, or remove restore.'
+    )
+  }
   if (recycle && sparsePaths.length) {
     throw new InputError('recycle', 'true', 'the pool holds whole worktrees, and sparse-paths asks for a sparse one', 'Use recycle or sparse-paths, not both.')
   }
@@ -231,7 +265,8 @@ export function getEnterSettings(): EnterSettings {
     symlinkDirs,
     sparsePaths,
     recycle,
-    leg: parseLeg('leg', checked('leg'))
+    leg: parseLeg('leg', checked('leg')),
+    restore
   }
 }
 

@@ -18,12 +18,17 @@ export interface Plan {
 }
 
 /** Unique per job run, also among the legs of a matrix and among reruns, which share run id and job. */
-export function generateName(env: NodeJS.ProcessEnv = process.env): string {
-  const random = randomBytes(4).toString('hex')
+export function generateName(env: NodeJS.ProcessEnv = process.env, random = randomBytes(4).toString('hex')): string {
   const run = env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT || '1'}` : `${Date.now()}`
   const tail = `-${run}-${random}`
   const job = (env.GITHUB_JOB || 'agent').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '') || 'agent'
   return job.slice(0, NAME_MAX_LENGTH - tail.length) + tail
+}
+
+/** A regular expression source for the names generateName gives in this job's run at `attempt`, whatever the random part. */
+export function generatedNames(env: NodeJS.ProcessEnv, attempt: number): string {
+  const sample = generateName({ ...env, GITHUB_RUN_ATTEMPT: String(attempt) }, '00000000')
+  return `${sample.slice(0, -8).replace(/[.+]/g, '\\$&')}[0-9a-f]{8}`
 }
 
 /** Beside the checkout, not inside it: `git clean -ffdx` in the checkout never reaches a kept worktree. */

@@ -6,7 +6,8 @@ import { exitWorktree } from './exit-worktree.js'
 import { Git, handleCancellation } from './git-command-manager.js'
 import { oneLine, report, reportExitFailure, writeSummary } from './report.js'
 import { settle } from './repository-lock.js'
-import { loadRecordState, STATE_COMMON_DIR } from './state-helper.js'
+import { dropKeptRef } from './snapshot.js'
+import { loadRecordState, STATE_COMMON_DIR, STATE_RESTORE_REF } from './state-helper.js'
 
 /**
  * How long the post waits for another step's hold on the repository: it runs under the main step's time
@@ -23,6 +24,9 @@ export async function run(): Promise<void> {
     // A main step killed while it held the repository lock leaves the lock file, and maybe a git call, behind.
     const commonDir = core.getState(STATE_COMMON_DIR)
     if (commonDir) await settle(commonDir, { timeoutMs: POST_LOCK_TIMEOUT_MS })
+    // What a restore fetched, when its main step was cut short before it deleted the ref.
+    const restoreRef = core.getState(STATE_RESTORE_REF)
+    if (commonDir && restoreRef) await dropKeptRef(new Git(commonDir), commonDir, restoreRef)
     if (!record) return core.debug(oneLine('The main step created nothing: nothing to exit.'))
     // The main step opened the repository; its record is this step's own state, which no agent can write.
     const cwd = fs.existsSync(record.repository) ? record.repository : record.commonDir

@@ -8,6 +8,7 @@ import type { ExitResult } from './exit-worktree.js'
 import { shellQuote, type Resident } from './processes.js'
 import type { Outcome } from './remove-worktree.js'
 import { rescued, rescueLabel, type RescueResult, type Withheld } from './rescue.js'
+import type { Nothing, Restored } from './restore.js'
 import { OVER_LIMIT } from './snapshot.js'
 import { describeFindings, type BranchDeletion, type Findings } from './safety-gate.js'
 import type { WorktreeRecord } from './state-helper.js'
@@ -301,6 +302,36 @@ export function actNote(fate: ActFate): { level: 'warning' | 'info'; message: st
         : 'To keep unsaved work, set worktrees-dir to a folder inside the workspace that git ignores (for example .worktrees, listed in .gitignore) and run act with --bind, or set rescue: branch to push unsaved work to the remote.'
     }`
   }
+}
+
+/** What a restore put back into the new worktree, and what it could not. */
+export function reportRestored(restored: Restored, record: Pick<WorktreeRecord, 'path' | 'branch' | 'baseSha'>): void {
+  const from = `the ${restored.kind === 'branch' ? 'branch' : 'artifact'} ${restored.name}`
+  const was = restored.wasOn && restored.wasOn !== record.branch ? ` (the rescue's was ${restored.wasOn})` : ''
+  const head = !restored.head
+    ? `its branch ${record.branch} without a commit yet, as the rescue's was`
+    : `HEAD at ${restored.head.slice(0, 12)} ${restored.onBranch ? `on its branch ${record.branch}${was}` : 'detached, as it was'}`
+  const kept = restored.kept.length ? ` Commits HEAD does not reach are kept as ${restored.kept.join(', ')}.` : ''
+  const base = restored.otherBase
+    ? ` The rescue was made on ${restored.otherBase.slice(0, 12)}, not on this worktree's base ${record.baseSha.slice(0, 12)}: it is restored on its own base, its history as it was.`
+    : ''
+  core.info(oneLine(`Restored ${from} into ${record.path}: ${head}, the index as it was staged, the files as they were left.${kept}${base}`))
+  if (restored.notRestored.length)
+    core.warning(oneLine(`restore: not put back: ${listed(restored.notRestored.map(n => `${n.file} (${n.why})`))}.`), { title: 'agent-worktree' })
+}
+
+/** restore: auto found nothing: one line. */
+export function reportNothingToRestore(nothing: Nothing): void {
+  const looked = nothing.looked.join(' or ')
+  core.info(
+    oneLine(
+      nothing.attempt === 1
+        ? 'restore: auto: nothing to restore on the first attempt of a run.'
+        : looked
+          ? `restore: auto: attempt ${nothing.attempt - 1} left no rescue of this step (no ${looked} of its name, job and leg): the worktree starts from its base.`
+          : `restore: auto: nothing to restore: this step rescues nowhere (rescue: none), so attempt ${nothing.attempt - 1} left no rescue.`
+    )
+  )
 }
 
 /** Parked worktrees that gained work while parked: taken out of the pool and kept. */

@@ -20,6 +20,8 @@ export const RESCUE_TIME_LIMIT_MS = 60_000
 const TAKES = 5
 /** A push or a transfer that says nothing for this long has stalled. */
 export const STALL_MS = 30_000
+/** The transports a rescue's push (and a restore's fetch) may take: never one that runs a command (ext::, fd::, a remote helper). */
+export const REMOTE_PROTOCOLS = 'https:http:ssh:git:file'
 
 /**
  * Why nothing was sent: over rescue-max-size; the bytes of a file the job brought in (it may hold a secret)
@@ -135,10 +137,9 @@ async function pushBranch(
           target.url,
           `${snapshot.commit}:refs/heads/${branch}`
         ],
-        // The transports a push to the remote of enter may take: never one that runs a command (ext::, fd::,
-        // a remote helper), whatever a global config says.
+        // Only these transports, whatever a global config says.
         {
-          env: { ...configEnvironment(headers), GIT_ALLOW_PROTOCOL: 'https:http:ssh:git:file' },
+          env: { ...configEnvironment(headers), GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
           stallMs: STALL_MS,
           deadline,
           interruptible: true,
@@ -196,19 +197,27 @@ export function rescueLabel(record: Pick<WorktreeRecord, 'name'>): string {
   )
 }
 
+export const RESCUE_PREFIX = 'agent-worktree-rescue'
+
 /**
  * agent-worktree-rescue/<name>/<job>-<run>-<attempt>[-<leg>][-take<n>], or with `-` for an artifact name, which
  * may not hold `/`.
  */
 export function rescueName(record: Pick<WorktreeRecord, 'name' | 'owner' | 'leg'>, separator: '/' | '-', take = 1): string {
-  const run = record.owner.run || `local-${Date.parse(record.owner.since) || Date.now()}`
-  // Legs of a matrix share job and run (and maybe a name): the leg's index keeps them apart. A second rescue
-  // of that name in one job (the worktree entered again, a reusable workflow called twice) is another take.
-  const tail = [record.owner.job, run, record.leg, take > 1 ? `take${take}` : undefined]
+  return [RESCUE_PREFIX, rescueLabel(record), rescueTail(record.owner, record.leg, take)].join(separator)
+}
+
+/**
+ * <job>-<run>-<attempt>[-<leg>][-take<n>]: what sets apart the rescues of one name. Legs of a matrix share job
+ * and run (and maybe a name): the leg's index keeps them apart. A second rescue of that name in one job (the
+ * worktree entered again, a reusable workflow called twice) is another take.
+ */
+export function rescueTail(owner: Pick<WorktreeRecord['owner'], 'job' | 'run' | 'since'>, leg: string | undefined, take = 1): string {
+  const run = owner.run || `local-${Date.parse(owner.since) || Date.now()}`
+  return [owner.job, run, leg, take > 1 ? `take${take}` : undefined]
     .filter(Boolean)
     .join('-')
     .replace(/[^A-Za-z0-9._-]/g, '-')
-  return ['agent-worktree-rescue', rescueLabel(record), tail].join(separator)
 }
 
 /**
@@ -230,6 +239,15 @@ async function shallowParents(git: Git, commonDir: string, ref: string, remotes:
     }
   }
   return [...parents]
+}
+
+/** The README's line that names the commits a restoring clone fetches first: read back by a restore. */
+const NEEDS_LINE = '  git fetch origin '
+
+/** The commits a rescue artifact's README.txt says a restoring clone must fetch from its remote first. */
+export function neededCommits(readme: string): string[] {
+  const line = readme.split('\n').find(l => l.startsWith(NEEDS_LINE))
+  return (line?.slice(NEEDS_LINE.length).split(' ') ?? []).filter(id => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id))
 }
 
 async function uploadArtifact(
@@ -273,7 +291,7 @@ async function uploadArtifact(
         `rescue.bundle holds ${snapshot.ref}, commit ${snapshot.commit}: its files are the worktree as it was left;`,
         'its first parent is where HEAD was; further parents hold the index and commits HEAD did not reach.',
         'In a clone of the repository, with this folder outside it (FOLDER below):',
-        ...(needs.length ? [`  git fetch origin ${needs.join(' ')}`] : []),
+        ...(needs.length ? [`${NEEDS_LINE}${needs.join(' ')}`] : []),
         `  git fetch FOLDER/rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c rescued FETCH_HEAD`,
         patchFits
           ? `rescue.patch is the same work as a patch against ${snapshot.base}: git apply --index FOLDER/rescue.patch`

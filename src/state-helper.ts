@@ -13,6 +13,8 @@ import { readSmall, writeReplacing } from './untrusted-files.js'
 export const STATE_RECORD = 'worktree'
 /** State key of the main step: the repository's common git dir, saved before its lock is taken. */
 export const STATE_COMMON_DIR = 'common-dir'
+/** State key of the main step: the ref a restore fetches into, saved before the fetch; the post deletes what is left. */
+export const STATE_RESTORE_REF = 'restore-ref'
 
 /** Environment variables that tell later steps (and the exit sub-action) where the job works: hints only. */
 export const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH'

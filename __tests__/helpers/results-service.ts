@@ -1,13 +1,18 @@
-// A stand-in for GitHub's artifact service, the one part of a rescue that cannot be real here: the real
-// @actions/artifact client talks to it as to github.com (Twirp CreateArtifact and FinalizeArtifact, then
-// Azure-style block uploads to the signed URL it hands out), and it keeps each uploaded zip.
+// A stand-in for GitHub's artifact service, the one part of a rescue and a restore that cannot be real here: the
+// real @actions/artifact client talks to it as to github.com. Uploads: Twirp CreateArtifact and FinalizeArtifact,
+// then Azure-style block uploads to the signed URL it hands out; it keeps each uploaded zip. Downloads: Twirp
+// ListArtifacts (every artifact of the run, whatever job or attempt uploaded it, filtered by name or id) and
+// GetSignedArtifactURL, then a GET of that URL that answers with the zip. The wire format is the client's
+// generated one (results/api/v1/artifact.ts): JSON with the proto field names, wrapper values bare, int64 as
+// strings. One run, one job: the backend ids of the token are not checked.
 import * as http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import * as zlib from 'node:zlib'
 
 export interface ResultsService {
   /** Environment that points the client at this service, as the runner gives a step. */
   env: Record<string, string>
-  /** The uploaded artifacts, by name: the zip's bytes. */
+  /** The artifacts of the run, by name: the zip's bytes (uploaded, or put here by a test). */
   artifacts: Map<string, Buffer>
   /** Every request, as "METHOD path". */
   requests: string[]
@@ -30,6 +35,14 @@ export async function startResultsService(options: ServiceOptions = {}): Promise
   const requests: string[] = []
   const blocks = new Map<string, Map<string, Buffer>>()
   const names = new Map<string, string>()
+  const created = new Set<string>()
+  /** The id of each artifact: given at CreateArtifact, or when a test's own is first listed. */
+  const idOf = (name: string): string => {
+    for (const [id, known] of names) if (known === name) return id
+    const id = String(names.size + 1)
+    names.set(id, name)
+    return id
+  }
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -46,15 +59,42 @@ export async function startResultsService(options: ServiceOptions = {}): Promise
           return json(options.failCreate, { code: 'already_exists', msg: 'an artifact with this name already exists on the workflow run' })
         const request = JSON.parse(body.toString('utf8')) as { name: string }
         // As the real service: one artifact of a name in a run.
-        if ([...names.values()].includes(request.name))
+        if (created.has(request.name) || artifacts.has(request.name))
           return json(409, { code: 'already_exists', msg: 'an artifact with this name already exists on the workflow run' })
-        const id = String(names.size + 1)
-        names.set(id, request.name)
-        return json(200, { ok: true, signed_upload_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/blob/${id}?sig=stand-in` })
+        created.add(request.name)
+        return json(200, { ok: true, signed_upload_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/blob/${idOf(request.name)}?sig=stand-in` })
       }
       if (url.pathname.endsWith('ArtifactService/FinalizeArtifact')) {
         const request = JSON.parse(body.toString('utf8')) as { name: string }
         return json(200, { ok: true, artifact_id: String([...names.values()].indexOf(request.name) + 1) })
+      }
+      if (url.pathname.endsWith('ArtifactService/ListArtifacts')) {
+        const request = JSON.parse(body.toString('utf8')) as { name_filter?: string; id_filter?: string }
+        const listed = [...artifacts.entries()]
+          .map(([name, zip]) => ({ name, zip, id: idOf(name) }))
+          .filter(a => (request.name_filter === undefined || a.name === request.name_filter) && (request.id_filter === undefined || a.id === request.id_filter))
+        return json(200, {
+          artifacts: listed.map(a => ({
+            workflow_run_backend_id: 'run-backend-id',
+            workflow_job_run_backend_id: 'job-backend-id',
+            database_id: a.id,
+            name: a.name,
+            size: String(a.zip.length),
+            created_at: new Date().toISOString()
+          }))
+        })
+      }
+      if (url.pathname.endsWith('ArtifactService/GetSignedArtifactURL')) {
+        const request = JSON.parse(body.toString('utf8')) as { name: string }
+        if (!artifacts.has(request.name)) return json(404, { code: 'not_found', msg: 'artifact not found' })
+        return json(200, { signed_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/download/${idOf(request.name)}?sig=stand-in` })
+      }
+      const download = /^\/download\/(\d+)$/.exec(url.pathname)?.[1]
+      if (download && req.method === 'GET') {
+        const zip = artifacts.get(names.get(download) ?? '')
+        if (!zip) return json(404, { msg: 'no such blob' })
+        res.writeHead(200, { 'content-type': 'application/zip', 'content-length': zip.length })
+        return res.end(zip)
       }
       const blob = /^\/blob\/(\d+)$/.exec(url.pathname)?.[1]
       if (blob && req.method === 'PUT') {
@@ -88,4 +128,43 @@ export async function startResultsService(options: ServiceOptions = {}): Promise
         server.close(() => resolve())
       })
   }
+}
+
+/** A zip of `files` (name → bytes), stored without compression: an artifact a test puts into the service itself. */
+export function storedZip(files: Record<string, string | Buffer>): Buffer {
+  const locals: Buffer[] = []
+  const centrals: Buffer[] = []
+  let offset = 0
+  for (const [name, content] of Object.entries(files)) {
+    const data = Buffer.from(content)
+    const fileName = Buffer.from(name)
+    const crc = zlib.crc32(data)
+    const local = Buffer.alloc(30)
+    local.writeUInt32LE(0x04034b50, 0)
+    local.writeUInt16LE(20, 4)
+    local.writeUInt32LE(crc, 14)
+    local.writeUInt32LE(data.length, 18)
+    local.writeUInt32LE(data.length, 22)
+    local.writeUInt16LE(fileName.length, 26)
+    locals.push(local, fileName, data)
+    const central = Buffer.alloc(46)
+    central.writeUInt32LE(0x02014b50, 0)
+    central.writeUInt16LE(20, 4)
+    central.writeUInt16LE(20, 6)
+    central.writeUInt32LE(crc, 16)
+    central.writeUInt32LE(data.length, 20)
+    central.writeUInt32LE(data.length, 24)
+    central.writeUInt16LE(fileName.length, 28)
+    central.writeUInt32LE(offset, 42)
+    centrals.push(central, fileName)
+    offset += local.length + fileName.length + data.length
+  }
+  const directory = Buffer.concat(centrals)
+  const end = Buffer.alloc(22)
+  end.writeUInt32LE(0x06054b50, 0)
+  end.writeUInt16LE(Object.keys(files).length, 8)
+  end.writeUInt16LE(Object.keys(files).length, 10)
+  end.writeUInt32LE(directory.length, 12)
+  end.writeUInt32LE(offset, 16)
+  return Buffer.concat([...locals, directory, end])
 }
