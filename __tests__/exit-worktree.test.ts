@@ -18,7 +18,7 @@ function created(name: string, overrides: Partial<WorktreeRecord> = {}): Worktre
 }
 
 const NO_OWNER = { ...TEST_OWNER, runner: '' }
-const BASE = { onExitGiven: false, rescue: [], rescueMaxBytes: 1e8, ephemeral: false, fileMode: true }
+const BASE = { onExitGiven: false, rescue: [], rescueMaxBytes: 1e8, ephemeral: false, inWorkspace: false, fileMode: true }
 const remove = {}
 
 describe('ownership', () => {

@@ -62,7 +62,13 @@ export interface GateInput {
   baseSha?: string
   /** Branches that go with the worktree: their commits and reflogs count. */
   branchesToDelete: string[]
-  /** Local branches and tags outlive the removal on a machine that stays; on a hosted runner nothing local does. */
+  /** The machine outlives the job (self-hosted): the shared stash and notes outlive the removal. */
+  machineStays: boolean
+  /**
+   * Local branches and tags outlive the removal and the next job's actions/checkout: on a machine that stays, in a
+   * repository that checkout does not prepare (it deletes every local branch, and with fetch-depth: 0 every tag
+   * the remote lacks).
+   */
   localRefsSurvive: boolean
   /** Only reflog entries from this time count (ms): a worktree from the pool remembers earlier jobs. */
   since?: number
@@ -478,7 +484,7 @@ async function unsavedCommits(
     if (sha) branchTips[branch] = sha
   }
   // Where the machine goes with the job, the shared stash and notes go too: they are the agent's then.
-  const shared = input.localRefsSurvive
+  const shared = input.machineStays
     ? []
     : [
         ...(await must(git, ['for-each-ref', '--format=%(objectname)', 'refs/stash', 'refs/notes/'])).split('\n').filter(Boolean),
@@ -497,8 +503,8 @@ async function unsavedCommits(
   const sources = [...tips].sort().join(' ')
   const previous = input.previous
   if (previous?.sources === sources) return { branchTips, sources, unsavedCommits: previous.unsavedCommits, tips: previous.tips }
-  // What outlives the removal, and so keeps a commit: the base, remote-tracking refs, and where the
-  // machine stays, the other local branches and tags.
+  // What outlives the removal, and so keeps a commit: the base, remote-tracking refs, and where the machine
+  // stays and no actions/checkout prepares the repository, the other local branches and tags.
   const saved = [
     ...(input.baseSha ? [input.baseSha] : []),
     '--remotes',
