@@ -348,6 +348,87 @@ describe('no false keeps: submodules', () => {
   })
 })
 
+// 3b. Submodules two deep and nested repositories recorded as gitlinks: judged like the worktree itself.
+describe.concurrent('submodules two deep, and nested repositories as gitlinks', () => {
+  const FILE = ['-c', 'protocol.file.allow=always']
+
+  /** origin pins lib, and lib pins inner: each a bare origin of its own, cloned into the worktree by the agent. */
+  function twoDeep(t: TestContext): Repos {
+    const repos = reposFor(t)
+    for (const name of ['inner', 'lib']) {
+      const seed = path.join(repos.root, `${name}-seed`)
+      git(repos.root, 'init', '--quiet', '-b', 'main', seed)
+      commit(seed, `${name}.txt`)
+      if (name === 'lib') {
+        git(seed, ...FILE, 'submodule', 'add', '--quiet', `file://${path.join(repos.root, 'inner.git')}`, 'inner')
+        git(seed, 'commit', '--quiet', '-m', 'pin inner')
+      }
+      git(repos.root, 'clone', '--quiet', '--bare', seed, path.join(repos.root, `${name}.git`))
+      fs.rmSync(seed, { recursive: true, force: true })
+    }
+    git(repos.clone, ...FILE, 'submodule', 'add', '--quiet', `file://${path.join(repos.root, 'lib.git')}`, 'lib')
+    git(repos.clone, 'commit', '--quiet', '-m', 'pin lib')
+    git(repos.clone, 'push', '--quiet', 'origin', 'main')
+    return repos
+  }
+
+  async function enter(t: TestContext, repos: Repos, name: string): Promise<{ j: Job; wt: string; branch: string }> {
+    const j = job(repos, 'runner-1')
+    t.onTestFinished(async () => void (await j.end()))
+    const main = await j.uses('.', { name })
+    expect(main.exitCode, main.stdout).toBe(0)
+    const wt = main.outputs['worktree-path']
+    // The agent initialises submodules as actions/checkout does with submodules: recursive.
+    git(wt, ...FILE, 'submodule', 'update', '--init', '--recursive', '--quiet')
+    return { j, wt, branch: main.outputs.branch }
+  }
+
+  it('untouched, at the pins the base records: the post removes the worktree', async t => {
+    const repos = twoDeep(t)
+    const { j, wt, branch } = await enter(t, repos, 'two-deep-clean')
+    expect(fs.existsSync(path.join(wt, 'lib', 'inner', 'inner.txt'))).toBe(true)
+    const [post] = await j.runPosts()
+    expect(warnings(post)).toBe('')
+    expect(post.stdout).toContain('Removed')
+    expect(fs.existsSync(wt)).toBe(false)
+    expect(branchExists(repos.clone, branch)).toBe(false)
+  })
+
+  it('commits in lib and lib/inner, their pins recorded, only the superproject pushed: the post keeps the worktree and names both', async t => {
+    const repos = twoDeep(t)
+    const { j, wt } = await enter(t, repos, 'two-deep-forgot')
+    const lib = path.join(wt, 'lib')
+    const inner = path.join(lib, 'inner')
+    commit(inner, 'inner-work.txt')
+    git(lib, 'add', 'inner')
+    commit(lib, 'lib-work.txt')
+    git(wt, 'add', 'lib')
+    git(wt, 'commit', '--quiet', '-m', 'new pins')
+    git(wt, 'push', '--quiet', 'origin', 'HEAD')
+    expect(git(wt, 'status', '--porcelain')).toBe('')
+    const [post] = await j.runPosts()
+    expect(warnings(post)).toMatch(/Kept .*2 unsaved commits/)
+    expect(warnings(post)).toMatch(/lib: [0-9a-f]+ add lib-work\.txt/)
+    expect(warnings(post)).toMatch(/lib\/inner: [0-9a-f]+ add inner-work\.txt/)
+    expect(fs.existsSync(path.join(inner, 'inner-work.txt'))).toBe(true)
+  })
+
+  it('a nested repository committed as a gitlink and pushed, its own commit only in its .git: the post keeps the worktree', async t => {
+    const repos = reposFor(t)
+    const { j, wt } = await enter(t, repos, 'gitlink')
+    const nested = path.join(wt, 'vendor', 'tool')
+    git(wt, 'init', '--quiet', '-b', 'main', nested)
+    commit(nested, 'tool.txt')
+    git(wt, 'add', 'vendor/tool')
+    git(wt, 'commit', '--quiet', '-m', 'add vendor/tool')
+    git(wt, 'push', '--quiet', 'origin', 'HEAD')
+    const [post] = await j.runPosts()
+    expect(warnings(post)).toMatch(/Kept .*1 unsaved commit/)
+    expect(warnings(post)).toMatch(/vendor\/tool: [0-9a-f]+ add tool\.txt/)
+    expect(fs.existsSync(path.join(nested, 'tool.txt'))).toBe(true)
+  })
+})
+
 describe('no false keeps: line endings', () => {
   /** notes/crlf.txt committed with CRLF, then a .gitattributes that makes it text. */
   function crlfRepos(t: TestContext, attribute: string): Repos {
