@@ -18,7 +18,7 @@ function created(name: string, overrides: Partial<WorktreeRecord> = {}): Worktre
 }
 
 const NO_OWNER = { ...TEST_OWNER, runner: '' }
-const BASE = { onExitGiven: false, rescue: [], rescueMaxBytes: 1e8, ephemeral: false, fileMode: true }
+const BASE = { onExitGiven: false, rescue: [], rescueMaxBytes: 1e8, ephemeral: false, inWorkspace: false, fileMode: true }
 const remove = {}
 
 describe('ownership', () => {
@@ -244,5 +244,25 @@ describe('a worktree whose folder the agent deleted', () => {
     expect(result.removed).toBe(false)
     expect(result.findings?.unsavedCommits).toHaveLength(1)
     expect(branchExists(repos.clone, record.branch)).toBe(true)
+  })
+})
+
+describe('kept at the end of the job, in a repository the next actions/checkout prepares', () => {
+  it('a sparse one reads its own configuration without extensions.worktreeConfig; the include goes when the worktree goes', async () => {
+    const record = created('sparse-include', { inWorkspace: true })
+    const gitDir = git(record.path, 'rev-parse', '--absolute-git-dir')
+    const config = (): string => fs.readFileSync(path.join(repos.clone, '.git', 'config'), 'utf8')
+    git(record.path, 'sparse-checkout', 'set', '--cone', 'src')
+    write(record.path, 'src/draft.txt', 'draft\n')
+    const kept = await exitAs(record)
+    expect(kept).toMatchObject({ removed: false, detached: record.branch })
+    expect(config()).toContain(path.join(gitDir, 'config.worktree'))
+    // What actions/checkout v7 does to the shared config on every run.
+    git(repos.clone, 'config', '--local', '--unset-all', 'extensions.worktreeConfig')
+    expect(git(record.path, 'sparse-checkout', 'list')).toBe('src')
+    fs.rmSync(path.join(record.path, 'src', 'draft.txt'))
+    const removed = await exitAs(record, { step: 'exit' })
+    expect(removed.removed, removed.message).toBe(true)
+    expect(config()).not.toContain('config.worktree')
   })
 })

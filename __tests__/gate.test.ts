@@ -185,6 +185,16 @@ describe('commits the agent made and stepped away from', () => {
     expect((await exitAs(stays)).removed).toBe(true)
     expect(git(repos.clone, 'rev-parse', 'agent-idea-2')).toBe(kept)
   })
+
+  it('in a repository that the next actions/checkout prepares (the workspace), counts commits that only a local branch or tag holds', async () => {
+    const record = created('local-refs-workspace', { inWorkspace: true })
+    git(record.path, 'switch', '--quiet', '-c', 'agent-idea-3')
+    commit(record.path, 'idea.txt')
+    git(record.path, 'tag', 'agent-tag')
+    const result = await exitAs(record)
+    expect(result.removed).toBe(false)
+    expect(result.findings?.unsavedCommits).toEqual([expect.stringMatching(/add idea\.txt$/)])
+  })
 })
 
 describe('a worktree the agent moved', () => {

@@ -338,6 +338,7 @@ function recordFor(wt: string, id: number): WorktreeRecord {
     rescue: [],
     rescueMaxBytes: 1e8,
     ephemeral: false,
+    inWorkspace: false,
     fileMode: true,
     owner: currentOwner()
   }

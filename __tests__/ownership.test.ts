@@ -1,6 +1,9 @@
-// Whose is a worktree: one pure answer from its lock and its record's token, for every caller's policy.
+// Whose is a worktree: one pure answer from its lock and its record's token, for every caller's policy; and
+// whether the job that holds it is provably over.
+import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { heldBackLock, lockReason, ownershipOf, parkedLock, parseLock, type Ownership } from '../src/ownership.js'
+import { heldBackLock, jobOver, lockReason, ownershipOf, parkedLock, parseLock, type Owner, type Ownership } from '../src/ownership.js'
+import { pidSpace, startTime } from '../src/processes.js'
 import { TEST_OWNER } from './helpers/worktree.js'
 
 const OURS = '0123456789abcdef'
@@ -45,5 +48,34 @@ describe('ownershipOf(lock, record token, our token)', () => {
   ]
   it.each(table)('%s', (_what, lock, record, expected) => {
     expect(ownershipOf(lock, record, OURS)).toBe(expected)
+  })
+})
+
+describe('jobOver(owner, me): a runner process is looked up only where its pid names it', () => {
+  const space = pidSpace()!
+  const [namespace, boot] = space.split(' ')
+  const ended = { pid: Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout) }
+  const running = { pid: process.pid, start: startTime(process.pid) }
+  const me: Owner = { ...TEST_OWNER, runner: 'runner-a', workFolder: '/a/_work', tracking: 'github_a', pidSpace: space, since: new Date().toISOString() }
+  const other: Owner = { ...TEST_OWNER, runner: 'runner-b', workFolder: '/b/_work', tracking: 'github_b', since: new Date().toISOString() }
+  const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString()
+  const table: [string, Owner, RegExp | undefined][] = [
+    ['its runner process ended, same pid namespace and boot', { ...other, worker: ended, pidSpace: space }, /runner process has ended/],
+    ['its runner process is alive, same pid namespace and boot', { ...other, worker: running, pidSpace: space }, undefined],
+    ['its pid is unknown here, another pid namespace (another container)', { ...other, worker: ended, pidSpace: `pid:[1] ${boot}` }, undefined],
+    ['its pid is unknown here, another boot', { ...other, worker: ended, pidSpace: `${namespace} another-boot` }, undefined],
+    ['its pid is unknown here, no namespace recorded', { ...other, worker: ended }, undefined],
+    [
+      'another pid namespace, but an earlier job of this runner',
+      { ...me, tracking: 'github_earlier', worker: running, pidSpace: `pid:[1] ${boot}` },
+      /an earlier job of this runner/
+    ],
+    ['another pid namespace, but older than any job', { ...other, worker: running, pidSpace: `pid:[1] ${boot}`, since: weekAgo }, /started 7 days ago/],
+    ['its runner process ended on another host', { ...other, host: 'another-host', worker: ended, pidSpace: space }, undefined]
+  ]
+  it.each(table)('%s', (_what, owner, over) => {
+    const said = jobOver(owner, me)
+    if (over) expect(said).toMatch(over)
+    else expect(said).toBeUndefined()
   })
 })

@@ -134,18 +134,48 @@ function pushToOrigin(repos: Repos, file: string, content = `${file}\n`): string
   return sha
 }
 
+/** A pull request's merge commit on origin, as GitHub makes one: refs/pull/<n>/merge, on no branch. */
+function pullRequestRef(repos: Repos, n: number): string {
+  const seed = path.join(repos.root, `pr-seed-${++runs}`)
+  git(repos.root, 'clone', '--quiet', repos.origin, seed)
+  git(seed, 'switch', '--quiet', '-c', 'feature')
+  commit(seed, 'pr.txt')
+  git(seed, 'switch', '--quiet', '--detach', 'origin/main')
+  git(seed, 'merge', '--quiet', '--no-ff', '-m', 'Merge feature into main', 'feature')
+  git(seed, 'push', '--quiet', 'origin', `HEAD:refs/pull/${n}/merge`)
+  const merge = git(seed, 'rev-parse', 'HEAD')
+  fs.rmSync(seed, { recursive: true, force: true })
+  return merge
+}
+
 // 1. On a reused self-hosted runner the next job starts with actions/checkout of the same folder.
 describe('a kept worktree and the next job’s actions/checkout', () => {
-  /** The workspace as actions/checkout made it in the first job: git init, a fetch at depth 1, no origin/HEAD. */
-  function checkedOut(t: TestContext): Repos {
-    const repos = reposFor(t)
+  /**
+   * The workspace as actions/checkout made it in the first job (git init, a fetch at depth 1, no origin/HEAD),
+   * of the branch main or of a pull request's merge commit; its post runs after the job's other posts.
+   */
+  function checkedOut(t: TestContext, pullRequest?: number, files?: Record<string, string>): { repos: Repos; checkoutPost: () => void } {
+    const repos = reposFor(t, files)
+    if (pullRequest !== undefined) pullRequestRef(repos, pullRequest)
     for (const name of fs.readdirSync(repos.clone)) fs.rmSync(path.join(repos.clone, name), { recursive: true, force: true })
-    replayCheckout(repos.clone, repos.origin)
-    return repos
+    const checkout = replayCheckout(repos.clone, repos.origin, { pullRequest })
+    return { repos, checkoutPost: checkout.post }
   }
 
-  async function keptSurvivesCheckout(t: TestContext, inputs: Record<string, string>, work: (wt: string) => string): Promise<void> {
-    const repos = checkedOut(t)
+  interface Kept {
+    repos: Repos
+    wt: string
+    /** What the post said. */
+    said: string
+  }
+
+  async function keptSurvivesCheckout(
+    t: TestContext,
+    inputs: Record<string, string>,
+    work: (wt: string) => string,
+    options: { pullRequest?: number; files?: Record<string, string> } = {}
+  ): Promise<Kept> {
+    const { repos, checkoutPost } = checkedOut(t, options.pullRequest, options.files)
     const first = job(repos, 'runner-1')
     const main = await first.uses('.', inputs)
     expect(main.exitCode, main.stdout).toBe(0)
@@ -153,6 +183,7 @@ describe('a kept worktree and the next job’s actions/checkout', () => {
     const gitDir = main.outputs['git-dir']
     const unpushed = work(wt)
     const [post] = await first.runPosts()
+    checkoutPost()
     expect(post.exitCode).toBe(0)
     expect(fs.existsSync(wt), post.stdout).toBe(true)
     await first.end()
@@ -173,7 +204,9 @@ describe('a kept worktree and the next job’s actions/checkout', () => {
     expect(entered.exitCode, entered.stdout).toBe(0)
     expect(`${entered.stdout}\n${warnings(entered)}`).toContain(wt)
     await next.runPosts()
+    checkout.post()
     expect(git(wt, 'log', '--format=%H')).toContain(unpushed)
+    return { repos, wt, said: `${post.stdout}\n${warnings(post)}` }
   }
 
   it('kept for unsaved work (an uncommitted file and an unpushed commit): not recreated; folder, git dir and commit survive; the next job reports it', async t => {
@@ -188,8 +221,70 @@ describe('a kept worktree and the next job’s actions/checkout', () => {
     await keptSurvivesCheckout(t, { name: 'kept-on-purpose', 'on-exit': 'keep' }, wt => commit(wt, 'feature.txt'))
   })
 
+  it('a pull_request job (its merge commit detached): kept for unsaved work, it survives the next job’s checkout of a branch', async t => {
+    await keptSurvivesCheckout(t, { name: 'pull-request' }, wt => commit(wt, 'feature.txt'), { pullRequest: 1 })
+  })
+
+  it('a commit on a branch of the agent’s own in the workspace (git switch -c), not pushed: kept; the next checkout deletes the branch, the kept ref holds the commit, and the message names that ref', async t => {
+    const { repos, wt, said } = await keptSurvivesCheckout(t, { name: 'own-branch' }, wt => {
+      git(wt, 'switch', '--quiet', '-c', 'fix')
+      return commit(wt, 'fix.txt')
+    })
+    expect(branchExists(repos.clone, 'fix')).toBe(false)
+    const mark = /refs\/agent-worktree\/kept\/[^ ]+\/[0-9a-f]{16}/.exec(said)?.[0]
+    expect(mark, said).toBeDefined()
+    expect(git(repos.clone, 'log', '--format=%s', mark!)).toContain('add fix.txt')
+    expect(said).toContain(`\`git -C ${wt} push origin HEAD:refs/heads/fix\``)
+    expect(said).not.toMatch(/switch (worktree-|fix)/)
+  })
+
+  it('a sparse worktree (sparse-paths), kept: still sparse after the next checkout disables sparse checkout and unsets extensions.worktreeConfig', async t => {
+    const files = { 'README.md': '# sample\n', 'src/app.txt': 'app\n', 'docs/guide.md': 'guide\n' }
+    const { wt } = await keptSurvivesCheckout(
+      t,
+      { name: 'sparse-kept', 'sparse-paths': 'src' },
+      wt => {
+        write(wt, 'src/draft.txt', 'draft\n')
+        return git(wt, 'rev-parse', 'HEAD')
+      },
+      { files }
+    )
+    expect(fs.existsSync(path.join(wt, 'docs'))).toBe(false)
+    expect(git(wt, 'sparse-checkout', 'list')).toBe('src')
+    git(wt, 'sparse-checkout', 'add', 'docs')
+    expect(fs.readFileSync(path.join(wt, 'docs', 'guide.md'), 'utf8')).toBe('guide\n')
+    expect(fs.readFileSync(path.join(wt, 'src', 'draft.txt'), 'utf8')).toBe('draft\n')
+  })
+
+  it('kept by the exit sub-action mid-job: it stays on its branch while the job runs (git push origin HEAD works); the post detaches it, and it survives the next checkout', async t => {
+    const { repos, checkoutPost } = checkedOut(t)
+    const j = job(repos, 'runner-1')
+    const main = await j.uses('.', { name: 'kept-mid-job' })
+    const wt = main.outputs['worktree-path']
+    const branch = main.outputs.branch
+    commit(wt, 'first.txt')
+    const exit = await j.uses('exit')
+    expect(exit.outputs.removed, exit.stdout).toBe('false')
+    expect(git(wt, 'symbolic-ref', 'HEAD')).toBe(`refs/heads/${branch}`)
+    const later = commit(wt, 'later.txt')
+    git(wt, 'push', '--quiet', 'origin', 'HEAD')
+    expect(git(repos.origin, 'rev-parse', `refs/heads/${branch}`)).toBe(later)
+    const after = commit(wt, 'after-push.txt')
+    const [post] = await j.runPosts()
+    checkoutPost()
+    expect(post.exitCode).toBe(0)
+    expect(post.stdout).toContain(`It was detached from its branch ${branch} at the same commit`)
+    expect(spawnSync('git', ['symbolic-ref', '--quiet', 'HEAD'], { cwd: wt }).status).toBe(1)
+    expect(git(wt, 'rev-parse', 'HEAD')).toBe(after)
+    await j.end()
+    const checkout = replayCheckout(repos.clone, repos.origin)
+    expect(checkout.recreated, checkout.log.join('\n')).toBe(false)
+    checkout.post()
+    expect(git(wt, 'rev-parse', 'HEAD')).toBe(after)
+  })
+
   it('whose post never ran: checkout recreates the repository; the next job reports the orphaned folder, and the same name fails clearly', async t => {
-    const repos = checkedOut(t)
+    const { repos } = checkedOut(t)
     // The runner died under the job: no post, no clean-up.
     const crashed = job(repos, 'runner-1')
     const main = await crashed.uses('.', { name: 'never-posted' })
@@ -215,6 +310,22 @@ describe('a kept worktree and the next job’s actions/checkout', () => {
     expect(error).toMatch(/exists/)
     expect(error).not.toMatch(/fatal:|error:|git worktree add|could not create/)
     expect(fs.readFileSync(path.join(wt, 'draft.txt'), 'utf8')).toBe('draft\n')
+  })
+
+  it('a shared clone outside the workspace (repository-path) keeps its local branches: a commit on one is saved there, and the worktree goes', async t => {
+    const repos = reposFor(t)
+    const workspace = path.join(repos.root, 'work', 'elsewhere', 'elsewhere')
+    fs.mkdirSync(workspace, { recursive: true })
+    const j = job(repos, 'runner-1', { workspace })
+    const main = await j.uses('.', { name: 'shared-clone', 'repository-path': repos.clone })
+    expect(main.exitCode, errors(main) || main.stdout).toBe(0)
+    const wt = main.outputs['worktree-path']
+    git(wt, 'switch', '--quiet', '-c', 'fix')
+    const sha = commit(wt, 'fix.txt')
+    const [post] = await j.runPosts()
+    expect(warnings(post)).toBe('')
+    expect(fs.existsSync(wt)).toBe(false)
+    expect(git(repos.clone, 'rev-parse', 'refs/heads/fix')).toBe(sha)
   })
 })
 
@@ -345,6 +456,87 @@ describe('no false keeps: submodules', () => {
     expect(git(path.join(wt, 'lib'), 'rev-parse', 'HEAD')).toBe(work)
     expect(worktreePaths(repos.clone)).toContain(wt)
     expect(branchExists(repos.clone, branch)).toBe(true)
+  })
+})
+
+// 3b. Submodules two deep and nested repositories recorded as gitlinks: judged like the worktree itself.
+describe.concurrent('submodules two deep, and nested repositories as gitlinks', () => {
+  const FILE = ['-c', 'protocol.file.allow=always']
+
+  /** origin pins lib, and lib pins inner: each a bare origin of its own, cloned into the worktree by the agent. */
+  function twoDeep(t: TestContext): Repos {
+    const repos = reposFor(t)
+    for (const name of ['inner', 'lib']) {
+      const seed = path.join(repos.root, `${name}-seed`)
+      git(repos.root, 'init', '--quiet', '-b', 'main', seed)
+      commit(seed, `${name}.txt`)
+      if (name === 'lib') {
+        git(seed, ...FILE, 'submodule', 'add', '--quiet', `file://${path.join(repos.root, 'inner.git')}`, 'inner')
+        git(seed, 'commit', '--quiet', '-m', 'pin inner')
+      }
+      git(repos.root, 'clone', '--quiet', '--bare', seed, path.join(repos.root, `${name}.git`))
+      fs.rmSync(seed, { recursive: true, force: true })
+    }
+    git(repos.clone, ...FILE, 'submodule', 'add', '--quiet', `file://${path.join(repos.root, 'lib.git')}`, 'lib')
+    git(repos.clone, 'commit', '--quiet', '-m', 'pin lib')
+    git(repos.clone, 'push', '--quiet', 'origin', 'main')
+    return repos
+  }
+
+  async function enter(t: TestContext, repos: Repos, name: string): Promise<{ j: Job; wt: string; branch: string }> {
+    const j = job(repos, 'runner-1')
+    t.onTestFinished(async () => void (await j.end()))
+    const main = await j.uses('.', { name })
+    expect(main.exitCode, main.stdout).toBe(0)
+    const wt = main.outputs['worktree-path']
+    // The agent initialises submodules as actions/checkout does with submodules: recursive.
+    git(wt, ...FILE, 'submodule', 'update', '--init', '--recursive', '--quiet')
+    return { j, wt, branch: main.outputs.branch }
+  }
+
+  it('untouched, at the pins the base records: the post removes the worktree', async t => {
+    const repos = twoDeep(t)
+    const { j, wt, branch } = await enter(t, repos, 'two-deep-clean')
+    expect(fs.existsSync(path.join(wt, 'lib', 'inner', 'inner.txt'))).toBe(true)
+    const [post] = await j.runPosts()
+    expect(warnings(post)).toBe('')
+    expect(post.stdout).toContain('Removed')
+    expect(fs.existsSync(wt)).toBe(false)
+    expect(branchExists(repos.clone, branch)).toBe(false)
+  })
+
+  it('commits in lib and lib/inner, their pins recorded, only the superproject pushed: the post keeps the worktree and names both', async t => {
+    const repos = twoDeep(t)
+    const { j, wt } = await enter(t, repos, 'two-deep-forgot')
+    const lib = path.join(wt, 'lib')
+    const inner = path.join(lib, 'inner')
+    commit(inner, 'inner-work.txt')
+    git(lib, 'add', 'inner')
+    commit(lib, 'lib-work.txt')
+    git(wt, 'add', 'lib')
+    git(wt, 'commit', '--quiet', '-m', 'new pins')
+    git(wt, 'push', '--quiet', 'origin', 'HEAD')
+    expect(git(wt, 'status', '--porcelain')).toBe('')
+    const [post] = await j.runPosts()
+    expect(warnings(post)).toMatch(/Kept .*2 unsaved commits/)
+    expect(warnings(post)).toMatch(/lib: [0-9a-f]+ add lib-work\.txt/)
+    expect(warnings(post)).toMatch(/lib\/inner: [0-9a-f]+ add inner-work\.txt/)
+    expect(fs.existsSync(path.join(inner, 'inner-work.txt'))).toBe(true)
+  })
+
+  it('a nested repository committed as a gitlink and pushed, its own commit only in its .git: the post keeps the worktree', async t => {
+    const repos = reposFor(t)
+    const { j, wt } = await enter(t, repos, 'gitlink')
+    const nested = path.join(wt, 'vendor', 'tool')
+    git(wt, 'init', '--quiet', '-b', 'main', nested)
+    commit(nested, 'tool.txt')
+    git(wt, 'add', 'vendor/tool')
+    git(wt, 'commit', '--quiet', '-m', 'add vendor/tool')
+    git(wt, 'push', '--quiet', 'origin', 'HEAD')
+    const [post] = await j.runPosts()
+    expect(warnings(post)).toMatch(/Kept .*1 unsaved commit/)
+    expect(warnings(post)).toMatch(/vendor\/tool: [0-9a-f]+ add tool\.txt/)
+    expect(fs.existsSync(path.join(nested, 'tool.txt'))).toBe(true)
   })
 })
 

@@ -8,7 +8,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job } from '../scripts/runner.mjs'
 import { branchExists, git, makeRepos, worktreePaths, write, type Repos } from './helpers/repos.js'
 import { warnings } from './helpers/steps.js'
+import { available } from './helpers/tools.js'
 import { POST_LOCK_TIMEOUT_MS } from '../src/post-step.js'
+
+const HAS_UNSHARE = available(
+  'unshare --pid with root',
+  ['unshare', '--pid', '--fork', '--mount-proc', 'true'],
+  'the pid-namespace test of real-runner.test.ts'
+)
 
 /** How long a main step waits for the repository lock (src/repository-lock.ts). */
 const MAIN_LOCK_TIMEOUT_MS = 180_000
@@ -81,6 +88,33 @@ describe('runner identity', () => {
     expect(fs.existsSync(dead)).toBe(false)
     expect(fs.existsSync(old)).toBe(false)
   })
+
+  it.skipIf(!HAS_UNSHARE)(
+    'a runner in a container of its own (another pid namespace, the host’s name) never takes a live job of another runner for an ended one',
+    async () => {
+      // Runner B's job runs (its runner process is this test's); runner A, in a container that shares the host's
+      // name and the clone but not its processes, starts a job meanwhile. A sees no process of B's at all.
+      const b = job('runner-b', 'build-host')
+      const live = await b.uses('.', { name: 'b-at-work' })
+      const a = new Job({
+        workspace: repos.clone,
+        temp: path.join(repos.root, 'runner-a', '_work', '_temp'),
+        env: { RUNNER_NAME: 'build-host', GITHUB_RUN_ID: '6', GITHUB_JOB: 'agents' },
+        pidNamespace: true
+      })
+      const entered = await a.uses('.', { name: 'a-in-a-container' })
+      expect(entered.exitCode, entered.stdout).toBe(0)
+      expect(entered.stdout).not.toContain('a job whose runner process has ended')
+      expect(fs.existsSync(live.outputs['worktree-path'])).toBe(true)
+      expect(branchExists(repos.clone, live.outputs.branch)).toBe(true)
+      const pidSpaceOf = (wt: string): string =>
+        JSON.parse(fs.readFileSync(path.join(git(wt, 'rev-parse', '--absolute-git-dir'), 'agent-worktree.json'), 'utf8')).owner.pidSpace
+      expect(pidSpaceOf(entered.outputs['worktree-path'])).not.toBe(pidSpaceOf(live.outputs['worktree-path']))
+      await a.runPosts()
+      await b.runPosts()
+      expect(fs.existsSync(live.outputs['worktree-path'])).toBe(false)
+    }
+  )
 
   it('skips the sweep on a GitHub-hosted runner, where a job never meets another', async () => {
     const earlier = job('runner-a', 'GitHub Actions 2')

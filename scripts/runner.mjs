@@ -47,6 +47,10 @@
 //   runPosts() or end() on that Job.
 // - The runner's user: with the `user` option every step's node runs as that uid/gid (setpriv, no
 //   supplementary groups), HOME from /etc/passwd, with RUNNER_TEMP and the step files owned by it.
+// - A runner in a container of its own, sharing the host's name (host networking) and disks but not its
+//   processes: with the `pidNamespace` option every step's node runs in a new pid namespace (unshare --pid
+//   --fork --mount-proc, root only), where it sees no process of the host nor of other jobs. Signals reach
+//   unshare, not node: no cancellations or crash triggers with it.
 //
 // Not emulated:
 // - Calling runPosts() again runs the posts again; the runner runs each post once. It is a test device for
@@ -131,7 +135,7 @@ const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PA
  * @typedef {{
  *   workspace: string, temp: string, env?: Record<string, string>,
  *   user?: { uid: number, gid: number }, recordGit?: boolean, watchChildren?: boolean,
- *   strategy?: { jobIndex: number, jobTotal: number }
+ *   strategy?: { jobIndex: number, jobTotal: number }, pidNamespace?: boolean
  * }} JobOptions
  */
 
@@ -554,7 +558,8 @@ export class Job {
       env.PATH = `${this.#shim()}${path.delimiter}${env.PATH}`
     }
 
-    const [command, args] = user && this.#setpriv ? [this.#setpriv, [...this.#setprivArgs(user), process.execPath, script]] : [process.execPath, [script]]
+    const [node, nodeArgs] = user && this.#setpriv ? [this.#setpriv, [...this.#setprivArgs(user), process.execPath, script]] : [process.execPath, [script]]
+    const [command, args] = this.#options.pidNamespace ? ['unshare', ['--pid', '--fork', '--mount-proc', '--', node, ...nodeArgs]] : [node, nodeArgs]
     // Not detached: node shares the caller's process group, and every signal below goes to its pid alone.
     // A spawn error (E2BIG for an environment string over 128 KiB) is thrown here as Node gives it.
     const child = spawn(command, args, { cwd: this.#options.workspace, env, stdio: ['pipe', 'pipe', 'pipe'] })

@@ -371,7 +371,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     baseSha: found.entry.head ?? '',
     created: false,
     checkedOut: true,
-    ...exitPlan(settings, 'keep'),
+    ...exitPlan(settings, 'keep', repo.commonDir),
     ...pinned,
     owner: me
   }

@@ -45,6 +45,8 @@ export interface Believed {
   since?: number
   /** The machine goes with the job (GitHub-hosted): only what leaves it is saved. */
   ephemeral: boolean
+  /** The next job's actions/checkout prepares the repository: its local branches and tags do not outlive the job. */
+  inWorkspace: boolean
   /** The main step never finished the worktree's checkout: no index is expected, nothing in it is anyone's work. */
   checkoutUnfinished: boolean
   /** Filter drivers of enter: the only programs a gate lets git run. */
@@ -96,6 +98,7 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         base: record.created ? record.baseSha || undefined : undefined,
         since: record.taken ? Date.parse(record.taken) : undefined,
         ephemeral: record.ephemeral,
+        inWorkspace: record.inWorkspace,
         checkoutUnfinished: record.created && !record.checkedOut,
         filters: record.filters,
         push: record.push,
@@ -105,6 +108,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
       }
     : {
         ephemeral: env.RUNNER_ENVIRONMENT === 'github-hosted',
+        // A hint never makes a local branch or tag saved.
+        inWorkspace: true,
         checkoutUnfinished: false,
         ownBranch: false,
         ownAdd: false

@@ -8,12 +8,13 @@ import type { Evidence } from './evidence.js'
 import { throwIfCancelled } from './git-command-manager.js'
 import type { OnExit, RescueTarget } from './input-helper.js'
 import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from './isolation.js'
+import { protectFromNextCheckout } from './next-checkout.js'
 import { lockToken, ownershipOf, type Ownership } from './ownership.js'
 import { samePath } from './paths.js'
 import { ownLinks } from './prepare-worktree.js'
 import { residentsOf, type Resident } from './processes.js'
 import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type Outcome, type Settled } from './remove-worktree.js'
-import { adminDirs, folderOf, folderProblem, lockOf, type Repository, worktreeGit } from './repository.js'
+import { adminDirs, folderOf, folderProblem, lockOf, type Repository } from './repository.js'
 import { LockTimeoutError, withRepositoryLock } from './repository-lock.js'
 import { rescue, type RescueResult } from './rescue.js'
 import { keepSnapshot, keptRef } from './snapshot.js'
@@ -65,7 +66,9 @@ export interface ExitResult {
   /** What the agent changed in the original checkout, which it should have left alone. */
   breach: string[]
   rescue?: RescueResult
-  /** Kept: the branch it was detached from, so that a later actions/checkout can delete branches. */
+  /** Kept: the ref that holds its commits (and its snapshot), which the next actions/checkout leaves alone. */
+  keptRef?: string
+  /** Kept at the end of the job: the branch it was detached from, as the next actions/checkout deletes every branch. */
   detached?: string
   /** Kept whatever was asked, for it is not provably this job's: the lock of someone else, or none at all (unproven). */
   foreign?: { lock?: string; unproven: boolean }
@@ -89,7 +92,13 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     return { ...base, reason: 'gone', cleared, warning: false }
   }
   const exited = await exitedBefore(repo, evidence, found, options)
-  if (exited) return { ...base, path: found.folder, reason: 'exited', exited, warning: false }
+  if (exited) {
+    // Kept by an exit step: decided; what the end of the job does to a kept worktree is still to do.
+    const kept = exited === 'keep' && mayRemove(found)
+    const protectedFrom = kept ? await protectFromNextCheckout(repo, evidence, found.gitDir, found.folder, lockOptions(options)) : {}
+    const keptMark = kept ? keptRef(found.gitDir, evidence.token) : undefined
+    return { ...base, path: found.folder, reason: 'exited', exited, keptRef: keptMark, ...protectedFrom, warning: false }
+  }
   const settled = await settleFolder(found.folder, found.gitDir, found.hints?.removing === true)
   const { gate, links } = await gateFor(repo, evidence, found, settled)
   const [findings, breach] = await Promise.all([inspect(gate), options.step === 'sweep' ? [] : isolationBreach(evidence)])
@@ -192,7 +201,8 @@ async function gateFor(repo: Repository, evidence: Evidence, found: Located, set
     included: evidence.believed.brought?.included,
     baseSha: evidence.believed.base,
     branchesToDelete: await branchToDelete(repo, evidence, found.gitDir),
-    localRefsSurvive: !evidence.believed.ephemeral,
+    machineStays: !evidence.believed.ephemeral,
+    localRefsSurvive: !evidence.believed.ephemeral && !evidence.believed.inWorkspace,
     since: evidence.believed.since,
     ownLinks: links,
     expectIndex: !evidence.believed.checkoutUnfinished,
@@ -300,10 +310,10 @@ async function waitForResidents(folder: string): Promise<Resident[]> {
 
 /**
  * Keeps the worktree: unsaved work is first copied into one commit that a ref keeps alive (and off the
- * machine, where rescue asks); where the worktree is provably this job's, it is marked kept, a created one
- * is detached from its branch on a machine that stays (so that the next actions/checkout on this runner can
- * delete every branch without recreating the repository, which would take the kept worktree's git dir and
- * commits with it), an entered one gets its lock back, and the exit's decision is noted for the post.
+ * machine, where rescue asks); where the worktree is provably this job's, it is marked kept, an entered one
+ * gets its lock back, and the exit's decision is noted for the post. While the job runs (the exit sub-action)
+ * it stays as the agent has it; at the end of the job (the post, a later sweep) it is made safe from the next
+ * actions/checkout.
  */
 async function keep(
   repo: Repository,
@@ -313,18 +323,20 @@ async function keep(
   findings: Findings,
   verdict: Verdict,
   options: ExitOptions
-): Promise<Pick<ExitResult, 'rescue' | 'detached'>> {
+): Promise<Pick<ExitResult, 'rescue' | 'keptRef' | 'detached'>> {
   const rescued = await copyUnsaved(repo, evidence, found, folder, findings, verdict, options)
   if (!mayRemove(found)) return { rescue: rescued }
+  let mark = rescued?.snapshot?.ref
   if (!rescued && findings.head) {
-    unlinkReflogLinks(repo.commonDir, keptRef(found.gitDir, evidence.token))
-    await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', keptRef(found.gitDir, evidence.token), findings.head])
+    mark = keptRef(found.gitDir, evidence.token)
+    unlinkReflogLinks(repo.commonDir, mark)
+    await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', mark, findings.head])
   }
-  const detached = await detachFromBranch(evidence, found, folder, findings)
   giveBackLock(evidence, found)
-  // Kept on purpose from now on: the post after an exit leaves it alone, and later sweeps only report it.
+  // Kept on purpose from now on: the post after an exit does not decide again, and later sweeps only report it.
   writeHints(found.gitDir, { exited: 'keep' }, evidence.own)
-  return { rescue: rescued, detached }
+  const protectedFrom = options.step === 'exit' ? {} : await protectFromNextCheckout(repo, evidence, found.gitDir, folder, lockOptions(options))
+  return { rescue: rescued, keptRef: mark, ...protectedFrom }
 }
 
 /** Unsaved work (or a state that could not be read) goes into one commit a ref keeps, and off the machine where asked. */
@@ -341,20 +353,6 @@ async function copyUnsaved(
   if (!(hasUnsavedWork(findings) || verdict === 'keep-unknown') || !(findings.head || fs.existsSync(folder))) return undefined
   const snapshot = await keepSnapshot({ repo, evidence, gitDir: found.gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
   return rescue(snapshot, evidence, options.rescue, repo)
-}
-
-/** Only where the machine stays: on a hosted runner no later checkout comes, and the kept worktree keeps its branch. */
-async function detachFromBranch(evidence: Evidence, found: Located, folder: string, findings: Findings): Promise<string | undefined> {
-  if (!evidence.created || evidence.believed.ephemeral || !findings.head) return undefined
-  const head = readSmall(path.join(found.gitDir, 'HEAD'))?.trim() ?? ''
-  if (!head.startsWith('ref: refs/heads/')) return undefined
-  const git = worktreeGit(found.gitDir, fs.existsSync(folder) ? folder : found.gitDir)
-  // At the branch's tip now, not as the gate saw it: a commit made since stays checked out.
-  const tip = await git.resolveCommit('HEAD')
-  if (!tip) return undefined
-  unlinkReflogLinks(found.gitDir, 'HEAD')
-  const result = await git.run(['update-ref', '--no-deref', '-m', 'agent-worktree: kept, detached from its branch', 'HEAD', tip])
-  return result.exitCode === 0 ? head.slice('ref: refs/heads/'.length) : undefined
 }
 
 /** A worktree entered by path gets back the lock it had. */

@@ -3,7 +3,7 @@
 // another job may be touched at all.
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { isSameProcessAlive, startTime, type ProcessRef } from './processes.js'
+import { isSameProcessAlive, pidSpace, startTime, type ProcessRef } from './processes.js'
 
 export interface Owner {
   /** RUNNER_NAME: self-hosted runners default it to the host name, so it is not unique by itself. */
@@ -18,6 +18,8 @@ export interface Owner {
   tracking: string
   /** The process that started the step (the runner's worker): alive exactly while the job runs. */
   worker?: ProcessRef
+  /** Where the worker's pid names it: the pid namespace and boot of enter (processes.ts pidSpace). */
+  pidSpace?: string
   /** When the job entered the worktree. */
   since: string
 }
@@ -34,6 +36,7 @@ export function currentOwner(env: NodeJS.ProcessEnv = process.env, now = new Dat
     job: env.GITHUB_JOB ?? '',
     tracking: env.RUNNER_TRACKING_ID ?? '',
     worker: { pid: process.ppid, start: startTime(process.ppid) },
+    pidSpace: pidSpace(),
     since: now.toISOString()
   }
 }
@@ -61,17 +64,23 @@ export function sameJob(a: Owner, b: Owner): boolean {
 
 /**
  * Why the job that owns a worktree is provably over, or undefined when it may still run. One runner runs
- * one job at a time; on this host a job's worker process lives as long as the job; no job outlives
- * MAX_JOB_AGE_MS. Outside a runner nothing is proven.
+ * one job at a time; on this host a job's worker process lives as long as the job, which a lookup proves only in
+ * the pid namespace and boot that recorded it (a runner in another container sees none of ours, nor we its);
+ * no job outlives MAX_JOB_AGE_MS. Outside a runner nothing is proven.
  */
 export function jobOver(owner: Owner | undefined, me: Owner, now = Date.now()): string | undefined {
   if (!owner || !inRunner(me)) return undefined
   if (sameJob(owner, me)) return undefined
   if (sameRunner(owner, me)) return `an earlier job of this runner (${describeOwner(owner)})`
-  if (owner.host === me.host && owner.worker && !isSameProcessAlive(owner.worker)) return `a job whose runner process has ended (${describeOwner(owner)})`
+  if (owner.host === me.host && owner.worker && samePidSpace(owner, me) && !isSameProcessAlive(owner.worker))
+    return `a job whose runner process has ended (${describeOwner(owner)})`
   const age = now - Date.parse(owner.since)
   if (age > MAX_JOB_AGE_MS) return `a job that started ${Math.floor(age / 86_400_000)} days ago (${describeOwner(owner)})`
   return undefined
+}
+
+function samePidSpace(a: Owner, b: Owner): boolean {
+  return a.pidSpace !== undefined && a.pidSpace === b.pidSpace
 }
 
 export function describeOwner(owner: Owner): string {

@@ -73,7 +73,7 @@ export async function planCreate(repo: Repository, settings: EnterSettings, pinn
     created: true,
     links,
     recycle: settings.recycle || undefined,
-    ...exitPlan(settings, 'remove'),
+    ...exitPlan(settings, 'remove', repo.commonDir),
     ...pinned,
     owner: currentOwner()
   }
@@ -83,8 +83,9 @@ export async function planCreate(repo: Repository, settings: EnterSettings, pinn
 /** How the worktree is to be exited, as the main step was told: `onExit` when on-exit was not given. */
 export function exitPlan(
   settings: EnterSettings,
-  onExit: OnExit
-): Pick<WorktreeRecord, 'onExit' | 'onExitGiven' | 'discardChanges' | 'rescue' | 'rescueMaxBytes' | 'ephemeral' | 'leg'> {
+  onExit: OnExit,
+  commonDir: string
+): Pick<WorktreeRecord, 'onExit' | 'onExitGiven' | 'discardChanges' | 'rescue' | 'rescueMaxBytes' | 'ephemeral' | 'inWorkspace' | 'leg'> {
   return {
     leg: settings.leg,
     onExit: settings.onExit ?? onExit,
@@ -92,9 +93,19 @@ export function exitPlan(
     discardChanges: settings.discardChanges,
     rescue: settings.rescue,
     rescueMaxBytes: settings.rescueMaxBytes,
-    // Read once, at enter: the post takes it from its own state.
-    ephemeral: process.env.RUNNER_ENVIRONMENT === 'github-hosted'
+    // Read once, at enter: the post takes them from its own state.
+    ephemeral: process.env.RUNNER_ENVIRONMENT === 'github-hosted',
+    inWorkspace: inWorkspace(commonDir)
   }
+}
+
+/**
+ * Whether the next job's actions/checkout prepares the repository: its git dir is GITHUB_WORKSPACE's or lies
+ * inside it (checkout's `path` always does). A clone elsewhere (repository-path) is never prepared.
+ */
+export function inWorkspace(commonDir: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const workspace = env.GITHUB_WORKSPACE
+  return workspace !== undefined && workspace !== '' && (isInside(commonDir, workspace) || isReallyInside(commonDir, workspace))
 }
 
 /**

@@ -78,6 +78,20 @@ export function startTime(pid: number, platform: Platform = process.platform): s
   }
 }
 
+/**
+ * Where a pid names one process: Linux's pid namespace and boot (`pid:[4026531836] <boot id>`). A pid recorded
+ * in another namespace (a runner in another container) or before a reboot tells nothing when looked up here.
+ * Elsewhere there are no pid namespaces: the platform stands for it. Undefined where it cannot be read.
+ */
+export function pidSpace(platform: Platform = process.platform): string | undefined {
+  if (platform !== 'linux') return platform
+  try {
+    return `${fs.readlinkSync('/proc/self/ns/pid')} ${fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}`
+  } catch {
+    return undefined
+  }
+}
+
 export interface ProcessRef {
   pid: number
   /** Linux start time, when known. */

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Evidence } from './evidence.js'
+import { dropSparseInclude } from './next-checkout.js'
 import { ownershipOf } from './ownership.js'
 import { isInside, realPath, samePath } from './paths.js'
 import { childEnvironment, type Platform, type Resident } from './processes.js'
@@ -178,8 +179,10 @@ export async function removeWorktreeFolder(repo: Repository, evidence: Evidence,
   } catch {
     // others remain
   }
-  // A kept mark of an earlier exit (the worktree was kept, then taken over or exited again) goes with it.
+  // A kept mark of an earlier exit (the worktree was kept, then taken over or exited again) goes with it, and
+  // so does the include of its own configuration that a kept sparse worktree got.
   await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, evidence.token))
+  await dropSparseInclude(repo.git, repo.commonDir, gitDir)
   const branch = gate.branchesToDelete[0]
   return { reason: 'clean', branch: branch ? await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] }) : undefined }
 }

@@ -28,7 +28,7 @@ export function messageOf(result: ExitResult): string {
     case 'gone':
       return `Nothing to do: ${result.path} is no longer a worktree of ${result.evidence.repository}${clearedText(result)}.`
     case 'exited':
-      return `Nothing to do: the exit step already exited ${result.path} (${result.exited}).`
+      return `${result.detached ? 'Nothing to decide' : 'Nothing to do'}: the exit step already exited ${result.path} (${result.exited}).${detachedText(result)}`
     default:
       if (result.outcome) return outcomeText(result.outcome, where, result)
       return result.foreign ? foreignText(where, result) : keptText(where, result)
@@ -56,9 +56,7 @@ function foreignText(where: string, result: ExitResult): string {
 function keptText(where: string, result: ExitResult): string {
   const findings = result.findings!
   const rescue = withSpace(rescueSummary(result))
-  const detached = result.detached
-    ? ` It was detached from its branch ${result.detached} at the same commit, so that the next actions/checkout on this runner can delete branches; git -C ${shellQuote(result.path)} switch ${shellQuote(result.detached)} goes back.`
-    : ''
+  const detached = detachedText(result)
   switch (result.verdict) {
     case 'keep-asked':
       return `Kept ${where} as on-exit: keep asked; it has ${describeFindings(findings)}${findings.error ? ` (state not fully known: ${findings.error})` : ''}.${rescue}${detached}`
@@ -67,6 +65,22 @@ function keptText(where: string, result: ExitResult): string {
     default:
       return `Kept ${where}: it has ${describeFindings(findings)}.${rescue} Commit and push the work, or exit with discard-changes: true to remove it anyway.${detached}`
   }
+}
+
+/**
+ * A kept worktree at the end of the job: its branch goes with the next actions/checkout, the kept ref stays; the
+ * command pushes the branch from the detached HEAD (a plain `git push origin HEAD` cannot name a branch there).
+ */
+function detachedText(result: ExitResult): string {
+  if (!result.detached) return ''
+  const remote = plainRemote(result.evidence.believed.push?.remote)
+  const push = `git -C ${shellQuote(result.path)} push ${remote} ${shellQuote(`HEAD:refs/heads/${result.detached}`)}`
+  return ` It was detached from its branch ${result.detached} at the same commit, as the next actions/checkout on this runner deletes every local branch; ${result.keptRef ?? 'its HEAD'} keeps its commits, and \`${push}\` pushes them.`
+}
+
+/** A remote's name from a record file could read as an option: only a plain one is shown. */
+function plainRemote(name: string | undefined): string {
+  return name && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) ? name : 'origin'
 }
 
 function outcomeText(outcome: Outcome, where: string, result: ExitResult): string {
@@ -143,8 +157,7 @@ export function restoreCommands(result: ExitResult, env: NodeJS.ProcessEnv = pro
   const local = shellQuote(`${rescueLabel(result.evidence)}-rescued`)
   const commands: string[] = []
   if (rescue.branch) {
-    // A remote's name from a record file could read as an option: only a plain one is shown.
-    const remote = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(rescue.branch.remote) ? rescue.branch.remote : 'origin'
+    const remote = plainRemote(rescue.branch.remote)
     commands.push(`git fetch ${remote} ${shellQuote(rescue.branch.name)} && git switch -c ${local} FETCH_HEAD`)
   }
   if (rescue.artifact) {

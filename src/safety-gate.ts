@@ -62,7 +62,13 @@ export interface GateInput {
   baseSha?: string
   /** Branches that go with the worktree: their commits and reflogs count. */
   branchesToDelete: string[]
-  /** Local branches and tags outlive the removal on a machine that stays; on a hosted runner nothing local does. */
+  /** The machine outlives the job (self-hosted): the shared stash and notes outlive the removal. */
+  machineStays: boolean
+  /**
+   * Local branches and tags outlive the removal and the next job's actions/checkout: on a machine that stays, in a
+   * repository that checkout does not prepare (it deletes every local branch, and with fetch-depth: 0 every tag
+   * the remote lacks).
+   */
   localRefsSurvive: boolean
   /** Only reflog entries from this time count (ms): a worktree from the pool remembers earlier jobs. */
   since?: number
@@ -185,7 +191,7 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
       ),
       nestedWork(folder, others, input.localRefsSurvive),
       selfHidingIgnores(view.git, others, new Set(newFiles)),
-      submoduleWork(folder, staged.submodules, input, 0)
+      submoduleWork(folder, staged.submodules, { git: view.git, commit: input.baseSha }, 0)
     ])
     const files = entries.filter(e => !unchanged.has(e.path) && !(e.code === '??' && e.path.endsWith('/')))
     files.push(...hiding.map(p => ({ code: '??', path: p })))
@@ -240,20 +246,20 @@ function describeKind(kind: FileKind): string {
 /**
  * In a view's copy of the index, clears the bits that make git skip a file: assume-unchanged always,
  * skip-worktree except for files a sparse worktree leaves out on purpose (absent from its folder). Returns the
- * submodules (gitlinks) the index records, with the commit each pins.
+ * paths of the submodules (gitlinks) the index records.
  */
-export async function clearHidingBits(git: Git, folder: string, sparse: boolean): Promise<{ submodules: { path: string; pinned: string }[] }> {
+export async function clearHidingBits(git: Git, folder: string, sparse: boolean): Promise<{ submodules: string[] }> {
   const assumed: string[] = []
   const skipped: string[] = []
-  const submodules: { path: string; pinned: string }[] = []
+  const submodules: string[] = []
   for (const field of (await must(git, ['ls-files', '-v', '-s', '-z'])).split('\0')) {
     // "<tag> <mode> <object> <stage>\t<path>"
-    const match = /^(\S) (\d+) ([0-9a-f]+) \d\t(.*)$/s.exec(field)
+    const match = /^(\S) (\d+) [0-9a-f]+ \d\t(.*)$/s.exec(field)
     if (!match) continue
-    const [, tag, mode, object, file] = match
+    const [, tag, mode, file] = match
     if (tag !== tag.toUpperCase()) assumed.push(file)
     if (tag.toUpperCase() === 'S' && !(sparse && !fs.lstatSync(path.join(folder, file), { throwIfNoEntry: false }))) skipped.push(file)
-    if (mode === '160000') submodules.push({ path: file, pinned: object })
+    if (mode === '160000') submodules.push(file)
   }
   // One bit per call: update-index applies only the first mark to each path it reads.
   if (assumed.length) await must(git, ['update-index', '--no-assume-unchanged', '-z', '--stdin'], assumed.join('\0'))
@@ -404,21 +410,24 @@ async function nestedProblem(dir: string, outer: string, localRefsSurvive: boole
 }
 
 /**
- * The worktree's submodules (gitlinks with a checkout), each judged like a nested repository: files with
- * work make it show as modified; commits that neither its remotes, its tags, nor the commit the superproject
- * pins hold are unsaved (`path: sha subject`). Its refs live in the worktree's git dir and go with it.
+ * The worktree's submodules and nested repositories recorded as gitlinks (with a checkout), at any depth, each
+ * judged like the worktree itself: files with work make it show as modified; commits its HEAD, reflog, branches
+ * or stash hold are unsaved (`path: sha subject`) unless its remote-tracking refs hold them or they are what the
+ * base pins there. Its git dir, tags included, lies in the worktree's git dir or inside the folder: it goes with
+ * the worktree. `pinning` is the commit whose tree pins them: the base, then what the base pins one level up.
  */
 async function submoduleWork(
   folder: string,
-  submodules: { path: string; pinned: string }[],
-  input: GateInput,
+  submodules: string[],
+  pinning: { git: Git; commit?: string },
   depth: number,
   prefix = ''
 ): Promise<{ dirty: string[]; commits: string[]; nested: string[] }> {
   const result = { dirty: [] as string[], commits: [] as string[], nested: [] as string[] }
+  const pins = await pinsOf(pinning.git, pinning.commit, submodules)
   for (const submodule of submodules) {
-    const dir = path.join(folder, submodule.path)
-    const shown = `${prefix}${submodule.path}`
+    const dir = path.join(folder, submodule)
+    const shown = `${prefix}${submodule}`
     const layout = kindOf(path.join(dir, '.git')) === 'missing' ? undefined : layoutOf(dir)
     if (!layout) {
       if (kindOf(path.join(dir, '.git')) !== 'missing') result.nested.push(`${shown}: a submodule whose state could not be read`)
@@ -434,6 +443,7 @@ async function submoduleWork(
       result.nested.push(`${shown}: a submodule whose state could not be read`)
       continue
     }
+    const pin = pins.get(submodule)
     const index = path.join(layout.gitDir, 'index')
     const view = openView({ objects: layout.objects, head: head.stdout.trim(), index: fs.existsSync(index) ? index : undefined, workTree: dir })
     try {
@@ -441,23 +451,24 @@ async function submoduleWork(
       const [status, untracked, log] = await Promise.all([
         must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
         must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
+        // A pin its objects lack keeps nothing (--ignore-missing): then every commit there counts.
         must(git, [
           'log',
           '--no-color',
           '--format=%h %s',
+          '--ignore-missing',
           'HEAD',
           '--branches',
           '--reflog',
           '--glob=refs/stash',
           '--not',
           '--remotes',
-          '--tags',
-          submodule.pinned,
+          ...(pin ? [pin] : []),
           '--'
         ])
       ])
-      const deeper = await submoduleWork(dir, staged.submodules, input, depth + 1, `${shown}/`)
-      if (parseStatus(status).length || untracked.split('\0').some(Boolean) || deeper.dirty.length) result.dirty.push(submodule.path)
+      const deeper = await submoduleWork(dir, staged.submodules, { git: view.git, commit: pin }, depth + 1, `${shown}/`)
+      if (parseStatus(status).length || untracked.split('\0').some(Boolean) || deeper.dirty.length) result.dirty.push(submodule)
       result.commits.push(
         ...log
           .split('\n')
@@ -473,6 +484,22 @@ async function submoduleWork(
   return result
 }
 
+/**
+ * What `commit` pins at each gitlink path, read through `git` (a view of the objects that hold it); none without
+ * a commit (a worktree entered by path, a hint) or where its objects lack it.
+ */
+async function pinsOf(git: Git, commit: string | undefined, paths: string[]): Promise<Map<string, string>> {
+  const pins = new Map<string, string>()
+  if (!commit || !paths.length) return pins
+  const listed = await git.run(['ls-tree', '-z', commit, '--', ...paths.map(p => `:(literal)${p}`)], { interruptible: true })
+  for (const entry of listed.exitCode === 0 ? listed.stdout.split('\0') : []) {
+    // "160000 commit <sha>\t<path>"
+    const match = /^160000 commit ([0-9a-f]+)\t(.*)$/s.exec(entry)
+    if (match) pins.set(match[2], match[1])
+  }
+  return pins
+}
+
 async function unsavedCommits(
   git: Git,
   input: GateInput,
@@ -484,7 +511,7 @@ async function unsavedCommits(
     if (sha) branchTips[branch] = sha
   }
   // Where the machine goes with the job, the shared stash and notes go too: they are the agent's then.
-  const shared = input.localRefsSurvive
+  const shared = input.machineStays
     ? []
     : [
         ...(await must(git, ['for-each-ref', '--format=%(objectname)', 'refs/stash', 'refs/notes/'])).split('\n').filter(Boolean),
@@ -503,8 +530,8 @@ async function unsavedCommits(
   const sources = [...tips].sort().join(' ')
   const previous = input.previous
   if (previous?.sources === sources) return { branchTips, sources, unsavedCommits: previous.unsavedCommits, tips: previous.tips }
-  // What outlives the removal, and so keeps a commit: the base, remote-tracking refs, and where the
-  // machine stays, the other local branches and tags.
+  // What outlives the removal, and so keeps a commit: the base, remote-tracking refs, and where the machine
+  // stays and no actions/checkout prepares the repository, the other local branches and tags.
   const saved = [
     ...(input.baseSha ? [input.baseSha] : []),
     '--remotes',

@@ -57,6 +57,11 @@ export interface WorktreeRecord {
   rescueMaxBytes: number
   /** The job runs on a machine that is deleted after it (GitHub-hosted): only what leaves it is saved. */
   ephemeral: boolean
+  /**
+   * The repository's git dir lies in GITHUB_WORKSPACE, which the next job's actions/checkout prepares: it deletes
+   * every local branch there, and, fetching tags, every tag the remote lacks.
+   */
+  inWorkspace: boolean
   /** core.fileMode as the repository had it at enter: an agent that turns it off hides mode changes. */
   fileMode: boolean
   /** More settings as they were at enter (core.ignoreCase, core.autocrlf, core.symlinks), as key=value. */

@@ -75,6 +75,7 @@ function parkedGate(repo: Repository, gitDir: string, folder: string, record: Wo
     fileMode: record?.fileMode ?? true,
     pinned: record?.pinned,
     branchesToDelete: [],
+    machineStays: false,
     localRefsSurvive: false,
     since,
     ownLinks: [],

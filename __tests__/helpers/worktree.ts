@@ -37,6 +37,7 @@ export function createLikeMain(repos: Repos, name: string, overrides: Partial<Wo
     rescue: [],
     rescueMaxBytes: 100 * 1024 * 1024,
     ephemeral: false,
+    inWorkspace: false,
     fileMode: true,
     owner: TEST_OWNER,
     ...overrides
