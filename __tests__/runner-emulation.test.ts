@@ -284,12 +284,9 @@ console.log(JSON.stringify(env))
 
   it('watches the programs a step starts: each one seen, and whether it holds the runtime token', async () => {
     const job = newJob()
-    const main = [
-      "execFileSync('sleep', ['1'])",
-      'const { ACTIONS_RUNTIME_TOKEN, ...env } = process.env',
-      "execFileSync('sleep', ['1.5'], { env })",
-      ''
-    ].join('\n')
+    const main = ["execFileSync('sleep', ['1'])", 'const { ACTIONS_RUNTIME_TOKEN, ...env } = process.env', "execFileSync('sleep', ['1.5'], { env })", ''].join(
+      '\n'
+    )
     const step = await job.uses(action('starts-two', { main }), {}, { watchChildren: true })
     expect(step.children?.map(c => [c.command, c.token])).toEqual([
       ['sleep 1', true],
