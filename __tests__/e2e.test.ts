@@ -24,7 +24,7 @@ describe('enter, then the post step', () => {
     expect(main.exitCode).toBe(0)
     const out = main.outputs
     expect(out.created).toBe('true')
-    expect(out.name).toMatch(/^agents-4242-1-[0-9a-f]{8}$/)
+    expect(out.name).toMatch(/^agents-4242-1-[0-9a-f]{12}$/)
     expect(out['original-path']).toBe(repos.clone)
     expect(out['worktree-path']).toBe(path.join(`${repos.clone}.worktrees`, out.name))
     expect(out.branch).toBe(`worktree-${out.name}`)
@@ -318,7 +318,8 @@ describe('bad input fails the main step with a clear error and leaves nothing be
     expect(errors).toHaveLength(1)
     expect(errors[0].message).toContain(expected)
     expect(main.outputs).toEqual({})
-    expect(main.state.worktree).toBeUndefined()
+    // The main step claims its state keys first (empty), so that none comes from GITHUB_ENV: no record in them.
+    expect(main.state.worktree).toBe('')
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
     expect(git(repos.clone, 'for-each-ref')).toBe(before)
     expect(fs.existsSync(`${repos.clone}.worktrees`)).toBe(false)

@@ -90,7 +90,7 @@ describe.concurrent('a re-run and a later job pick up a rescue as it was left, b
     expect(later.main.exitCode, later.main.stdout).toBe(0)
     expectAsLeft(later.wt, before, commits)
     const rerun = await laterJob(l, service, { GITHUB_RUN_ATTEMPT: '2' }, { restore: 'auto', rescue: 'branch' })
-    expect(rerun.main.outputs['restored-from'], rerun.main.stdout).toMatch(/^agent-worktree-rescue\/agents-41-1-[0-9a-f]{8}\/agents-41-1$/)
+    expect(rerun.main.outputs['restored-from'], rerun.main.stdout).toMatch(/^agent-worktree-rescue\/agents-41-1-[0-9a-f]{12}\/agents-41-1$/)
     expectAsLeft(rerun.wt, before, commits)
   })
 
@@ -207,7 +207,7 @@ describe.concurrent('a restored worktree exits like any other', () => {
     expect(post.stdout).toContain(`Kept ${rerun.wt}`)
     // What the restore fetched into the repository (the old base, at depth 1) is no change of the checkout.
     expect(post.annotations.map(a => a.message).join('\n')).not.toContain('isolation breach')
-    expect(post.stdout).toMatch(/uploaded as the artifact agent-worktree-rescue-agents-41-2-[0-9a-f]{8}-agents-41-2\./)
+    expect(post.stdout).toMatch(/uploaded as the artifact agent-worktree-rescue-agents-41-2-[0-9a-f]{12}-agents-41-2\./)
     expect(fs.existsSync(rerun.wt)).toBe(true)
   })
 

@@ -51,7 +51,7 @@ const RESTORE_TIME_LIMIT_MS = 5 * 60_000;
 const FIX = 'Restore a rescue that exists: the rescue-ref or rescue-artifact output of the exit that kept the work, as its message names it.';
 /** Finds the rescue, fetches it into a ref of this step's own and checks it: every refusal is an input error. */
 async function findRescue(repo, request, context) {
-    const ref = `refs/agent-worktree/restore/${(0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomBytes)(6).toString('hex')}`;
+    const ref = `${_state_helper_js__WEBPACK_IMPORTED_MODULE_11__/* .RESTORE_REFS */ .Cw}${(0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomBytes)(6).toString('hex')}`;
     // Saved before the fetch: the post deletes what a main step cut short left.
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_state_helper_js__WEBPACK_IMPORTED_MODULE_11__/* .STATE_RESTORE_REF */ .Dr, ref);
     const dispose = () => (0,_snapshot_js__WEBPACK_IMPORTED_MODULE_10__/* .dropKeptRef */ .XJ)(repo.git, repo.commonDir, ref);
@@ -142,6 +142,9 @@ function lastWords(stderr) {
 async function fetchBranch(repo, name, ref, push, input) {
     if (!push)
         throw new _input_helper_js__WEBPACK_IMPORTED_MODULE_5__/* .InputError */ .dz(input, name, 'the repository had no remote when the step entered, and a branch rescue is fetched from it', 'Check out the repository with its remote, or restore an artifact.');
+    const valid = await repo.git.run(['check-ref-format', `refs/heads/${name}`]);
+    if (valid.exitCode !== 0)
+        throw new _input_helper_js__WEBPACK_IMPORTED_MODULE_5__/* .InputError */ .dz(input, name, 'git refuses it as the name of a branch', FIX);
     const fetched = await repo.git.run([
         'fetch',
         '--quiet',
@@ -290,6 +293,15 @@ async function fetchMissing(repo, name, push, ids, input) {
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 const INDEX_SUBJECT = 'agent-worktree: the index (staged changes)';
 /** The snapshot commit at `ref`, when it is one: a rescue's subject, its trailers, HEAD its first parent, an index tree. */
+/** Every path of an index tree is one git would check out: no "..", "." or empty segment, and no .git one. */
+async function plainPaths(git, tree) {
+    const listed = await git.run(['ls-tree', '-r', '-z', '--name-only', '--full-tree', tree], { encoding: 'latin1' });
+    return (listed.exitCode === 0 &&
+        listed.stdout
+            .split('\0')
+            .filter(Boolean)
+            .every(file => file.split('/').every(s => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git')));
+}
 async function readSnapshot(git, ref) {
     const read = await git.run(['cat-file', 'commit', ref]);
     const split = read.stdout.indexOf('\n\n');
@@ -309,7 +321,7 @@ async function readSnapshot(git, ref) {
         (branch === 'detached' || /^refs\/heads\/\S+$/.test(branch)) &&
         OBJECT_ID.test(index) &&
         (base === 'none' || OBJECT_ID.test(base));
-    if (!valid || (await git.run(['cat-file', '-t', index])).stdout.trim() !== 'tree')
+    if (!valid || (await git.run(['cat-file', '-t', index])).stdout.trim() !== 'tree' || !(await plainPaths(git, index)))
         return undefined;
     const rest = head === 'unborn' ? parents : parents.slice(1);
     // The index parent is made for the rescue: the index itself holds what it holds.
@@ -334,10 +346,21 @@ const RESTORED_REFS = 'refs/worktree/agent-worktree/restored/';
 async function restoreInto(found, record, gitDir, commonDir, env) {
     const { snapshot } = found;
     const git = (0,_repository_js__WEBPACK_IMPORTED_MODULE_7__/* .worktreeGit */ .Oi)(gitDir, record.path);
-    // The index as staged, checked out as any checkout writes it (git-lfs, line endings, as the repository has them)...
-    await git.exec(['read-tree', '-m', '-u', record.baseSha, snapshot.index], { env, interruptible: true, remote: true });
+    // The index as staged, checked out with no filter program at all: the rescued .gitattributes are anyone's, and
+    // would pick any driver of the configuration (one an earlier agent planted; git-lfs told by a rescued
+    // .lfsconfig where to send the repository's credentials)...
+    const quiet = (await filterDrivers(git)).flatMap((name) => [
+        [`filter.${name}.smudge`, ''],
+        [`filter.${name}.process`, ''],
+        [`filter.${name}.required`, 'false']
+    ]);
+    await git.exec(['read-tree', '-m', '-u', record.baseSha, snapshot.index], {
+        env: { ...env, ...(0,_rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .configEnvironment */ .kj)(quiet), GIT_LFS_SKIP_SMUDGE: '1' },
+        interruptible: true,
+        remote: true
+    });
     // ...then every file that differs from it, as the bytes the agent left.
-    const notRestored = await writeAsLeft(git, record.path, snapshot);
+    const { notRestored, untracked } = await writeAsLeft(git, record.path, snapshot);
     const message = `agent-worktree: restored ${found.name}`;
     const branch = `refs/heads/${record.branch}`;
     (0,_worktree_refs_js__WEBPACK_IMPORTED_MODULE_13__/* .unlinkReflogLinks */ .OM)(commonDir, branch);
@@ -361,8 +384,15 @@ async function restoreInto(found, record, gitDir, commonDir, env) {
         wasOn: snapshot.branch?.slice('refs/heads/'.length),
         kept,
         otherBase: snapshot.base && snapshot.base !== record.baseSha ? snapshot.base : undefined,
-        notRestored
+        notRestored,
+        untracked
     };
+}
+/** The filter drivers any configuration git reads names. */
+async function filterDrivers(git) {
+    const listed = await git.run(['config', '-z', '--name-only', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$']);
+    const names = listed.stdout.split('\0').map(key => /^filter\.(.+)\.[^.]+$/s.exec(key)?.[1]);
+    return [...new Set(names.filter((name) => !!name))];
 }
 /**
  * Writes each file of the snapshot's tree that differs from its index tree as its blob's bytes: no filter,
@@ -379,19 +409,49 @@ async function writeAsLeft(git, folder, snapshot) {
         if (status === 'D')
             gone.push(fields[i + 1]);
         else if (/^(100644|100755|120000)$/.test(mode))
-            written.push({ mode, blob, file: fields[i + 1] });
+            written.push({ mode, blob, file: fields[i + 1], added: status === 'A' });
     }
     const notRestored = [];
-    for (const file of gone)
-        if ((0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .reachedWithoutLinks */ .An)(folder, file, 'latin1') && (0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .kindOf */ .I)((0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, file, 'latin1')) !== 'directory')
-            node_fs__WEBPACK_IMPORTED_MODULE_2__.rmSync((0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, file, 'latin1'), { force: true });
-    const contents = await blobs(git, written.map(entry => entry.blob));
-    written.forEach((entry, i) => {
-        const why = writeEntry(folder, entry, contents[i]);
-        if (why)
-            notRestored.push({ file: Buffer.from(entry.file, 'latin1').toString('utf8'), why });
+    for (const file of gone) {
+        try {
+            if ((0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .reachedWithoutLinks */ .An)(folder, file, 'latin1') && (0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .kindOf */ .I)((0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, file, 'latin1')) !== 'directory')
+                node_fs__WEBPACK_IMPORTED_MODULE_2__.rmSync((0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, file, 'latin1'), { force: true });
+        }
+        catch (error) {
+            notRestored.push({ file: Buffer.from(file, 'latin1').toString('utf8'), why: error.code ?? 'it could not be deleted' });
+        }
+    }
+    for (const batch of await batches(git, written)) {
+        const contents = await blobs(git, batch.map(entry => entry.blob));
+        batch.forEach((entry, i) => {
+            const why = writeEntry(folder, entry, contents[i]);
+            if (why)
+                notRestored.push({ file: Buffer.from(entry.file, 'latin1').toString('utf8'), why });
+        });
+    }
+    const untracked = written
+        .filter(entry => entry.added && !notRestored.some(n => n.file === Buffer.from(entry.file, 'latin1').toString('utf8')))
+        .map(e => e.file);
+    return { notRestored, untracked };
+}
+/** What one git call reads at most: a string of git's output cannot be larger than some 512 MB. */
+const BATCH_BYTES = 64 * 1024 * 1024;
+/** The entries in groups whose blobs together are at most BATCH_BYTES (or one larger blob alone). */
+async function batches(git, entries) {
+    if (!entries.length)
+        return [];
+    const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number);
+    const groups = [[]];
+    let bytes = 0;
+    entries.forEach((entry, i) => {
+        if (bytes + (sizes[i] || 0) > BATCH_BYTES && groups[groups.length - 1].length) {
+            groups.push([]);
+            bytes = 0;
+        }
+        groups[groups.length - 1].push(entry);
+        bytes += sizes[i] || 0;
     });
-    return notRestored;
+    return groups;
 }
 /** The bytes of each blob, in one git call. */
 async function blobs(git, ids) {
@@ -411,12 +471,12 @@ async function blobs(git, ids) {
 }
 /** Writes one file of the snapshot where it was, replacing what the checkout put there; why not, when it cannot. */
 function writeEntry(folder, entry, content) {
-    const blocked = makeParents(folder, entry.file);
-    if (blocked)
-        return blocked;
-    const full = (0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, entry.file, 'latin1');
-    const kind = (0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .kindOf */ .I)(full);
     try {
+        const blocked = makeParents(folder, entry.file);
+        if (blocked)
+            return blocked;
+        const full = (0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, entry.file, 'latin1');
+        const kind = (0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .kindOf */ .I)(full);
         // A folder the checkout left where a file goes is empty, or the file is not written.
         if (kind === 'directory')
             node_fs__WEBPACK_IMPORTED_MODULE_2__.rmdirSync(full);

@@ -106,11 +106,12 @@ const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PA
  * @typedef {{ afterMs: number } | { onGit: string, nth?: number, holdMs?: number }} Trigger
  *   holdMs: the matching call takes this much longer after the signal (a slow git call), before git runs
  * @typedef {{
- *   cancel?: Trigger, crash?: Trigger, timeoutMinutes?: number, recordGit?: boolean, watchChildren?: boolean
+ *   cancel?: Trigger, crash?: Trigger, timeoutMinutes?: number, recordGit?: boolean, watchChildren?: boolean,
+ *   id?: string
  * }} StepOptions
  *   cancel: the runner's cancel (SIGINT, 7.5 s, SIGTERM, 2.5 s, SIGKILL, to node's pid);
  *   crash: SIGKILL of node's pid; timeoutMinutes: the step's timeout-minutes (fractions allowed), which
- *   the post of a main step inherits; recordGit: return the step's git calls as gitCalls.
+ *   the post of a main step inherits; recordGit: return the step's git calls as gitCalls; id: the step's id.
  * @typedef {{ killAfterMs: number, signal: NodeJS.Signals }} Kill
  *   Deprecated: one signal to node's pid (never its group) this long after the step starts.
  * @typedef {{ signal: NodeJS.Signals, atMs: number }} SentSignal
@@ -316,6 +317,8 @@ export class Job {
   runtimeToken = `emulated-runtime-token-${randomUUID()}`
   /** @type {{ script: string, inputs: Record<string, string>, state: Record<string, string>, timeoutMinutes: number | undefined }[]} */
   #posts = []
+  /** steps of the job without an id */
+  #selfSteps = 0
   /** @type {string[]} GITHUB_PATH entries, oldest first */
   #prependPath = []
   #steps = 0
@@ -386,6 +389,10 @@ export class Job {
         .replaceAll('${{ strategy.job-total }}', String(strategy.jobTotal))
       inputs[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = String(given ?? fallback)
     }
+    // GITHUB_ACTION, the step's context name, as GitHub documents it: its id, else `__self` for an action of the
+    // repository, with _2, _3 for a second and third such step in the job; main and post alike.
+    if (!stepOptions.id) this.#selfSteps++
+    inputs.GITHUB_ACTION = stepOptions.id ?? `__self${this.#selfSteps > 1 ? `_${this.#selfSteps}` : ''}`
     const post = action.runs.post ? { script: path.join(dir, action.runs.post), inputs, state: {}, timeoutMinutes: stepOptions.timeoutMinutes } : undefined
     if (post) this.#posts.push(post)
     const result = await this.#runStep(path.join(dir, action.runs.main), inputs, {}, stepOptions, kill)

@@ -14,6 +14,7 @@ import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from './repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from './repository.js'
 import {
+  claimState,
   ENV_ORIGINAL_PATH,
   ENV_WORKTREE_PATH,
   readRecordFile,
@@ -33,6 +34,7 @@ import { unlinkReflogLinks } from './worktree-refs.js'
 
 export async function run(): Promise<void> {
   handleCancellation()
+  claimState()
   let lookup: Lookup | undefined
   try {
     const settings = getEnterSettings()
@@ -53,7 +55,7 @@ export async function run(): Promise<void> {
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
     // work and never leaves the machine.
     const excludes = [readSmall(path.join(repo.commonDir, 'info', 'exclude')), readSmall(excludesFile)].filter(Boolean).join('\n')
-    record.brought = writeBroughtIn({ excludes, included }, record.token)
+    record.brought = writeBroughtIn({ excludes, included, restored: restored?.untracked }, record.token)
     writeRecordFile(gitDir, record)
     saveRecordState(record)
     setOutputs(record, gitDir, repo.commonDir, restored)

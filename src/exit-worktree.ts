@@ -199,6 +199,7 @@ async function gateFor(repo: Repository, evidence: Evidence, found: Located, set
     filters: evidence.believed.filters,
     excludes: evidence.believed.brought?.excludes,
     included: evidence.believed.brought?.included,
+    restored: evidence.believed.brought?.restored,
     baseSha: evidence.believed.base,
     branchesToDelete: await branchToDelete(repo, evidence, found.gitDir),
     machineStays: !evidence.believed.ephemeral,

@@ -1,6 +1,6 @@
 // Plans a new worktree: every check that needs the repository, before anything is created. Each refusal
 // names the input, the value and the fix.
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { flattenName, InputError, NAME_MAX_LENGTH, type EnterSettings, type OnExit } from './input-helper.js'
@@ -20,12 +20,24 @@ export interface Plan {
 /** Unique per job run, also among the legs of a matrix and among reruns, which share run id and job. */
 export function generateName(env: NodeJS.ProcessEnv = process.env, random = randomBytes(4).toString('hex')): string {
   const run = env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT || '1'}` : `${Date.now()}`
-  const tail = `-${run}-${random}`
+  const tail = `-${run}-${stepKey(env)}${random}`
   const job = (env.GITHUB_JOB || 'agent').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[.-]+/, '') || 'agent'
   return job.slice(0, NAME_MAX_LENGTH - tail.length) + tail
 }
 
-/** A regular expression source for the names generateName gives in this job's run at `attempt`, whatever the random part. */
+/**
+ * Four hex digits for the step of the job (GITHUB_ACTION: its id, or the action's name with _2, _3 for a
+ * second and third use): the same in every attempt, so that a re-run's restore: auto tells apart the rescues
+ * of two steps without a name.
+ */
+function stepKey(env: NodeJS.ProcessEnv): string {
+  return createHash('sha256')
+    .update(env.GITHUB_ACTION ?? '')
+    .digest('hex')
+    .slice(0, 4)
+}
+
+/** A regular expression source for the names generateName gives this step in this job's run at `attempt`, whatever the random part. */
 export function generatedNames(env: NodeJS.ProcessEnv, attempt: number): string {
   const sample = generateName({ ...env, GITHUB_RUN_ATTEMPT: String(attempt) }, '00000000')
   return `${sample.slice(0, -8).replace(/[.+]/g, '\\$&')}[0-9a-f]{8}`

@@ -7,7 +7,7 @@ import { Git, handleCancellation } from './git-command-manager.js'
 import { oneLine, report, reportExitFailure, writeSummary } from './report.js'
 import { settle } from './repository-lock.js'
 import { dropKeptRef } from './snapshot.js'
-import { loadRecordState, STATE_COMMON_DIR, STATE_RESTORE_REF } from './state-helper.js'
+import { isRestoreRef, loadRecordState, STATE_COMMON_DIR, STATE_RESTORE_REF } from './state-helper.js'
 
 /**
  * How long the post waits for another step's hold on the repository: it runs under the main step's time
@@ -26,7 +26,7 @@ export async function run(): Promise<void> {
     if (commonDir) await settle(commonDir, { timeoutMs: POST_LOCK_TIMEOUT_MS })
     // What a restore fetched, when its main step was cut short before it deleted the ref.
     const restoreRef = core.getState(STATE_RESTORE_REF)
-    if (commonDir && restoreRef) await dropKeptRef(new Git(commonDir), commonDir, restoreRef)
+    if (commonDir && isRestoreRef(restoreRef)) await dropKeptRef(new Git(commonDir), commonDir, restoreRef)
     if (!record) return core.debug(oneLine('The main step created nothing: nothing to exit.'))
     // The main step opened the repository; its record is this step's own state, which no agent can write.
     const cwd = fs.existsSync(record.repository) ? record.repository : record.commonDir

@@ -180,7 +180,8 @@ async function credentialHeaders(git: Git, target: PushTarget): Promise<[string,
 }
 
 /** Settings handed to one git call through its environment (git 2.31): not on its command line, which any process can read. */
-function configEnvironment(settings: [string, string][]): Record<string, string> {
+/** Settings for one git call through its environment: a key may hold any character (`=` too), unlike `-c`. */
+export function configEnvironment(settings: [string, string][]): Record<string, string> {
   const env: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) }
   settings.forEach(([key, value], i) => Object.assign(env, { [`GIT_CONFIG_KEY_${i}`]: key, [`GIT_CONFIG_VALUE_${i}`]: value }))
   return env

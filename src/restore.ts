@@ -12,10 +12,10 @@ import { throwIfCancelled, type Git, type GitResult } from './git-command-manage
 import { InputError, type RescueTarget, type RestoreRequest } from './input-helper.js'
 import { generatedNames } from './plan.js'
 import { worktreeGit, type Repository } from './repository.js'
-import { neededCommits, REMOTE_PROTOCOLS, RESCUE_PREFIX, rescueLabel, rescueTail, STALL_MS } from './rescue.js'
+import { configEnvironment, neededCommits, REMOTE_PROTOCOLS, RESCUE_PREFIX, rescueLabel, rescueTail, STALL_MS } from './rescue.js'
 import { privateTemp } from './sealed-git.js'
 import { dropKeptRef, TRAILERS } from './snapshot.js'
-import { STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from './state-helper.js'
+import { RESTORE_REFS, STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from './state-helper.js'
 import { inside, kindOf, openRegular, readSmall, reachedWithoutLinks } from './untrusted-files.js'
 import { unlinkReflogLinks } from './worktree-refs.js'
 
@@ -73,7 +73,7 @@ const FIX = 'Restore a rescue that exists: the rescue-ref or rescue-artifact out
 
 /** Finds the rescue, fetches it into a ref of this step's own and checks it: every refusal is an input error. */
 export async function findRescue(repo: Repository, request: RestoreRequest, context: LookupContext): Promise<Lookup> {
-  const ref = `refs/agent-worktree/restore/${randomBytes(6).toString('hex')}`
+  const ref = `${RESTORE_REFS}${randomBytes(6).toString('hex')}`
   // Saved before the fetch: the post deletes what a main step cut short left.
   core.saveState(STATE_RESTORE_REF, ref)
   const dispose = (): Promise<void> => dropKeptRef(repo.git, repo.commonDir, ref)
@@ -175,6 +175,8 @@ async function fetchBranch(repo: Repository, name: string, ref: string, push: Pu
       'the repository had no remote when the step entered, and a branch rescue is fetched from it',
       'Check out the repository with its remote, or restore an artifact.'
     )
+  const valid = await repo.git.run(['check-ref-format', `refs/heads/${name}`])
+  if (valid.exitCode !== 0) throw new InputError(input, name, 'git refuses it as the name of a branch', FIX)
   const fetched = await repo.git.run(
     [
       'fetch',
@@ -328,6 +330,18 @@ const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/
 const INDEX_SUBJECT = 'agent-worktree: the index (staged changes)'
 
 /** The snapshot commit at `ref`, when it is one: a rescue's subject, its trailers, HEAD its first parent, an index tree. */
+/** Every path of an index tree is one git would check out: no "..", "." or empty segment, and no .git one. */
+async function plainPaths(git: Git, tree: string): Promise<boolean> {
+  const listed = await git.run(['ls-tree', '-r', '-z', '--name-only', '--full-tree', tree], { encoding: 'latin1' })
+  return (
+    listed.exitCode === 0 &&
+    listed.stdout
+      .split('\0')
+      .filter(Boolean)
+      .every(file => file.split('/').every(s => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git'))
+  )
+}
+
 async function readSnapshot(git: Git, ref: string): Promise<SnapshotCommit | undefined> {
   const read = await git.run(['cat-file', 'commit', ref])
   const split = read.stdout.indexOf('\n\n')
@@ -347,7 +361,7 @@ async function readSnapshot(git: Git, ref: string): Promise<SnapshotCommit | und
     (branch === 'detached' || /^refs\/heads\/\S+$/.test(branch)) &&
     OBJECT_ID.test(index) &&
     (base === 'none' || OBJECT_ID.test(base))
-  if (!valid || (await git.run(['cat-file', '-t', index])).stdout.trim() !== 'tree') return undefined
+  if (!valid || (await git.run(['cat-file', '-t', index])).stdout.trim() !== 'tree' || !(await plainPaths(git, index))) return undefined
   const rest = head === 'unborn' ? parents : parents.slice(1)
   // The index parent is made for the rescue: the index itself holds what it holds.
   const described = rest.length ? (await git.exec(['log', '--no-walk=unsorted', '--format=%H %T %s', ...rest, '--'])).split('\n') : []
@@ -379,6 +393,8 @@ export interface Restored {
   otherBase?: string
   /** Files that could not be put back, and why. */
   notRestored: { file: string; why: string }[]
+  /** The files put back untracked, as git names them (latin1). */
+  untracked: string[]
 }
 
 /** Where the commits HEAD does not reach are kept: refs of the worktree, which the gate counts and which go with it. */
@@ -391,10 +407,21 @@ const RESTORED_REFS = 'refs/worktree/agent-worktree/restored/'
 export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: string, commonDir: string, env?: Record<string, string>): Promise<Restored> {
   const { snapshot } = found
   const git = worktreeGit(gitDir, record.path)
-  // The index as staged, checked out as any checkout writes it (git-lfs, line endings, as the repository has them)...
-  await git.exec(['read-tree', '-m', '-u', record.baseSha, snapshot.index], { env, interruptible: true, remote: true })
+  // The index as staged, checked out with no filter program at all: the rescued .gitattributes are anyone's, and
+  // would pick any driver of the configuration (one an earlier agent planted; git-lfs told by a rescued
+  // .lfsconfig where to send the repository's credentials)...
+  const quiet = (await filterDrivers(git)).flatMap((name): [string, string][] => [
+    [`filter.${name}.smudge`, ''],
+    [`filter.${name}.process`, ''],
+    [`filter.${name}.required`, 'false']
+  ])
+  await git.exec(['read-tree', '-m', '-u', record.baseSha, snapshot.index], {
+    env: { ...env, ...configEnvironment(quiet), GIT_LFS_SKIP_SMUDGE: '1' },
+    interruptible: true,
+    remote: true
+  })
   // ...then every file that differs from it, as the bytes the agent left.
-  const notRestored = await writeAsLeft(git, record.path, snapshot)
+  const { notRestored, untracked } = await writeAsLeft(git, record.path, snapshot)
   const message = `agent-worktree: restored ${found.name}`
   const branch = `refs/heads/${record.branch}`
   unlinkReflogLinks(commonDir, branch)
@@ -415,14 +442,24 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
     wasOn: snapshot.branch?.slice('refs/heads/'.length),
     kept,
     otherBase: snapshot.base && snapshot.base !== record.baseSha ? snapshot.base : undefined,
-    notRestored
+    notRestored,
+    untracked
   }
+}
+
+/** The filter drivers any configuration git reads names. */
+async function filterDrivers(git: Git): Promise<string[]> {
+  const listed = await git.run(['config', '-z', '--name-only', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'])
+  const names = listed.stdout.split('\0').map(key => /^filter\.(.+)\.[^.]+$/s.exec(key)?.[1])
+  return [...new Set(names.filter((name): name is string => !!name))]
 }
 
 interface Entry {
   mode: string
   blob: string
   file: string
+  /** Not in the index: an untracked file. */
+  added?: boolean
 }
 
 /**
@@ -430,7 +467,7 @@ interface Entry {
  * attribute or line-ending rule changes one (the rescue took them from disk as they were). Deletions go first,
  * so that no folder on the way is a link; a file whose path leads through a link or a file is not written.
  */
-async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): Promise<{ file: string; why: string }[]> {
+async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): Promise<Pick<Restored, 'notRestored' | 'untracked'>> {
   const fields = (await git.exec(['diff-tree', '-r', '-z', '--no-renames', snapshot.index, snapshot.tree], { encoding: 'latin1' })).split('\0')
   const gone: string[] = []
   const written: Entry[] = []
@@ -438,21 +475,51 @@ async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): 
     // ":<old mode> <new mode> <old id> <new id> <status>", then the path
     const [, mode, , blob, status] = fields[i].split(' ')
     if (status === 'D') gone.push(fields[i + 1])
-    else if (/^(100644|100755|120000)$/.test(mode)) written.push({ mode, blob, file: fields[i + 1] })
+    else if (/^(100644|100755|120000)$/.test(mode)) written.push({ mode, blob, file: fields[i + 1], added: status === 'A' })
   }
   const notRestored: { file: string; why: string }[] = []
-  for (const file of gone)
-    if (reachedWithoutLinks(folder, file, 'latin1') && kindOf(inside(folder, file, 'latin1')) !== 'directory')
-      fs.rmSync(inside(folder, file, 'latin1'), { force: true })
-  const contents = await blobs(
-    git,
-    written.map(entry => entry.blob)
-  )
-  written.forEach((entry, i) => {
-    const why = writeEntry(folder, entry, contents[i])
-    if (why) notRestored.push({ file: Buffer.from(entry.file, 'latin1').toString('utf8'), why })
+  for (const file of gone) {
+    try {
+      if (reachedWithoutLinks(folder, file, 'latin1') && kindOf(inside(folder, file, 'latin1')) !== 'directory')
+        fs.rmSync(inside(folder, file, 'latin1'), { force: true })
+    } catch (error) {
+      notRestored.push({ file: Buffer.from(file, 'latin1').toString('utf8'), why: (error as NodeJS.ErrnoException).code ?? 'it could not be deleted' })
+    }
+  }
+  for (const batch of await batches(git, written)) {
+    const contents = await blobs(
+      git,
+      batch.map(entry => entry.blob)
+    )
+    batch.forEach((entry, i) => {
+      const why = writeEntry(folder, entry, contents[i])
+      if (why) notRestored.push({ file: Buffer.from(entry.file, 'latin1').toString('utf8'), why })
+    })
+  }
+  const untracked = written
+    .filter(entry => entry.added && !notRestored.some(n => n.file === Buffer.from(entry.file, 'latin1').toString('utf8')))
+    .map(e => e.file)
+  return { notRestored, untracked }
+}
+
+/** What one git call reads at most: a string of git's output cannot be larger than some 512 MB. */
+const BATCH_BYTES = 64 * 1024 * 1024
+
+/** The entries in groups whose blobs together are at most BATCH_BYTES (or one larger blob alone). */
+async function batches(git: Git, entries: Entry[]): Promise<Entry[][]> {
+  if (!entries.length) return []
+  const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number)
+  const groups: Entry[][] = [[]]
+  let bytes = 0
+  entries.forEach((entry, i) => {
+    if (bytes + (sizes[i] || 0) > BATCH_BYTES && groups[groups.length - 1].length) {
+      groups.push([])
+      bytes = 0
+    }
+    groups[groups.length - 1].push(entry)
+    bytes += sizes[i] || 0
   })
-  return notRestored
+  return groups
 }
 
 /** The bytes of each blob, in one git call. */
@@ -473,11 +540,11 @@ async function blobs(git: Git, ids: string[]): Promise<Buffer[]> {
 
 /** Writes one file of the snapshot where it was, replacing what the checkout put there; why not, when it cannot. */
 function writeEntry(folder: string, entry: Entry, content: Buffer): string | undefined {
-  const blocked = makeParents(folder, entry.file)
-  if (blocked) return blocked
-  const full = inside(folder, entry.file, 'latin1')
-  const kind = kindOf(full)
   try {
+    const blocked = makeParents(folder, entry.file)
+    if (blocked) return blocked
+    const full = inside(folder, entry.file, 'latin1')
+    const kind = kindOf(full)
     // A folder the checkout left where a file goes is empty, or the file is not written.
     if (kind === 'directory') fs.rmdirSync(full)
     else if (kind !== 'missing') fs.rmSync(full)

@@ -58,6 +58,8 @@ export interface GateInput {
   excludes?: string
   /** What the job brought in (include-file), by what it is: unchanged, not the agent's work. */
   included?: Record<string, string>
+  /** Untracked files a restore put back (latin1 names): work while they are there, whatever ignores them. */
+  restored?: string[]
   /** A created worktree's base: its commits are not the agent's. */
   baseSha?: string
   /** Branches that go with the worktree: their commits and reflogs count. */
@@ -179,6 +181,7 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
     const loose = untracked.split('\0').filter(p => p.endsWith('/') || input.ownLinks.includes(p))
     const { broughtIn, broughtChanged } = brought(folder, untracked, input.included)
     const newFiles = (input.countIgnored ? others : untracked).split('\0').filter(p => p && !input.ownLinks.includes(p) && !broughtIn.has(p))
+    newFiles.push(...restoredStill(input.restored, others, newFiles))
     let entries = [...parseStatusV2(status).entries, ...newFiles.map(p => ({ code: '??', path: p }))]
     if (input.tolerateDeletions) entries = entries.filter(e => e.code !== ' D')
     const special = specialFiles(folder, entries)
@@ -208,6 +211,14 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
   } finally {
     view.dispose()
   }
+}
+
+/** The untracked files a restore put back that are still there and that an ignore rule hides: work all the same. */
+function restoredStill(restored: string[] = [], others: string, listed: string[]): string[] {
+  if (!restored.length) return []
+  const names = new Set(restored.map(file => Buffer.from(file, 'latin1').toString('utf8')))
+  const seen = new Set(listed)
+  return others.split('\0').filter(p => names.has(p) && !seen.has(p))
 }
 
 /**

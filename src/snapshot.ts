@@ -149,7 +149,7 @@ async function changedFiles(made: Made, evidence: Evidence, folder: string, find
   const list = async (args: string[]): Promise<string[]> => (await made.git.exec(args, { encoding: 'latin1' })).split('\0').filter(Boolean)
   // Submodules as the index records them: git would otherwise run in each, with its configuration.
   const tracked = await list(['diff-files', '-z', '--name-only', '--ignore-submodules=dirty'])
-  const changed = new Set([...tracked, ...(await untrackedWork(made, list, findings, tracked, leftOut))])
+  const changed = new Set([...tracked, ...(await untrackedWork(made, evidence, list, findings, tracked, leftOut))])
   for (const link of evidence.links ?? []) if (kindOf(path.join(folder, link)) === 'link') changed.delete(Buffer.from(link).toString('latin1'))
   const included = evidence.believed.brought?.included ?? {}
   for (const file of [...changed]) {
@@ -170,13 +170,19 @@ type List = (args: string[]) => Promise<string[]>
  * it added or changed. A named pipe in place of a .gitignore stops git's listing: then untracked files are
  * named as left out, and the rest is rescued.
  */
-async function untrackedWork(made: Made, list: List, findings: Findings, tracked: string[], leftOut: LeftOut[]): Promise<string[]> {
+async function untrackedWork(made: Made, evidence: Evidence, list: List, findings: Findings, tracked: string[], leftOut: LeftOut[]): Promise<string[]> {
   let all: Promise<string[]> | undefined
   const everything = (): Promise<string[]> => (all ??= list(['ls-files', '-z', '--others']))
   try {
     const untracked = await list(['ls-files', '-z', '--others', '--exclude-standard'])
     const rules = [...tracked, ...untracked].filter(isIgnoreFile)
-    return [...untracked, ...(await hiddenBySelfHiding(everything, findings)), ...(rules.length ? await hiddenByChangedRules(made, list, everything) : [])]
+    const restored = new Set(evidence.believed.brought?.restored ?? [])
+    return [
+      ...untracked,
+      ...(await hiddenBySelfHiding(everything, findings)),
+      ...(rules.length ? await hiddenByChangedRules(made, list, everything) : []),
+      ...(restored.size ? (await everything()).filter(file => restored.has(file)) : [])
+    ]
   } catch (error) {
     if (!/named pipe/.test((error as Error).message)) throw error
     leftOut.push({ file: 'untracked files', why: `git could not list them: ${(error as Error).message.split('\n')[0]}` })

@@ -16,6 +16,22 @@ export const STATE_COMMON_DIR = 'common-dir'
 /** State key of the main step: the ref a restore fetches into, saved before the fetch; the post deletes what is left. */
 export const STATE_RESTORE_REF = 'restore-ref'
 
+/**
+ * Saves every state key of the main step, empty, before anything else: the runner applies a step's state after
+ * the environment, so a STATE_<key> that a later step exports through GITHUB_ENV never reaches the post.
+ */
+export function claimState(): void {
+  for (const key of [STATE_RECORD, STATE_COMMON_DIR, STATE_RESTORE_REF]) core.saveState(key, '')
+}
+
+/** Where a restore fetches a rescue into, under a name of its own: the post deletes one a cut-short main left. */
+export const RESTORE_REFS = 'refs/agent-worktree/restore/'
+
+/** A ref a restore fetched into, and nothing else: its name reaches the post through the state. */
+export function isRestoreRef(ref: string): boolean {
+  return ref.startsWith(RESTORE_REFS) && /^[0-9a-f]{12}$/.test(ref.slice(RESTORE_REFS.length))
+}
+
 /** Environment variables that tell later steps (and the exit sub-action) where the job works: hints only. */
 export const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH'
 export const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH'
@@ -90,8 +106,13 @@ export interface WorktreeRecord {
 export interface BroughtIn {
   /** info/exclude and core.excludesFile as they were at enter. */
   excludes: string
-  /** Each copied file's path and the sha256 of its content. */
+  /** Each copied file's path and what it is (identityOf: its size and blob ids, or a link's target). */
   included: Record<string, string>
+  /**
+   * The untracked files a restore put back (as git names them, latin1): the agent's work, whatever ignore
+   * rules this checkout has.
+   */
+  restored?: string[]
 }
 
 /** A rescue's push: one URL, and only the settings the repository legitimately had for it at enter. */
