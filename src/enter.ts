@@ -19,11 +19,12 @@ import {
   readRecordFile,
   saveRecordState,
   STATE_COMMON_DIR,
-  writeBroughtIn,
   writeRecordFile,
+  writeStepFile,
   type WorktreeRecord
 } from './state-helper.js'
-import { reportEntered, reportHeldBack, reportPrepared, reportTakeover, reportTaken } from './report.js'
+import { reportEntered, reportHeldBack, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from './report.js'
+import { readSharedState, type SharedState } from './shared-state.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from './worktree-pool.js'
 import { STALL_MS } from './rescue.js'
@@ -42,15 +43,16 @@ export async function run(): Promise<void> {
       lfsEnvironment(repo),
       sweep(repo)
     ])
-    const { record, included } = settings.path
-      ? { record: await enterByPath(repo, settings, settingsAtEnter), included: {} }
+    const { record, included, shared } = settings.path
+      ? await enterByPath(repo, settings, settingsAtEnter)
       : await create(repo, settings, settingsAtEnter, lfs, excludesFile)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
     // work and never leaves the machine.
     const excludes = [readSmall(path.join(repo.commonDir, 'info', 'exclude')), readSmall(excludesFile)].filter(Boolean).join('\n')
-    record.brought = writeBroughtIn({ excludes, included }, record.token)
+    record.brought = writeStepFile({ excludes, included }, record.token, 'brought')
+    if (shared) record.shared = writeStepFile(shared, record.token, 'shared')
     writeRecordFile(gitDir, record)
     saveRecordState(record)
     setOutputs(record, gitDir, repo.commonDir)
@@ -90,7 +92,7 @@ async function create(
   pinned: ConfigAtEnter,
   lfs: Record<string, string> | undefined,
   excludesFile: string
-): Promise<{ record: WorktreeRecord; included: Record<string, string> }> {
+): Promise<Entered> {
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
@@ -117,6 +119,9 @@ async function create(
     return { ...planned, taken: Boolean(taken?.gitDir) }
   })
   const { record } = plan
+  // Read while the files are checked out, once this step's own changes to it are made (the branch, a fetched
+  // base, sparse settings), and never after anything of the agent's ran.
+  const shared = sharedAtEnter(repo, record)
   // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does), of
   // the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
   try {
@@ -130,7 +135,23 @@ async function create(
   writeRecordFile(path.join(repo.commonDir, 'worktrees', record.id!), record)
   saveRecordState(record)
   if (plan.taken) reportTaken(record.path)
-  return { record, included: await prepare(repo, plan, excludesFile) }
+  return { record, included: await prepare(repo, plan, excludesFile), shared: await shared }
+}
+
+interface Entered {
+  record: WorktreeRecord
+  /** What include-file copied in, by content. */
+  included: Record<string, string>
+  /** What every worktree of the repository shares, as it was at enter; none when it could not be read. */
+  shared?: SharedState
+}
+
+/** No report of it at exit is all that is lost when it cannot be read: the main step goes on. */
+function sharedAtEnter(repo: Repository, record: WorktreeRecord): Promise<SharedState | undefined> {
+  return readSharedState(repo.git, repo.commonDir, record).catch((error: Error) => {
+    reportSharedUnread(error.message)
+    return undefined
+  })
 }
 
 /**
@@ -299,7 +320,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
  * Enters an existing worktree. One that a live job holds is refused; one a job that has ended kept is
  * taken over (lock and record); an unlocked one is locked for the job, and gets its state back when kept.
  */
-async function enterByPath(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<WorktreeRecord> {
+async function enterByPath(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<Entered> {
   const given = settings.path!
   const found = findWorktree(await listWorktrees(repo), given)
   if (!found || found.entry.bare) {
@@ -362,7 +383,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     writeRecordFile(gitDir, record)
     return Promise.resolve()
   })
-  return record
+  return { record, included: {}, shared: await sharedAtEnter(repo, record) }
 }
 
 function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): void {
