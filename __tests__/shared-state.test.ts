@@ -6,7 +6,9 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../scripts/runner.mjs'
-import { compareShared, fromElsewhere, type SharedState } from '../src/shared-state.js'
+import { Git } from '../src/git-command-manager.js'
+import { listRefsEarly } from '../src/shared-refs.js'
+import { compareShared, fromElsewhere, readSharedState, type SharedState } from '../src/shared-state.js'
 import { commit, git, makeRepos, write, type Repos } from './helpers/repos.js'
 import { warnings } from './helpers/steps.js'
 
@@ -162,11 +164,16 @@ describe.concurrent('what every worktree shares, at exit', () => {
 describe('comparing what is shared', () => {
   const state = (refs: string[], config: Record<string, string> = {}, hooks: Record<string, string> = {}): SharedState => ({
     at: 0,
-    refs: refs.join('\n'),
+    // As git lists them: sorted by ref, a line each.
+    refs: {
+      loose: [...refs]
+        .sort((a, b) => (a.split(' ')[1] < b.split(' ')[1] ? -1 : 1))
+        .map(line => `${line}\n`)
+        .join('')
+    },
     configFile: JSON.stringify(config),
     config,
-    hooks,
-    holders: {}
+    hooks
   })
 
   it('names refs created, moved and deleted, config keys and hooks added, changed and removed', () => {
@@ -181,17 +188,17 @@ describe('comparing what is shared', () => {
       { 'user.email': '2', 'user.name': '1' },
       { '/h/pre-push': 'file 755 y' }
     )
-    expect(compareShared(before, after).map(c => `${c.kind} ${c.name} ${c.change}`)).toEqual([
+    expect(compareShared(before, after, '').map(c => `${c.kind} ${c.name} ${c.change}`)).toEqual([
       'ref refs/heads/moved moved',
-      'ref refs/tags/gone deleted',
       'ref refs/stash created',
+      'ref refs/tags/gone deleted',
       'config user.email changed',
       'config core.x removed',
       'config user.name added',
       'hook /h/pre-commit removed',
       'hook /h/pre-push added'
     ])
-    expect(compareShared(before, before)).toEqual([])
+    expect(compareShared(before, before, '')).toEqual([])
   })
 
   it('leaves to the log what another job or the remote explains', () => {
@@ -200,5 +207,80 @@ describe('comparing what is shared', () => {
     expect(fromElsewhere({ ...change, name: 'refs/heads/main', origin: { reflog: 'fetch: fast-forward' } })).toBe(false)
     expect(fromElsewhere({ ...change, origin: { holder: { folder: '/w', whose: 'other-job' }, how: 'made' } })).toBe(true)
     expect(fromElsewhere({ ...change, origin: { holder: { folder: '/w', whose: 'this-job' }, how: 'made' } })).toBe(false)
+  })
+})
+
+describe.concurrent('reading the refs as git does: packed-refs and the loose refs over it', () => {
+  /** A clone with 60 tags and 60 branches, packed, and what it shares as the main step would record it. */
+  async function packed(t: TestContext): Promise<{ repos: Repos; read: () => Promise<SharedState>; enter: SharedState; head: string }> {
+    const repos = reposFor(t)
+    const lines = Array.from({ length: 60 }, (_, i) => `create refs/tags/t${i} HEAD\ncreate refs/heads/b${i} HEAD\n`).join('')
+    execFileSync('git', ['update-ref', '--stdin'], { cwd: repos.clone, input: lines })
+    git(repos.clone, 'pack-refs', '--all')
+    const commonDir = path.join(repos.clone, '.git')
+    const read = (before?: SharedState): Promise<SharedState> =>
+      readSharedState(new Git(repos.clone), commonDir, { branch: 'main', token: `t${process.hrtime.bigint()}` }, { before })
+    const enter = await read()
+    // Its copy of packed-refs went to the temp folder: no RUNNER_TEMP here.
+    t.onTestFinished(() => fs.rmSync(enter.refs.packed!.file, { force: true }))
+    return { repos, read: () => read(enter), enter, head: git(repos.clone, 'rev-parse', 'HEAD') }
+  }
+
+  it('sees a packed branch moved by a loose ref, a new tag, a packed tag deleted; not refs packed again', async t => {
+    const { repos, read, enter, head } = await packed(t)
+    const moved = commit(repos.clone, 'moved.txt')
+    const changes = (after: SharedState): string[] => compareShared(enter, after, 'main').map(c => `${c.name} ${c.change} ${c.from ?? ''}>${c.to ?? ''}`)
+    // packed-refs untouched: the packed value of b7 is looked up in it.
+    git(repos.clone, 'update-ref', 'refs/heads/b7', moved)
+    git(repos.clone, 'tag', 'fresh')
+    const loose = [`refs/heads/b7 moved ${head}>${moved}`, `refs/tags/fresh created >${moved}`]
+    expect(changes(await read())).toEqual(loose)
+    // packed-refs rewritten, then every ref packed: the same changes.
+    git(repos.clone, 'tag', '--delete', 't3')
+    const all = [...loose, `refs/tags/t3 deleted ${head}>`]
+    expect(changes(await read())).toEqual(all)
+    git(repos.clone, 'pack-refs', '--all')
+    expect(changes(await read())).toEqual(all)
+  })
+
+  it('sees many changes at once, parsing packed-refs whole', async t => {
+    const { repos, read, enter } = await packed(t)
+    for (let i = 10; i < 50; i++) git(repos.clone, 'tag', '--delete', `t${i}`)
+    const changes = compareShared(enter, await read(), 'main')
+    expect(changes.map(c => c.name).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `refs/tags/t${i + 10}`).sort())
+    expect(changes.every(c => c.change === 'deleted')).toBe(true)
+  })
+
+  it('leaves many loose refs to git to list, begun early, and takes what the step set after the listing', async t => {
+    const repos = reposFor(t)
+    const lines = Array.from({ length: 1100 }, (_, i) => `create refs/tags/t${i} HEAD\n`).join('')
+    execFileSync('git', ['update-ref', '--stdin'], { cwd: repos.clone, input: lines })
+    const [repo, commonDir] = [new Git(repos.clone), path.join(repos.clone, '.git')]
+    const own = { branch: 'worktree-listed', token: 'listed' }
+    // Written a minute ago: at exit only the folders whose time changed since are read again.
+    const ago = new Date(Date.now() - 60_000)
+    for (const folder of ['refs', 'refs/tags', 'refs/heads', 'refs/remotes', 'refs/remotes/origin']) fs.utimesSync(path.join(commonDir, folder), ago, ago)
+    const listed = listRefsEarly(repo, commonDir)
+    expect(listed).toBeDefined()
+    await listed
+    // The step's own fetch moves origin/main after git listed the refs.
+    const fetched = git(repos.clone, 'commit-tree', '-m', 'fetched', 'HEAD^{tree}')
+    git(repos.clone, 'update-ref', 'refs/remotes/origin/main', fetched)
+    const enter = await readSharedState(repo, commonDir, own, { listed, set: { 'refs/remotes/origin/main': fetched } })
+    // git listed them into a file of the step's own (the temp folder here: no RUNNER_TEMP).
+    t.onTestFinished(() => fs.rmSync(enter.refs.listed!.file!, { force: true }))
+    expect(fs.existsSync(enter.refs.listed!.file!)).toBe(true)
+    const exit = async (): Promise<string[]> => {
+      const after = await readSharedState(repo, commonDir, own, { before: enter })
+      return [String(after.refs.listed?.folders?.join(',')), ...compareShared(enter, after, own.branch).map(c => `${c.name} ${c.change}`)]
+    }
+    // Only refs/heads and refs/remotes/origin (the step's fetch) changed, which hold few: read from the files.
+    git(repos.clone, 'branch', 'worktree-listed')
+    git(repos.clone, 'branch', 'made-meanwhile')
+    expect(await exit()).toEqual(['refs/heads,refs/remotes/origin', 'refs/heads/made-meanwhile created'])
+    // refs/tags changed too, and holds too many: git lists them all again.
+    git(repos.clone, 'tag', '--delete', 't5')
+    git(repos.clone, 'tag', 'fresh')
+    expect(await exit()).toEqual(['undefined', 'refs/heads/made-meanwhile created', 'refs/tags/fresh created', 'refs/tags/t5 deleted'])
   })
 })

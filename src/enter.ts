@@ -21,10 +21,12 @@ import {
   STATE_COMMON_DIR,
   writeRecordFile,
   writeStepFile,
+  type StepFile,
   type WorktreeRecord
 } from './state-helper.js'
 import { reportEntered, reportHeldBack, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from './report.js'
-import { readSharedState, type SharedState } from './shared-state.js'
+import { listRefsEarly } from './shared-refs.js'
+import { readSharedState, type Known } from './shared-state.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from './worktree-pool.js'
 import { STALL_MS } from './rescue.js'
@@ -37,22 +39,26 @@ export async function run(): Promise<void> {
     const settings = getEnterSettings()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
-    const [snapshot, { excludesFile, ...settingsAtEnter }, lfs] = await Promise.all([
+    const [snapshot, { excludesFile, configFile, ...settingsAtEnter }, lfs] = await Promise.all([
       snapshotCheckout(repo.toplevel, repo.gitDir),
       readConfigAtEnter(repo),
       lfsEnvironment(repo),
       sweep(repo)
     ])
+    // Many refs take git a while to list: begun now, that runs beside what follows (a failure is said at the end).
+    const listed = listRefsEarly(repo.git, repo.commonDir)
+    void listed?.catch(() => undefined)
+    const known: Known = { configFile, listed }
     const { record, included, shared } = settings.path
-      ? await enterByPath(repo, settings, settingsAtEnter)
-      : await create(repo, settings, settingsAtEnter, lfs, excludesFile)
+      ? await enterByPath(repo, settings, settingsAtEnter, known)
+      : await create(repo, settings, settingsAtEnter, lfs, excludesFile, known)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
     // work and never leaves the machine.
     const excludes = [readSmall(path.join(repo.commonDir, 'info', 'exclude')), readSmall(excludesFile)].filter(Boolean).join('\n')
     record.brought = writeStepFile({ excludes, included }, record.token, 'brought')
-    if (shared) record.shared = writeStepFile(shared, record.token, 'shared')
+    record.shared = shared
     writeRecordFile(gitDir, record)
     saveRecordState(record)
     setOutputs(record, gitDir, repo.commonDir)
@@ -91,7 +97,8 @@ async function create(
   settings: EnterSettings,
   pinned: ConfigAtEnter,
   lfs: Record<string, string> | undefined,
-  excludesFile: string
+  excludesFile: string,
+  known: Known
 ): Promise<Entered> {
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
@@ -121,7 +128,7 @@ async function create(
   const { record } = plan
   // Read while the files are checked out, once this step's own changes to it are made (the branch, a fetched
   // base, sparse settings), and never after anything of the agent's ran.
-  const shared = sharedAtEnter(repo, record)
+  const shared = sharedAtEnter(repo, record, { ...known, set: fetched && { [fetched.ref]: fetched.sha } })
   // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does), of
   // the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
   try {
@@ -142,16 +149,19 @@ interface Entered {
   record: WorktreeRecord
   /** What include-file copied in, by content. */
   included: Record<string, string>
-  /** What every worktree of the repository shares, as it was at enter; none when it could not be read. */
-  shared?: SharedState
+  /** The file that holds what every worktree of the repository shared at enter; none when it could not be read. */
+  shared?: StepFile
 }
 
-/** No report of it at exit is all that is lost when it cannot be read: the main step goes on. */
-function sharedAtEnter(repo: Repository, record: WorktreeRecord): Promise<SharedState | undefined> {
-  return readSharedState(repo.git, repo.commonDir, record).catch((error: Error) => {
-    reportSharedUnread(error.message)
-    return undefined
-  })
+/** Read and written aside; no report of it at exit is all that is lost when it cannot be: the main step goes on. */
+function sharedAtEnter(repo: Repository, record: WorktreeRecord, known: Known): Promise<StepFile | undefined> {
+  return readSharedState(repo.git, repo.commonDir, record, known).then(
+    shared => writeStepFile(shared, record.token, 'shared'),
+    (error: Error) => {
+      reportSharedUnread(error.message)
+      return undefined
+    }
+  )
 }
 
 /**
@@ -320,7 +330,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
  * Enters an existing worktree. One that a live job holds is refused; one a job that has ended kept is
  * taken over (lock and record); an unlocked one is locked for the job, and gets its state back when kept.
  */
-async function enterByPath(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<Entered> {
+async function enterByPath(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter, known: Known): Promise<Entered> {
   const given = settings.path!
   const found = findWorktree(await listWorktrees(repo), given)
   if (!found || found.entry.bare) {
@@ -383,7 +393,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     writeRecordFile(gitDir, record)
     return Promise.resolve()
   })
-  return { record, included: {}, shared: await sharedAtEnter(repo, record) }
+  return { record, included: {}, shared: await sharedAtEnter(repo, record, known) }
 }
 
 function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string): void {

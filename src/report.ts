@@ -247,7 +247,8 @@ function counted(items: string[]): string {
 
 /** One change to what every worktree shares, and where it belongs as far as can be told. */
 export function describeShared(change: SharedChange): string {
-  const id = (sha: string | undefined): string => sha?.slice(0, 12) ?? ''
+  // An object id, short; a symbolic ref's target ("ref:refs/remotes/origin/main") whole.
+  const id = (value: string | undefined): string => (value && /^[0-9a-f]+$/.test(value) ? value.slice(0, 12) : (value ?? ''))
   const what = change.kind === 'ref' ? change.name : `${change.kind} ${change.name}`
   const done =
     change.change === 'moved'

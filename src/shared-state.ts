@@ -3,14 +3,14 @@
 // what changed meanwhile: an agent that moved another branch, dropped a tag, popped a stash or set a config
 // key. In a clone shared by several jobs, another job may have made the change: the worktrees and the reflogs
 // say where they can. It reports; it never puts anything back, and no decision of the exit reads it.
-import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import type { Git } from './git-command-manager.js'
-import { currentOwner, describeOwner, parseLock, sameJob } from './ownership.js'
-import { adminDirs, folderOf, lockOf } from './repository.js'
+import { currentOwner, describeOwner, parseLock, sameJob, type Owner } from './ownership.js'
+import { adminDirs, folderOf, lockOf, MAX_CONFIG_BYTES, sha256Of, type ConfigFile } from './repository.js'
 import { readRecordFile, type WorktreeRecord } from './state-helper.js'
+import { compareRefs, readRefs, type Listed, type Refs } from './shared-refs.js'
 import { identityOf, kindOf, linesOf, readSmall } from './untrusted-files.js'
 
 /** The worktree this job entered (its id, branch at enter and token): its refs, and its branch's, are its own. */
@@ -28,8 +28,7 @@ export interface Holder {
 export interface SharedState {
   /** When it was read, in ms since the epoch. */
   at: number
-  /** "<object id> <ref>" per line, as git lists them, without the refs of any one worktree. */
-  refs: string
+  refs: Refs
   /** The sha256 of the config file's bytes: unchanged, it is not read again. */
   configFile: string
   /** Each key of the repository's config file, with a hash of its values (which may be credentials). */
@@ -38,8 +37,8 @@ export interface SharedState {
   hooksPath?: string
   /** Each hook git would run, by path: its kind, mode and content. */
   hooks: Record<string, string>
-  /** The branches that worktrees have as their own (checked out, or the one agent-worktree made for them). */
-  holders: Record<string, Holder>
+  /** At enter: the branches worktrees have as their own (checked out, or the one agent-worktree made for them). */
+  holders?: Record<string, Holder>
 }
 
 export type Change = 'created' | 'moved' | 'deleted' | 'added' | 'changed' | 'removed'
@@ -64,60 +63,63 @@ export interface SharedChange {
   origin?: Origin
 }
 
-/** Per-worktree refs, and agent-worktree's own: never shared state. */
-const NOT_SHARED = /^refs\/(agent-worktree|worktree|bisect|rewritten)\//
 /** A hook larger than this is known by its size and time, not its content. */
 const MAX_HOOK_BYTES = 1024 * 1024
 /** No more hooks than this are listed in one folder, and no more ref changes than this are traced. */
 const MAX_LISTED = 1000
 
 /**
- * Read at enter and at exit alike: one git call for the refs, one for the config (none at exit when its bytes did
- * not change), a listing of the hooks folders and of the worktrees.
+ * What readSharedState is given: at exit, the state of enter; at enter, the config file as the main step read it,
+ * and a listing of the refs git began early with the refs this step set since.
  */
-export async function readSharedState(git: Git, commonDir: string, own: OwnWorktree, before?: SharedState): Promise<SharedState> {
-  const at = Date.now()
-  const [listed, config] = await Promise.all([git.exec(['for-each-ref', '--format=%(objectname) %(refname)']), readConfig(git, commonDir, own, before)])
-  const refs = listed
-    .split('\n')
-    .filter(line => line && isShared(line.slice(line.indexOf(' ') + 1), own.branch))
-    .join('\n')
-  // At exit also the folder core.hooksPath named at enter: its hooks are still there when the setting goes.
-  const hooks = hooksOf([path.join(commonDir, 'hooks'), before?.hooksPath, config.hooksPath])
-  return { at, refs, ...config, hooks, holders: holdersOf(worktreesOf(commonDir, own)) }
-}
-
-function isShared(ref: string, branch: string): boolean {
-  if (NOT_SHARED.test(ref)) return false
-  if (!branch) return true
-  // The worktree's branch, and its remote-tracking branches (a push of it creates one), are its own.
-  return ref !== `refs/heads/${branch}` && /^refs\/remotes\/[^/]+\/(.+)$/.exec(ref)?.[1] !== branch
-}
-
-async function readConfig(
-  git: Git,
-  commonDir: string,
-  own: OwnWorktree,
+export interface Known {
   before?: SharedState
-): Promise<Pick<SharedState, 'configFile' | 'config' | 'hooksPath'>> {
+  configFile?: ConfigFile
+  listed?: Promise<Listed>
+  set?: Record<string, string>
+}
+
+/**
+ * Read at enter and at exit alike: the refs (shared-refs.ts), the config file (parsed by git only when neither the
+ * main step's reading nor the record of enter has its bytes), the hooks folders, and at enter the worktrees.
+ */
+export async function readSharedState(git: Git, commonDir: string, own: OwnWorktree, known: Known = {}): Promise<SharedState> {
+  const at = Date.now()
+  // At exit, the worktrees are read only when a ref changed (placeChanges).
+  const holders = known.before ? undefined : holdersOf(worktreesOf(commonDir, own))
+  const how = { token: known.before ? undefined : own.token, listed: known.listed, before: known.before?.refs }
+  const [refs, { hooksPath, ...config }] = await Promise.all([readRefs(git, commonDir, own.branch, how), readConfig(git, commonDir, own, known)])
+  // At exit also the folder core.hooksPath named at enter: its hooks are still there when the setting goes.
+  const hooks = hooksOf([path.join(commonDir, 'hooks'), known.before?.hooksPath, hooksPath])
+  return { at, refs: known.set ? { ...refs, set: known.set } : refs, ...config, hooksPath, hooks, holders }
+}
+
+async function readConfig(git: Git, commonDir: string, own: OwnWorktree, known: Known): Promise<Pick<SharedState, 'configFile' | 'config' | 'hooksPath'>> {
   // The file itself, never what it includes: an included file is not the repository's, and may be anything.
   const file = path.join(commonDir, 'config')
-  const text = readSmall(file, 16 * 1024 * 1024)
+  const text = readSmall(file, MAX_CONFIG_BYTES)
   if (text === undefined) throw new Error(`${file} cannot be read`)
-  const configFile = hash(text)
+  const configFile = sha256Of(text)
+  const { before } = known
   if (before?.configFile === configFile) return { configFile, config: before.config, hooksPath: before.hooksPath }
-  const listed = await git.exec(['config', '--file', '-', '--list', '-z'], { input: text })
+  const values = known.configFile?.sha256 === configFile ? known.configFile.values : await parseConfig(git, text)
+  const config: Record<string, string> = {}
+  for (const [key, v] of values) {
+    // The settings of the worktree's own branch (a push -u writes them) are its own.
+    if (!own.branch || !key.startsWith(`branch.${own.branch}.`)) config[key] = sha256Of(v.join('\0')).slice(0, 32)
+  }
+  return { configFile, config, hooksPath: hooksFolder(values.get('core.hookspath')?.at(-1)) }
+}
+
+/** "<key>\n<value>\0" per entry, canonical keys; a key without "=" has no value. */
+async function parseConfig(git: Git, text: string): Promise<Map<string, string[]>> {
   const values = new Map<string, string[]>()
-  // "<key>\n<value>\0" per entry; a key without "=" has no value.
-  for (const entry of listed.split('\0').filter(Boolean)) {
+  for (const entry of (await git.exec(['config', '--file', '-', '--list', '-z'], { input: text })).split('\0').filter(Boolean)) {
     const newline = entry.indexOf('\n')
     const key = newline === -1 ? entry : entry.slice(0, newline)
-    // The settings of the worktree's own branch (a push -u writes them) are its own.
-    if (own.branch && key.startsWith(`branch.${own.branch}.`)) continue
     values.set(key, [...(values.get(key) ?? []), newline === -1 ? '' : entry.slice(newline + 1)])
   }
-  const config = Object.fromEntries([...values].map(([key, v]) => [key, hash(v.join('\0'))]))
-  return { configFile, config, hooksPath: hooksFolder(values.get('core.hookspath')?.at(-1)) }
+  return values
 }
 
 /** core.hooksPath when it names one folder for every worktree: an absolute path (a relative one is inside each worktree). */
@@ -168,19 +170,32 @@ function worktreesOf(commonDir: string, own: OwnWorktree): Worktree[] {
   for (const gitDir of [commonDir, ...adminDirs(commonDir)]) {
     const folder = gitDir === commonDir ? main : folderOf(gitDir)
     if (!folder) continue
-    const worktree: Worktree = { gitDir, holder: { folder }, branches: [] }
-    const head = /^ref: (refs\/heads\/\S+)/.exec(readSmall(path.join(gitDir, 'HEAD')) ?? '')?.[1]
-    if (head) worktree.branches.push(head)
-    const lock = gitDir === commonDir ? undefined : parseLock(lockOf(gitDir))
-    const record = lock?.kind === 'job' ? readRecordFile(gitDir) : undefined
+    const head = readHead(gitDir)
+    const worktree: Worktree = { gitDir, holder: { folder }, branches: head ? [head] : [] }
     if (gitDir !== commonDir && path.basename(gitDir) === own.id) worktree.holder.whose = 'this-job'
-    else if (lock?.kind === 'job' && record?.token === lock.token && record.token !== own.token && record.owner && !sameJob(record.owner, me)) {
-      worktree.holder = { folder, whose: 'other-job', job: describeOwner(record.owner) }
-      if (record.branch) worktree.branches.push(`refs/heads/${record.branch}`)
-    }
+    else if (gitDir !== commonDir) Object.assign(worktree, otherJob(gitDir, folder, own, me) ?? {})
     found.push(worktree)
   }
   return found
+}
+
+/** A worktree agent-worktree holds for another job: its lock and record carry one token, not this job's. */
+function otherJob(gitDir: string, folder: string, own: OwnWorktree, me: Owner): Pick<Worktree, 'holder' | 'branches'> | undefined {
+  const lock = parseLock(lockOf(gitDir))
+  const record = lock.kind === 'job' ? readRecordFile(gitDir) : undefined
+  if (lock.kind !== 'job' || record?.token !== lock.token || record.token === own.token) return undefined
+  try {
+    if (sameJob(record.owner, me)) return undefined
+    const branches = [readHead(gitDir), typeof record.branch === 'string' && record.branch ? `refs/heads/${record.branch}` : undefined]
+    return { holder: { folder, whose: 'other-job', job: describeOwner(record.owner) }, branches: branches.filter((b): b is string => Boolean(b)) }
+  } catch {
+    // A record an agent wrote as it liked: no owner to name.
+    return undefined
+  }
+}
+
+function readHead(gitDir: string): string | undefined {
+  return /^ref: (refs\/heads\/\S+)/.exec(readSmall(path.join(gitDir, 'HEAD')) ?? '')?.[1]
 }
 
 function holdersOf(worktrees: Worktree[]): Record<string, Holder> {
@@ -189,13 +204,14 @@ function holdersOf(worktrees: Worktree[]): Record<string, Holder> {
   return holders
 }
 
-function hash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32)
-}
-
-/** What changed between enter and exit: refs created, moved and deleted; config keys and hooks added, changed and removed. */
-export function compareShared(before: SharedState, after: SharedState): SharedChange[] {
-  const changes: SharedChange[] = before.refs === after.refs ? [] : compareRefs(before, after)
+/**
+ * What changed between enter and exit: refs created, moved and deleted; config keys and hooks added, changed and
+ * removed. `head` is the branch the worktree has checked out now: one the agent created there is the worktree's.
+ */
+export function compareShared(before: SharedState, after: SharedState, branch: string, head?: string): SharedChange[] {
+  const changes: SharedChange[] = compareRefs(before.refs, after.refs, branch)
+    .filter(({ ref, from }) => from !== undefined || ref !== head)
+    .map(({ ref, from, to }) => ({ kind: 'ref', name: ref, change: from === undefined ? 'created' : to === undefined ? 'deleted' : 'moved', from, to }))
   for (const [kind, was, now] of [
     ['config', before.config, after.config],
     ['hook', before.hooks, after.hooks]
@@ -208,39 +224,24 @@ export function compareShared(before: SharedState, after: SharedState): SharedCh
   return changes
 }
 
-function refMap(text: string): Map<string, string> {
-  return new Map(text ? text.split('\n').map(line => [line.slice(line.indexOf(' ') + 1), line.slice(0, line.indexOf(' '))]) : [])
-}
-
-function compareRefs(before: SharedState, after: SharedState): SharedChange[] {
-  const [was, now] = [refMap(before.refs), refMap(after.refs)]
-  const changes: SharedChange[] = []
-  for (const [ref, from] of was) {
-    const to = now.get(ref)
-    if (to !== from) changes.push({ kind: 'ref', name: ref, change: to === undefined ? 'deleted' : 'moved', from, to })
-  }
-  for (const [ref, to] of now) {
-    // A branch the agent created and has checked out in its own worktree is that worktree's.
-    if (!was.has(ref) && after.holders[ref]?.whose !== 'this-job') changes.push({ kind: 'ref', name: ref, change: 'created', to })
-  }
-  return changes
-}
-
 /**
  * Where each ref change belongs, as far as can be told: a deleted branch to the worktree that had it as its own
  * at enter; a created or moved one to the worktree that has it as its own now, or else to the worktree whose HEAD
  * reflog holds the very entry the ref's reflog made (the same ids, identity and second). Tags have no reflog, and
  * a deleted ref's reflog goes with it: those stay unplaced.
  */
-export function placeChanges(changes: SharedChange[], before: SharedState, after: SharedState, commonDir: string, own: OwnWorktree): SharedChange[] {
+export function placeChanges(changes: SharedChange[], before: SharedState, commonDir: string, own: OwnWorktree): SharedChange[] {
+  if (!changes.some(change => change.kind === 'ref')) return changes
+  const worktrees = worktreesOf(commonDir, own)
+  const holders = holdersOf(worktrees)
   let heads: Map<string, Holder | null> | undefined
   return changes.map((change, index) => {
     if (change.kind !== 'ref' || index >= MAX_LISTED) return change
-    const holder = change.change === 'deleted' ? before.holders[change.name] : after.holders[change.name]
+    const holder = change.change === 'deleted' ? before.holders?.[change.name] : holders[change.name]
     const entry = change.to ? reflogEntry(commonDir, change.name, change.to, before.at) : undefined
     if (holder) return { ...change, origin: { reflog: entry?.message, holder, how: 'branch' } }
     if (!entry) return change
-    heads ??= headReflogs(worktreesOf(commonDir, own), before.at)
+    heads ??= headReflogs(worktrees, before.at)
     const made = heads.get(entry.key)
     return { ...change, origin: { reflog: entry.message, ...(made ? { holder: made, how: 'made' } : {}) } }
   })
@@ -254,7 +255,9 @@ function reflogEntry(commonDir: string, ref: string, to: string, since: number):
   let found: { key: string; message: string } | undefined
   for (const line of linesOf(path.join(commonDir, 'logs', ...ref.split('/')))) {
     const match = REFLOG_LINE.exec(line)
-    if (match && match[2] === to && Number(match[3]) >= Math.floor(since / 1000)) found = { key: match[1], message: match[4] ?? '' }
+    // Read as latin1, every byte one character; a message (a commit's subject) is UTF-8.
+    if (match && match[2] === to && Number(match[3]) >= Math.floor(since / 1000))
+      found = { key: match[1], message: Buffer.from(match[4] ?? '', 'latin1').toString('utf8') }
   }
   return found
 }
@@ -286,8 +289,9 @@ export function fromElsewhere(change: SharedChange): boolean {
 export async function sharedChanges(before: SharedState | undefined, git: Git, commonDir: string, own: OwnWorktree): Promise<SharedChange[]> {
   if (!before) return []
   try {
-    const after = await readSharedState(git, commonDir, own, before)
-    return placeChanges(compareShared(before, after), before, after, commonDir, own)
+    const after = await readSharedState(git, commonDir, own, { before })
+    const head = own.id ? readHead(path.join(commonDir, 'worktrees', own.id)) : undefined
+    return placeChanges(compareShared(before, after, own.branch, head), before, commonDir, own)
   } catch {
     return []
   }
