@@ -196,16 +196,17 @@ function changedLoose(commonDir: string, listed: Listed, branch: string): Refs |
   return { loose: looseLines(refs, commonDir, branch), listed: { folders }, packed: listed.packed ? { file: packed } : undefined }
 }
 
-/** Every folder that holds a ref of the listing, and those above it up to refs. */
+/** Every folder that holds a ref of the listing, and those above it up to refs: one string made per folder. */
 function foldersOf(listing: Buffer): Set<string> {
   const folders = new Set<string>(['refs'])
-  let last = ''
+  let last = [0, 0]
   for (let start = 0, end = listing.indexOf(10); end !== -1; start = end + 1, end = listing.indexOf(10, start)) {
-    const line = listing.toString('utf8', start, end)
-    const folder = line.slice(line.indexOf(' ') + 1, line.lastIndexOf('/'))
-    if (folder === last) continue
-    last = folder
-    for (let at = folder; at.includes('/') && !folders.has(at); at = at.slice(0, at.lastIndexOf('/'))) folders.add(at)
+    const [from, to] = [listing.indexOf(32, start) + 1, listing.lastIndexOf(47, end)]
+    if (from <= 0 || to < from) continue
+    // Sorted by ref: the lines of one folder come together.
+    if (to - from === last[1] - last[0] && listing.compare(listing, last[0], last[1], from, to) === 0) continue
+    last = [from, to]
+    for (let at = listing.toString('utf8', from, to); at.includes('/') && !folders.has(at); at = at.slice(0, at.lastIndexOf('/'))) folders.add(at)
   }
   return folders
 }
