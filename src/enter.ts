@@ -20,12 +20,24 @@ import {
   readRecordFile,
   saveRecordState,
   STATE_COMMON_DIR,
-  writeBroughtIn,
   writeRecordFile,
+  writeStepFile,
+  type StepFile,
   type WorktreeRecord
 } from './state-helper.js'
-import { reportEntered, reportHeldBack, reportNothingToRestore, reportPrepared, reportRestored, reportTakeover, reportTaken } from './report.js'
+import {
+  reportEntered,
+  reportHeldBack,
+  reportNothingToRestore,
+  reportPrepared,
+  reportRestored,
+  reportSharedUnread,
+  reportTakeover,
+  reportTaken
+} from './report.js'
 import type { Found, Lookup, Restored } from './restore.js'
+import { listRefsEarly } from './shared-refs.js'
+import { readSharedState, type Known } from './shared-state.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from './worktree-pool.js'
 import { STALL_MS } from './rescue.js'
@@ -40,22 +52,27 @@ export async function run(): Promise<void> {
     const settings = getEnterSettings()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
-    const [snapshot, { excludesFile, ...settingsAtEnter }, lfs] = await Promise.all([
+    const [snapshot, { excludesFile, configFile, ...settingsAtEnter }, lfs] = await Promise.all([
       snapshotCheckout(repo.toplevel, repo.gitDir),
       readConfigAtEnter(repo),
       lfsEnvironment(repo),
       sweep(repo)
     ])
     lookup = settings.restore ? await lookUp(repo, settings, settingsAtEnter) : undefined
-    const { record, included, restored } = settings.path
-      ? { record: await enterByPath(repo, settings, settingsAtEnter), included: {}, restored: undefined }
-      : await create(repo, settings, settingsAtEnter, lfs, excludesFile, lookup?.found)
+    // Many refs take git a while to list: begun now, that runs beside what follows (a failure is said at the end).
+    const listed = listRefsEarly(repo.git, repo.commonDir)
+    void listed?.catch(() => undefined)
+    const known: Known = { configFile, listed }
+    const { record, included, restored, shared } = settings.path
+      ? await enterByPath(repo, settings, settingsAtEnter, known)
+      : await create(repo, settings, settingsAtEnter, lfs, excludesFile, known, lookup?.found)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
     // work and never leaves the machine.
     const excludes = [readSmall(path.join(repo.commonDir, 'info', 'exclude')), readSmall(excludesFile)].filter(Boolean).join('\n')
-    record.brought = writeBroughtIn({ excludes, included, restored: restored?.untracked }, record.token)
+    record.brought = writeStepFile({ excludes, included, restored: restored?.untracked }, record.token, 'brought')
+    record.shared = shared
     writeRecordFile(gitDir, record)
     saveRecordState(record)
     setOutputs(record, gitDir, repo.commonDir, restored)
@@ -105,8 +122,9 @@ async function create(
   pinned: ConfigAtEnter,
   lfs: Record<string, string> | undefined,
   excludesFile: string,
+  known: Known,
   found: Found | undefined
-): Promise<{ record: WorktreeRecord; included: Record<string, string>; restored?: Restored }> {
+): Promise<Entered> {
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
@@ -133,6 +151,9 @@ async function create(
     return { ...planned, taken: Boolean(taken?.gitDir) }
   })
   const { record } = plan
+  // Read while the files are checked out, once this step's own changes to it are made (the branch, a fetched
+  // base, sparse settings), and never after anything of the agent's ran.
+  const shared = sharedAtEnter(repo, record, { ...known, set: fetched && { [fetched.ref]: fetched.sha } })
   // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does), of
   // the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
   try {
@@ -149,7 +170,28 @@ async function create(
   if (plan.taken) reportTaken(record.path)
   // Before the job's own files (links, include-file copies) go in: those go only where the rescue left room.
   const restored = found ? await restore(repo, record, gitDir, found, { lfs, sparsePaths: settings.sparsePaths }) : undefined
-  return { record, restored, included: await prepare(repo, plan, excludesFile) }
+  return { record, restored, included: await prepare(repo, plan, excludesFile), shared: await shared }
+}
+
+interface Entered {
+  record: WorktreeRecord
+  /** What include-file copied in, by content. */
+  included: Record<string, string>
+  /** What a restore put back. */
+  restored?: Restored
+  /** The file that holds what every worktree of the repository shared at enter; none when it could not be read. */
+  shared?: StepFile
+}
+
+/** Read and written aside; no report of it at exit is all that is lost when it cannot be: the main step goes on. */
+function sharedAtEnter(repo: Repository, record: WorktreeRecord, known: Known): Promise<StepFile | undefined> {
+  return readSharedState(repo.git, repo.commonDir, record, known).then(
+    shared => writeStepFile(shared, record.token, 'shared'),
+    (error: Error) => {
+      reportSharedUnread(error.message)
+      return undefined
+    }
+  )
 }
 
 /** Puts the rescue back into the new worktree, checked out at its base: the files it needs first, watched, from a partial clone's remote. */
@@ -337,7 +379,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
  * Enters an existing worktree. One that a live job holds is refused; one a job that has ended kept is
  * taken over (lock and record); an unlocked one is locked for the job, and gets its state back when kept.
  */
-async function enterByPath(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<WorktreeRecord> {
+async function enterByPath(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter, known: Known): Promise<Entered> {
   const given = settings.path!
   const found = findWorktree(await listWorktrees(repo), given)
   if (!found || found.entry.bare) {
@@ -400,7 +442,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     writeRecordFile(gitDir, record)
     return Promise.resolve()
   })
-  return record
+  return { record, included: {}, shared: await sharedAtEnter(repo, record, known) }
 }
 
 function setOutputs(record: WorktreeRecord, gitDir: string, commonDir: string, restored: Restored | undefined): void {

@@ -3,7 +3,8 @@
 // believed when it carries this job's seal; the sweep's is that file, a hint. A fact that only the step's
 // own record may vouch for is absent from the evidence of the others, so no reader can forget to check.
 import type { FilterDriver } from './sealed-git.js'
-import { readBroughtIn, type BroughtIn, type PushTarget, type WorktreeRecord } from './state-helper.js'
+import type { SharedState } from './shared-state.js'
+import { readStepFile, type BroughtIn, type PushTarget, type WorktreeRecord } from './state-helper.js'
 
 /** Where the record came from: the post's own state, a record file sealed by this job, or a hint. */
 export type Source = 'state' | 'sealed' | 'hint'
@@ -59,6 +60,8 @@ export interface Believed {
   ownAdd: boolean
   /** What the job brought in: the ignore rules of enter, and the files include-file copied. */
   brought?: BroughtIn
+  /** What every worktree of the repository shared once the main step had entered. */
+  shared?: SharedState
 }
 
 export interface Evidence extends Stated {
@@ -104,7 +107,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         push: record.push,
         ownBranch: record.created,
         ownAdd: source === 'state' && record.created,
-        brought: readBroughtIn(record.brought)
+        brought: readStepFile<BroughtIn>(record.brought),
+        shared: readStepFile<SharedState>(record.shared)
       }
     : {
         ephemeral: env.RUNNER_ENVIRONMENT === 'github-hosted',

@@ -19,6 +19,7 @@ import { LockTimeoutError, withRepositoryLock } from './repository-lock.js'
 import { rescue, type RescueResult } from './rescue.js'
 import { keepSnapshot, keptRef } from './snapshot.js'
 import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from './safety-gate.js'
+import { sharedChanges, type SharedChange } from './shared-state.js'
 import { readRecordFile, writeHints, type RecordHints } from './state-helper.js'
 import { readSmall, writeReplacing } from './untrusted-files.js'
 import { unlinkReflogLinks } from './worktree-refs.js'
@@ -65,6 +66,8 @@ export interface ExitResult {
   verdict?: Verdict
   /** What the agent changed in the original checkout, which it should have left alone. */
   breach: string[]
+  /** What changed in what every worktree of the repository shares (refs, config, hooks): the job's agent, or another job. */
+  shared: SharedChange[]
   rescue?: RescueResult
   /** Kept: the ref that holds its commits (and its snapshot), which the next actions/checkout leaves alone. */
   keptRef?: string
@@ -83,7 +86,7 @@ export interface ExitResult {
 }
 
 export async function exitWorktree(evidence: Evidence, options: ExitOptions, repo: Repository): Promise<ExitResult> {
-  const base = { evidence, path: evidence.path, breach: [], action: 'keep' as const, removed: false }
+  const base = { evidence, path: evidence.path, breach: [], shared: [], action: 'keep' as const, removed: false }
   const found = locate(repo.commonDir, evidence)
   if (!found) {
     const cleared = evidence.believed.ownAdd
@@ -101,13 +104,19 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   }
   const settled = await settleFolder(found.folder, found.gitDir, found.hints?.removing === true)
   const { gate, links } = await gateFor(repo, evidence, found, settled)
-  const [findings, breach] = await Promise.all([inspect(gate), options.step === 'sweep' ? [] : isolationBreach(evidence)])
+  // The sweep reports neither the original checkout nor what is shared: it was not there while that job ran.
+  const own = { id: path.basename(found.gitDir), branch: evidence.branch, token: evidence.token }
+  const [findings, breach, shared] = await Promise.all([
+    inspect(gate),
+    options.step === 'sweep' ? [] : isolationBreach(evidence),
+    options.step === 'sweep' ? [] : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own)
+  ])
   findings.error ??= folderProblem(settled.state, found.gitDir)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
   const foreign = !mayRemove(found) && options.onExit === 'remove'
   const verdict = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
   throwIfCancelled()
-  const judged = { ...base, findings, breach, verdict, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
+  const judged = { ...base, findings, breach, shared, verdict, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
     const outcome = await removeIt(repo, evidence, found, settled, gate, links, findings, verdict, options)
     return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }

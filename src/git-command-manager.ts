@@ -42,6 +42,8 @@ export interface RunOptions {
   remote?: boolean
   /** How stdout is read: latin1 keeps every byte of a file name that is not UTF-8 (one character each). */
   encoding?: 'utf8' | 'latin1'
+  /** stdout goes to this file descriptor (a file of the step's own), not through the step. */
+  stdout?: number
 }
 
 /**
@@ -242,7 +244,7 @@ export class Git {
     const child = spawn('git', [...HARDENED_CONFIG, ...this.globalArgs, ...args], {
       cwd: this.cwd,
       env: { ...BASE_ENV, ...(options.remote ? {} : NO_REMOTE), ...this.env, ...options.env },
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', options.stdout ?? 'pipe', 'pipe'],
       ...spawnOptions()
     })
     child.stdin?.on('error', () => undefined) // git may exit before reading all of it
@@ -290,7 +292,7 @@ export class Git {
             },
             Math.max(0, until - Date.now())
           )
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout?.on('data', (d: Buffer) => {
       stdout.push(d)
       output += d.length
       arm()

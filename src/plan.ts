@@ -8,6 +8,7 @@ import { currentOwner } from './ownership.js'
 import { isInside, isReallyInside, realPath } from './paths.js'
 import { planLinks, resolveIncludeFile } from './prepare-worktree.js'
 import { adminDirOf, listWorktrees, type Repository } from './repository.js'
+import { refsNamed } from './shared-refs.js'
 import type { WorktreeRecord } from './state-helper.js'
 
 export interface Plan {
@@ -133,11 +134,10 @@ async function branchProblem(repo: Repository, branch: string): Promise<string |
   if (long) return `a part of the branch name is ${Buffer.byteLength(long)} bytes long, more than a file name may be`
   if (/^[0-9a-f]{4,64}$/i.test(branch)) return `"${branch}" looks like a commit id, which git would read instead`
   if (/^[A-Z_]*HEAD$/.test(branch)) return `"${branch}" is a name git uses for its own refs`
-  const [refs, remotes] = await Promise.all([
-    repo.git.exec(['for-each-ref', '--format=%(refname)', '--', `refs/heads/${branch}`, `refs/tags/${branch}`, `refs/remotes/${branch}`, `refs/${branch}`]),
+  const [taken, remotes] = await Promise.all([
+    refsNamed(repo.git, repo.commonDir, [`refs/heads/${branch}`, `refs/tags/${branch}`, `refs/remotes/${branch}`, `refs/${branch}`]),
     repo.git.exec(['remote'])
   ])
-  const taken = refs.split('\n').filter(Boolean)
   if (taken.includes(`refs/heads/${branch}`)) return `the branch ${branch} already exists`
   if (taken.length)
     return `${taken[0]} exists, and a branch ${branch} would ${taken[0].startsWith(`refs/heads/${branch}/`) ? 'clash with it' : 'make the name ambiguous'}`

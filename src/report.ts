@@ -11,6 +11,7 @@ import { rescued, rescueLabel, type RescueResult, type Withheld } from './rescue
 import type { Nothing, Restored } from './restore.js'
 import { OVER_LIMIT } from './snapshot.js'
 import { describeFindings, type BranchDeletion, type Findings } from './safety-gate.js'
+import { fromElsewhere, type Origin, type SharedChange } from './shared-state.js'
 import type { WorktreeRecord } from './state-helper.js'
 
 const LISTED = 10
@@ -231,10 +232,86 @@ export function report(result: ExitResult, prefix = ''): void {
       { title: 'agent-worktree: isolation breach' }
     )
   }
+  reportShared(result)
   for (const problem of rescueProblems(result.rescue)) core.warning(oneLine(problem), { title: 'agent-worktree: rescue' })
   const message = `${prefix}${messageOf(result)}`
   if (!result.warning) return core.info(oneLine(message))
   core.warning([message, ...findingLines(result.findings)].map(oneLine).join('\n'), { title: 'agent-worktree' })
+}
+
+/**
+ * What changed in what every worktree shares: a warning for what may be the job's, a line of the log for what
+ * another job's worktree or the remote explains.
+ */
+function reportShared(result: ExitResult): void {
+  const repository = result.evidence.repository
+  const [elsewhere, here] = [result.shared.filter(fromElsewhere), result.shared.filter(c => !fromElsewhere(c))]
+  if (here.length)
+    core.warning(
+      oneLine(
+        `What every worktree of ${repository} shares changed while the job worked in ${result.path}: ${counted(here.map(describeShared))}. In a clone shared with other jobs, a change may come from another job running at the same time; where the worktrees or a reflog tell, it is said. Nothing was put back.`
+      ),
+      { title: 'agent-worktree: shared state' }
+    )
+  if (elsewhere.length)
+    core.info(
+      oneLine(`Changed meanwhile in what every worktree of ${repository} shares, by another job or from the remote: ${counted(elsewhere.map(describeShared))}.`)
+    )
+}
+
+function counted(items: string[]): string {
+  return items.slice(0, LISTED).join(', ') + (items.length > LISTED ? `, and ${items.length - LISTED} more` : '')
+}
+
+/** One change to what every worktree shares, and where it belongs as far as can be told. */
+export function describeShared(change: SharedChange): string {
+  // An object id, short; a symbolic ref's target ("ref:refs/remotes/origin/main") whole.
+  const id = (value: string | undefined): string => (value && /^[0-9a-f]+$/.test(value) ? value.slice(0, 12) : (value ?? ''))
+  const what = change.kind === 'ref' ? change.name : `${change.kind} ${change.name}`
+  const done =
+    change.change === 'moved'
+      ? `moved from ${id(change.from)} to ${id(change.to)}`
+      : change.change === 'created'
+        ? `created at ${id(change.to)}`
+        : change.change === 'deleted'
+          ? `deleted (it was at ${id(change.from)})`
+          : change.change
+  return `${what} ${done}${originText(change.origin)}`
+}
+
+function originText(origin: Origin | undefined): string {
+  const holder = origin?.holder
+  const who = !holder
+    ? undefined
+    : holder.whose === 'this-job'
+      ? "this job's worktree"
+      : holder.whose === 'other-job'
+        ? `the worktree ${holder.folder}, which another job holds (${holder.job})`
+        : `the worktree ${holder.folder}`
+  const parts = [origin?.reflog && `reflog: "${origin.reflog.slice(0, 80)}"`, who && (origin?.how === 'branch' ? `the branch of ${who}` : `made in ${who}`)]
+  return parts.some(Boolean) ? ` (${parts.filter(Boolean).join('; ')})` : ''
+}
+
+/** At most this many changes go into the shared-changes output (the warning gives the count). */
+const MAX_OUTPUT_CHANGES = 1000
+
+/** The shared-changes output: JSON, one object per change, where it belongs flattened into it. */
+export function sharedChangesOutput(changes: SharedChange[]): string {
+  return JSON.stringify(
+    changes.slice(0, MAX_OUTPUT_CHANGES).map(({ origin, ...change }) => ({
+      ...change,
+      reflog: origin?.reflog,
+      worktree: origin?.holder?.folder,
+      whose: origin?.holder?.whose,
+      job: origin?.holder?.job,
+      how: origin?.how
+    }))
+  )
+}
+
+/** What every worktree shares could not be read at enter: the exit will not say what changed in it. */
+export function reportSharedUnread(why: string): void {
+  core.info(oneLine(`What every worktree of the repository shares (refs, config, hooks) could not be read, so the exit will not report changes to it: ${why}`))
 }
 
 function findingLines(findings: Findings | undefined): string[] {
@@ -260,6 +337,7 @@ export function setExitOutputs(result: ExitResult): void {
   core.setOutput('rescued', String(rescued(result.rescue)))
   core.setOutput('rescue-ref', result.rescue?.branch?.name ?? '')
   core.setOutput('rescue-artifact', result.rescue?.artifact?.name ?? '')
+  core.setOutput('shared-changes', sharedChangesOutput(result.shared))
   core.setOutput('message', oneLine(messageOf(result)))
 }
 
@@ -477,7 +555,8 @@ export async function writeSummary(result: ExitResult): Promise<void> {
         listing('Uncommitted files', findings?.uncommitted ?? []) +
           listing('Unsaved commits', findings?.unsavedCommits ?? []) +
           listing('Nested repositories with work', findings?.nested ?? []) +
-          listing(`Changed in the original checkout ${escape(evidence.repository)}`, result.breach),
+          listing(`Changed in the original checkout ${escape(evidence.repository)}`, result.breach) +
+          listing(`Changed in what every worktree of ${escape(evidence.repository)} shares`, result.shared.map(describeShared)),
         true
       )
       .write()

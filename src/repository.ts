@@ -1,4 +1,5 @@
 // The repository a job works in, and its registered worktrees, read from the repository's side.
+import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -36,7 +37,7 @@ export async function openRepository(dir: string, input: string): Promise<Reposi
 export type ConfigAtEnter = Pick<WorktreeRecord, 'fileMode' | 'pinned' | 'filters' | 'push'>
 
 const AT_ENTER =
-  '^(core\\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|sshcommand|excludesfile)|filter\\..+\\.(clean|smudge|process|required)|remote\\..+\\.(url|pushurl)|http\\..+\\.extraheader)$'
+  /^(core\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|sshcommand|excludesfile)|filter\..+\.(clean|smudge|process|required)|remote\..+\.(url|pushurl)|http\..+\.extraheader)$/
 
 /**
  * Read in one git call, before any agent ran in the worktree: the settings that decide what counts as a change
@@ -44,23 +45,20 @@ const AT_ENTER =
  * only programs a later gate lets git run), and how a rescue reaches the remote (its URL, actions/checkout's
  * core.sshCommand, and where its credentials are: keys of the repository's config, or the file it included).
  */
-export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter & { excludesFile: string }> {
-  const listed = await repo.git.run(['config', '-z', '--show-scope', '--show-origin', '--get-regexp', AT_ENTER])
-  const fields = listed.stdout.split('\0')
+export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter & { excludesFile: string; configFile?: ConfigFile }> {
+  const file = path.join(repo.commonDir, 'config')
+  const bytes = readSmall(file, MAX_CONFIG_BYTES)
+  const listed = await repo.git.run(['config', '-z', '--show-scope', '--show-origin', '--list'])
+  const entries = configEntries(listed.stdout)
+  const configFile = bytes !== undefined && readSmall(file, MAX_CONFIG_BYTES) === bytes ? commonConfig(repo, file, bytes, entries) : undefined
   const values = new Map<string, string>()
   const filters: Record<string, FilterDriver> = {}
   const urls = new Map<string, { url?: string; pushurl?: string }>()
   const headerKeys = new Set<string>()
   const credentialFiles = new Set<string>()
-  // "<scope>\0<origin>\0<key>\n<value>\0" per setting; the last one read wins, as in git.
-  for (let i = 0; i + 2 < fields.length; i += 3) {
-    const [scope, origin, entry] = fields.slice(i, i + 3)
-    const newline = entry.indexOf('\n')
-    const key = newline === -1 ? entry : entry.slice(0, newline)
-    const value = newline === -1 ? 'true' : entry.slice(newline + 1)
+  // The last one read wins, as in git.
+  for (const { scope, origin, key, value = 'true' } of entries.filter(entry => AT_ENTER.test(entry.key))) {
     const lower = key.toLowerCase()
-    // Settings of our own command line (hardened ones) are not the repository's.
-    if (scope === 'command') continue
     values.set(lower, value)
     const filter = /^filter\.(.+)\.(clean|smudge|process|required)$/i.exec(key)
     if (filter) {
@@ -95,8 +93,58 @@ export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter
       ...(values.has('core.precomposeunicode') ? [`core.precomposeUnicode=${flag('core.precomposeunicode', false)}`] : [])
     ],
     ...(Object.keys(filters).length ? { filters } : {}),
-    ...(push ? { push } : {})
+    ...(push ? { push } : {}),
+    ...(configFile ? { configFile } : {})
   }
+}
+
+interface ConfigEntry {
+  scope: string
+  origin: string
+  /** Canonical: section and name in lower case (what --get-regexp matches), a subsection as written. */
+  key: string
+  /** None for a key without "=". */
+  value?: string
+}
+
+/** "<scope>\0<origin>\0<key>\n<value>\0" per setting, without those of our own command line (the hardened ones). */
+function configEntries(text: string): ConfigEntry[] {
+  const fields = text.split('\0')
+  const entries: ConfigEntry[] = []
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const [scope, origin, entry] = fields.slice(i, i + 3)
+    const newline = entry.indexOf('\n')
+    if (scope !== 'command')
+      entries.push({ scope, origin, key: newline === -1 ? entry : entry.slice(0, newline), value: newline === -1 ? undefined : entry.slice(newline + 1) })
+  }
+  return entries
+}
+
+/**
+ * The common config's own settings, from the same call, for the record of what every worktree shares
+ * (shared-state.ts): read when its bytes did not change while git read them.
+ */
+function commonConfig(repo: Repository, file: string, bytes: string, entries: ConfigEntry[]): ConfigFile {
+  const values = new Map<string, string[]>()
+  // Each origin is looked up once: a file has many settings.
+  const origins = new Map<string, boolean>()
+  const isFile = (origin: string): boolean =>
+    origins.get(origin) ?? origins.set(origin, samePath(path.resolve(repo.toplevel, origin.replace(/^file:/, '')), file)).get(origin)!
+  for (const { scope, origin, key, value = '' } of entries) if (scope === 'local' && isFile(origin)) values.set(key, [...(values.get(key) ?? []), value])
+  return { sha256: sha256Of(bytes), values }
+}
+
+/** A repository's config file, parsed: its bytes' hash, and the values of each key in it (canonical names). */
+export interface ConfigFile {
+  sha256: string
+  values: Map<string, string[]>
+}
+
+/** No config file of a repository is larger. */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024
+
+export function sha256Of(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex')
 }
 
 /** Where git reads the user's exclude rules: core.excludesFile, or the XDG default. */

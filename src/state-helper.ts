@@ -99,7 +99,9 @@ export interface WorktreeRecord {
   /** The index of the job among the legs of its matrix: rescue names stay apart. */
   leg?: string
   /** What the job brought into the worktree, kept in a file in RUNNER_TEMP (its hash here): never the agent's work. */
-  brought?: { file: string; sha256: string }
+  brought?: StepFile
+  /** What every worktree of the repository shared once the main step had entered (shared-state.ts), in a file likewise. */
+  shared?: StepFile
 }
 
 /** What the job brought in: the ignore rules of enter, and the files include-file copied, by content hash. */
@@ -225,20 +227,29 @@ export function writeHints(gitDir: string, hints: RecordHints, fallback?: Worktr
   }
 }
 
-/** Writes what the job brought in to a file of its own in RUNNER_TEMP: the record keeps its name and hash. */
-export function writeBroughtIn(brought: BroughtIn, token: string, env: NodeJS.ProcessEnv = process.env): { file: string; sha256: string } {
-  const text = JSON.stringify(brought)
-  const file = path.join(env.RUNNER_TEMP || os.tmpdir(), `agent-worktree-${token}-brought.json`)
+/** A file of the main step's own in RUNNER_TEMP, which the agent cannot write: its name and the hash of what it holds. */
+export interface StepFile {
+  file: string
+  sha256: string
+}
+
+/**
+ * Writes what a step file holds (too big for the state, which reaches the post as one environment variable): the
+ * record keeps its name and hash.
+ */
+export function writeStepFile(content: unknown, token: string, kind: string, env: NodeJS.ProcessEnv = process.env): StepFile {
+  const text = JSON.stringify(content)
+  const file = path.join(env.RUNNER_TEMP || os.tmpdir(), `agent-worktree-${token}-${kind}.json`)
   fs.writeFileSync(file, text, { mode: 0o600 })
   return { file, sha256: createHash('sha256').update(text).digest('hex') }
 }
 
-/** What the job brought in, when the file is still what the main step wrote; otherwise nothing is taken from it. */
-export function readBroughtIn(brought: WorktreeRecord['brought']): BroughtIn | undefined {
-  const text = brought && readSmall(brought.file, 64 * 1024 * 1024)
-  if (!text || createHash('sha256').update(text).digest('hex') !== brought.sha256) return undefined
+/** What a step file holds, when it is still what the main step wrote; otherwise nothing is taken from it. */
+export function readStepFile<T>(written: StepFile | undefined): T | undefined {
+  const text = written && readSmall(written.file, 64 * 1024 * 1024)
+  if (!text || createHash('sha256').update(text).digest('hex') !== written.sha256) return undefined
   try {
-    return JSON.parse(text) as BroughtIn
+    return JSON.parse(text) as T
   } catch {
     return undefined
   }

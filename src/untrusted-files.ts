@@ -51,20 +51,29 @@ const CHUNK = 64 * 1024
 
 /** The text of a small regular file (a record, a lock, a ref), or undefined: not one, or larger than `max`. */
 export function readSmall(p: string, max = 1024 * 1024): string | undefined {
+  return readBytes(p, max)?.toString('utf8')
+}
+
+/** The bytes of a regular file, or undefined: not one, or larger than `max`. */
+export function readBytes(p: string, max: number): Buffer | undefined {
   const fd = openRegular(p)
   if (fd === undefined) return undefined
   try {
     const chunks: Buffer[] = []
     let total = 0
+    // First a buffer the size of the file (a ref, a lock: a few bytes), one byte more to see its end in one
+    // read; then smaller ones, for a file that grows meanwhile.
+    let size = Math.min(max + 1, fs.fstatSync(fd).size + 1)
     for (;;) {
-      const buffer = Buffer.alloc(CHUNK)
-      const read = fs.readSync(fd, buffer, 0, CHUNK, null)
+      const buffer = Buffer.alloc(size)
+      const read = fs.readSync(fd, buffer, 0, size, null)
       if (read === 0) break
       total += read
       if (total > max) return undefined
       chunks.push(buffer.subarray(0, read))
+      size = Math.min(size, CHUNK)
     }
-    return Buffer.concat(chunks).toString('utf8')
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
   } catch {
     return undefined
   } finally {
@@ -300,7 +309,7 @@ export function identityOf(folder: string, relative: string, size?: number): str
     if (size !== undefined && found.size !== size) return `blob:${found.size}`
     const sha1 = createHash('sha1').update(`blob ${found.size}\0`)
     const sha256 = createHash('sha256').update(`blob ${found.size}\0`)
-    const buffer = Buffer.alloc(CHUNK)
+    const buffer = Buffer.alloc(Math.min(CHUNK, found.size! + 1))
     for (let read = fs.readSync(found.fd, buffer); read > 0; read = fs.readSync(found.fd, buffer)) {
       sha1.update(buffer.subarray(0, read))
       sha256.update(buffer.subarray(0, read))
