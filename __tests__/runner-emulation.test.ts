@@ -284,13 +284,18 @@ console.log(JSON.stringify(env))
 
   it('watches the programs a step starts: each one seen, and whether it holds the runtime token', async () => {
     const job = newJob()
-    const main = ["execFileSync('sleep', ['1'])", 'const { ACTIONS_RUNTIME_TOKEN, ...env } = process.env', "execFileSync('sleep', ['1.5'], { env })", ''].join(
-      '\n'
-    )
+    // Two children at once, for seconds: the watch looks every few milliseconds, but a loaded machine may
+    // hold the test's own process back for a while.
+    const main = [
+      'const { ACTIONS_RUNTIME_TOKEN, ...env } = process.env',
+      "const children = [spawn('sleep', ['4']), spawn('sleep', ['4.5'], { env })]",
+      "await Promise.all(children.map(c => new Promise(resolve => c.on('exit', resolve))))",
+      ''
+    ].join('\n')
     const step = await job.uses(action('starts-two', { main }), {}, { watchChildren: true })
-    expect(step.children?.map(c => [c.command, c.token])).toEqual([
-      ['sleep 1', true],
-      ['sleep 1.5', false]
+    expect(step.children?.map(c => [c.command, c.token]).sort()).toEqual([
+      ['sleep 4', true],
+      ['sleep 4.5', false]
     ])
   })
 

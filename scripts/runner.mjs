@@ -709,22 +709,20 @@ export class Job {
       const look = () => {
         for (const name of fs.readdirSync('/proc')) {
           if (!/^\d+$/.test(name) || seen.has(Number(name))) continue
+          /** @type {string[]} */
+          let environ
+          let command
           try {
-            // Between fork and exec a child is still a copy of node, with node's environment: looked at again
-            // once it is the program it becomes.
+            // Between fork and exec a child is still a copy of node, with node's environment; in the middle of its
+            // exec its files cannot be read: either way it is looked at again.
             if (fs.readlinkSync(`/proc/${name}/exe`) === nodeExe) continue
+            environ = fs.readFileSync(`/proc/${name}/environ`, 'utf8').split('\0')
+            command = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
           } catch {
-            // gone, or not ours to read
+            continue // gone (it is no longer listed then), in the middle of an exec, or not ours to read
           }
           seen.add(Number(name))
-          try {
-            const environ = fs.readFileSync(`/proc/${name}/environ`, 'utf8').split('\0')
-            if (!environ.includes(entry)) continue
-            const command = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
-            children.push({ pid: Number(name), command, token: environ.some(e => e.startsWith('ACTIONS_RUNTIME_TOKEN=')) })
-          } catch {
-            // gone meanwhile
-          }
+          if (environ.includes(entry)) children.push({ pid: Number(name), command, token: environ.some(e => e.startsWith('ACTIONS_RUNTIME_TOKEN=')) })
         }
       }
       watcher = setInterval(look, 3)
