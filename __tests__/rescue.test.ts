@@ -10,18 +10,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job } from '../scripts/runner.mjs'
 import { addSubmodule, commit, git, makeRepos, write, type Repos } from './helpers/repos.js'
 import { restoreCommandsOf, runRestore } from './helpers/restore.js'
+import { HOSTED } from './helpers/steps.js'
 import { startResultsService, type ResultsService } from './helpers/results-service.js'
 
 let repos: Repos
 let service: ResultsService | undefined
-const HOSTED = {
-  GITHUB_RUN_ID: '77',
-  GITHUB_RUN_ATTEMPT: '2',
-  GITHUB_JOB: 'agents',
-  RUNNER_NAME: 'GitHub Actions 3',
-  RUNNER_ENVIRONMENT: 'github-hosted',
-  GITHUB_REPOSITORY: 'octo/sample'
-}
 
 beforeEach(() => {
   repos = makeRepos({ 'README.md': '# sample\n', 'src/app.txt': 'app\n', 'src/run.sh': '#!/bin/sh\necho run\n', 'docs/guide.md': 'guide\n' })
