@@ -13,17 +13,9 @@ import { Job } from '../scripts/runner.mjs'
 import { addSubmodule, git, makeRepos, write, type Repos } from './helpers/repos.js'
 import { restoreCommandsOf, runRestore } from './helpers/restore.js'
 import { startResultsService, type ResultsService } from './helpers/results-service.js'
-import { warnings } from './helpers/steps.js'
+import { HOSTED, warnings } from './helpers/steps.js'
 
 const SECRET = 'TOKEN=s3cr3t-value-42'
-const HOSTED = {
-  GITHUB_RUN_ID: '77',
-  GITHUB_RUN_ATTEMPT: '2',
-  GITHUB_JOB: 'agents',
-  RUNNER_NAME: 'GitHub Actions 3',
-  RUNNER_ENVIRONMENT: 'github-hosted',
-  GITHUB_REPOSITORY: 'octo/sample'
-}
 const BASE = { 'README.md': '# sample\n', 'src/app.txt': 'app\n', 'src/other.txt': 'other\n', '.gitignore': 'build/\n' }
 
 interface Lab {
@@ -188,6 +180,20 @@ it('no file of RUNNER_TEMP reaches the rescue through a folder swapped for a lin
   expect(leaked).toEqual([])
 }, 120_000)
 
+/** Writes an index of regular files (name, blob id) byte by byte, as the agent can: git checks no path in it. */
+function forgeIndex(gitDir: string, entries: [string, string][]): void {
+  const parts = entries.map(([name, id]) => {
+    const fixed = Buffer.alloc(40)
+    fixed.writeUInt32BE(0o100644, 24)
+    const bytes = Buffer.concat([fixed, Buffer.from(id, 'hex'), Buffer.from([0, name.length]), Buffer.from(name)])
+    return Buffer.concat([bytes, Buffer.alloc(8 - (bytes.length % 8))])
+  })
+  const header = Buffer.from('DIRC\0\0\0\x02\0\0\0\0', 'latin1')
+  header.writeUInt32BE(entries.length, 8)
+  const body = Buffer.concat([header, ...parts])
+  fs.writeFileSync(path.join(gitDir, 'index'), Buffer.concat([body, createHash('sha1').update(body).digest()]))
+}
+
 /** Each file git lists (tracked, and untracked: all, or those not ignored) by the bytes of its name: its mode and content. */
 function digest(dir: string, all = false): Map<string, string> {
   const listed = execFileSync('git', ['-C', dir, 'ls-files', '-z', '--cached', '--others', ...(all ? [] : ['--exclude-standard'])])
@@ -235,6 +241,24 @@ async function roundTrip(t: TestContext, agent: (wt: string, repos: Repos) => vo
 }
 
 describe.concurrent('the snapshot holds what the agent left, or names what it does not', () => {
+  it('a .gitignore path that climbs out of the worktree, in an index the agent forged, is never written anywhere', async t => {
+    const l = await lab(t)
+    const { outputs } = await l.j.uses('.', { rescue: 'branch' })
+    const wt = outputs['worktree-path']
+    // A changed .gitignore makes the snapshot read the index's .gitignore files.
+    fs.appendFileSync(path.join(wt, '.gitignore'), 'plan.md\n')
+    const rule = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: wt, input: '*\n', encoding: 'utf8' }).trim()
+    // git itself refuses such a path: the index is written by hand (version 2, as git reads it).
+    forgeIndex(outputs['git-dir'], [
+      ['../../../../escape/.gitignore', rule],
+      ['.gitignore', git(wt, 'rev-parse', 'HEAD:.gitignore')]
+    ])
+    fs.mkdirSync(path.join(l.repos.root, 'escape'))
+    const [post] = await l.j.runPosts()
+    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(fs.readdirSync(path.join(l.repos.root, 'escape'))).toEqual([])
+  })
+
   it('a tracked folder replaced by a file of the same name', async t => {
     const o = await roundTrip(t, wt => {
       fs.rmSync(path.join(wt, 'src'), { recursive: true })

@@ -145,23 +145,17 @@ async function fetchBranch(repo, name, ref, push, input) {
     const valid = await repo.git.run(['check-ref-format', `refs/heads/${name}`]);
     if (valid.exitCode !== 0)
         throw new _input_helper_js__WEBPACK_IMPORTED_MODULE_5__/* .InputError */ .dz(input, name, 'git refuses it as the name of a branch', FIX);
-    const fetched = await repo.git.run([
-        'fetch',
-        '--quiet',
-        '--progress',
-        '--no-tags',
-        '--no-write-fetch-head',
-        '--no-recurse-submodules',
-        '--end-of-options',
-        push.url,
-        `+refs/heads/${name}:${ref}`
-    ], { stallMs: _rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .STALL_MS */ .Gn, interruptible: true, remote: true, env: { GIT_ALLOW_PROTOCOL: _rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .REMOTE_PROTOCOLS */ .Rq } });
+    const fetched = await fetchFrom(repo, push, [`+refs/heads/${name}:${ref}`]);
     if (fetched.exitCode === 0)
         return;
     (0,_git_command_manager_js__WEBPACK_IMPORTED_MODULE_4__/* .throwIfCancelled */ .dZ)();
     if (/couldn't find remote ref/i.test(fetched.stderr))
         throw new _input_helper_js__WEBPACK_IMPORTED_MODULE_5__/* .InputError */ .dz(input, name, `${push.remote} has no such branch`, FIX);
     throw new Error(`git fetch ${push.remote} ${name} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`);
+}
+/** A fetch of `what` from the remote of enter: no tags, no submodules, no FETCH_HEAD, watched for a stall. */
+function fetchFrom(repo, push, what, options = []) {
+    return repo.git.run(['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...options, '--end-of-options', push.url, ...what], { stallMs: _rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .STALL_MS */ .Gn, interruptible: true, remote: true, env: { GIT_ALLOW_PROTOCOL: _rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .REMOTE_PROTOCOLS */ .Rq } });
 }
 // Loaded only when a restore reads artifacts: the client is most of a bundle's size.
 async function artifactClient() {
@@ -273,18 +267,7 @@ async function fetchMissing(repo, name, push, ids, input) {
     if (!push)
         throw new _input_helper_js__WEBPACK_IMPORTED_MODULE_5__/* .InputError */ .dz(input, name, `it builds on commits this clone lacks (${shown}), and the repository has no remote to fetch them from`, FIX);
     const shallow = node_fs__WEBPACK_IMPORTED_MODULE_2__.existsSync(node_path__WEBPACK_IMPORTED_MODULE_3__.join(repo.commonDir, 'shallow'));
-    const fetched = await repo.git.run([
-        'fetch',
-        '--quiet',
-        '--progress',
-        '--no-tags',
-        '--no-write-fetch-head',
-        '--no-recurse-submodules',
-        ...(shallow ? ['--depth=1'] : []),
-        '--end-of-options',
-        push.url,
-        ...missing
-    ], { stallMs: _rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .STALL_MS */ .Gn, interruptible: true, remote: true, env: { GIT_ALLOW_PROTOCOL: _rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .REMOTE_PROTOCOLS */ .Rq } });
+    const fetched = await fetchFrom(repo, push, missing, shallow ? ['--depth=1'] : []);
     if (fetched.exitCode === 0)
         return true;
     (0,_git_command_manager_js__WEBPACK_IMPORTED_MODULE_4__/* .throwIfCancelled */ .dZ)();
@@ -296,11 +279,7 @@ const INDEX_SUBJECT = 'agent-worktree: the index (staged changes)';
 /** Every path of an index tree is one git would check out: no "..", "." or empty segment, and no .git one. */
 async function plainPaths(git, tree) {
     const listed = await git.run(['ls-tree', '-r', '-z', '--name-only', '--full-tree', tree], { encoding: 'latin1' });
-    return (listed.exitCode === 0 &&
-        listed.stdout
-            .split('\0')
-            .filter(Boolean)
-            .every(file => file.split('/').every(s => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git')));
+    return listed.exitCode === 0 && listed.stdout.split('\0').filter(Boolean).every(_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .plainPath */ .s1);
 }
 async function readSnapshot(git, ref) {
     const read = await git.run(['cat-file', 'commit', ref]);
@@ -494,9 +473,9 @@ function writeEntry(folder, entry, content) {
 }
 /** Makes the folders above `file`, refusing one on the way that is not a plain folder (a link, a file). */
 function makeParents(folder, file) {
-    const segments = file.split('/');
-    if (segments.some(s => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git' || s.includes('\\')))
+    if (!(0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .plainPath */ .s1)(file))
         return 'it is not a plain path';
+    const segments = file.split('/');
     for (let i = 1; i < segments.length; i++) {
         const dir = (0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, segments.slice(0, i).join('/'), 'latin1');
         const kind = (0,_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .kindOf */ .I)(dir);

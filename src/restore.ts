@@ -16,7 +16,7 @@ import { configEnvironment, neededCommits, REMOTE_PROTOCOLS, RESCUE_PREFIX, resc
 import { privateTemp } from './sealed-git.js'
 import { dropKeptRef, TRAILERS } from './snapshot.js'
 import { RESTORE_REFS, STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from './state-helper.js'
-import { inside, kindOf, openRegular, readSmall, reachedWithoutLinks } from './untrusted-files.js'
+import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from './untrusted-files.js'
 import { unlinkReflogLinks } from './worktree-refs.js'
 
 /** How long the artifact service may take to list and hand over a rescue. */
@@ -177,24 +177,19 @@ async function fetchBranch(repo: Repository, name: string, ref: string, push: Pu
     )
   const valid = await repo.git.run(['check-ref-format', `refs/heads/${name}`])
   if (valid.exitCode !== 0) throw new InputError(input, name, 'git refuses it as the name of a branch', FIX)
-  const fetched = await repo.git.run(
-    [
-      'fetch',
-      '--quiet',
-      '--progress',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--no-recurse-submodules',
-      '--end-of-options',
-      push.url,
-      `+refs/heads/${name}:${ref}`
-    ],
-    { stallMs: STALL_MS, interruptible: true, remote: true, env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS } }
-  )
+  const fetched = await fetchFrom(repo, push, [`+refs/heads/${name}:${ref}`])
   if (fetched.exitCode === 0) return
   throwIfCancelled()
   if (/couldn't find remote ref/i.test(fetched.stderr)) throw new InputError(input, name, `${push.remote} has no such branch`, FIX)
   throw new Error(`git fetch ${push.remote} ${name} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`)
+}
+
+/** A fetch of `what` from the remote of enter: no tags, no submodules, no FETCH_HEAD, watched for a stall. */
+function fetchFrom(repo: Repository, push: PushTarget, what: string[], options: string[] = []): Promise<GitResult> {
+  return repo.git.run(
+    ['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...options, '--end-of-options', push.url, ...what],
+    { stallMs: STALL_MS, interruptible: true, remote: true, env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS } }
+  )
 }
 
 type ArtifactClient = InstanceType<(typeof import('@actions/artifact'))['DefaultArtifactClient']>
@@ -301,21 +296,7 @@ async function fetchMissing(repo: Repository, name: string, push: PushTarget | u
   const shown = missing.map(id => id.slice(0, 12)).join(', ')
   if (!push) throw new InputError(input, name, `it builds on commits this clone lacks (${shown}), and the repository has no remote to fetch them from`, FIX)
   const shallow = fs.existsSync(path.join(repo.commonDir, 'shallow'))
-  const fetched = await repo.git.run(
-    [
-      'fetch',
-      '--quiet',
-      '--progress',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--no-recurse-submodules',
-      ...(shallow ? ['--depth=1'] : []),
-      '--end-of-options',
-      push.url,
-      ...missing
-    ],
-    { stallMs: STALL_MS, interruptible: true, remote: true, env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS } }
-  )
+  const fetched = await fetchFrom(repo, push, missing, shallow ? ['--depth=1'] : [])
   if (fetched.exitCode === 0) return true
   throwIfCancelled()
   throw new InputError(
@@ -333,13 +314,7 @@ const INDEX_SUBJECT = 'agent-worktree: the index (staged changes)'
 /** Every path of an index tree is one git would check out: no "..", "." or empty segment, and no .git one. */
 async function plainPaths(git: Git, tree: string): Promise<boolean> {
   const listed = await git.run(['ls-tree', '-r', '-z', '--name-only', '--full-tree', tree], { encoding: 'latin1' })
-  return (
-    listed.exitCode === 0 &&
-    listed.stdout
-      .split('\0')
-      .filter(Boolean)
-      .every(file => file.split('/').every(s => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git'))
-  )
+  return listed.exitCode === 0 && listed.stdout.split('\0').filter(Boolean).every(plainPath)
 }
 
 async function readSnapshot(git: Git, ref: string): Promise<SnapshotCommit | undefined> {
@@ -558,8 +533,8 @@ function writeEntry(folder: string, entry: Entry, content: Buffer): string | und
 
 /** Makes the folders above `file`, refusing one on the way that is not a plain folder (a link, a file). */
 function makeParents(folder: string, file: string): string | undefined {
+  if (!plainPath(file)) return 'it is not a plain path'
   const segments = file.split('/')
-  if (segments.some(s => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git' || s.includes('\\'))) return 'it is not a plain path'
   for (let i = 1; i < segments.length; i++) {
     const dir = inside(folder, segments.slice(0, i).join('/'), 'latin1')
     const kind = kindOf(dir)

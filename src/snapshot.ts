@@ -9,7 +9,7 @@ import type { Git } from './git-command-manager.js'
 import type { Repository } from './repository.js'
 import { clearHidingBits, type Findings } from './safety-gate.js'
 import { openView } from './sealed-git.js'
-import { copyOpen, identityBlobs, identityOf, identitySize, inside, isSpecial, kindOf, linesOf, openBeneath, readSmall } from './untrusted-files.js'
+import { copyOpen, identityBlobs, identityOf, identitySize, inside, isSpecial, kindOf, linesOf, openBeneath, plainPath, readSmall } from './untrusted-files.js'
 import { unlinkReflogLinks } from './worktree-refs.js'
 
 const IDENTITY = {
@@ -206,6 +206,8 @@ async function hiddenByChangedRules(made: Made, list: List, everything: () => Pr
   for (const line of files) {
     const [, blob] = line.split(' ')
     const file = line.slice(line.indexOf('\t') + 1)
+    // The index is the agent's to forge: a path that climbs out of the folder is not written.
+    if (!plainPath(file)) continue
     const content = await made.git.exec(['cat-file', 'blob', blob], { encoding: 'latin1' })
     fs.mkdirSync(inside(rules, path.posix.dirname(file), 'latin1'), { recursive: true })
     fs.writeFileSync(inside(rules, file, 'latin1'), Buffer.from(content, 'latin1'))

@@ -126,7 +126,7 @@ export function* linesOf(p: string): Generator<string> {
  * no folder on the way replaced by a link that leads out of the worktree.
  */
 export function reachedWithoutLinks(folder: string, relative: string, encoding: 'utf8' | 'latin1' = 'utf8'): boolean {
-  if (!plainSegments(relative)) return false
+  if (!plainPath(relative)) return false
   const parent = path.posix.dirname(relative)
   if (parent === '.') return true
   try {
@@ -137,8 +137,11 @@ export function reachedWithoutLinks(folder: string, relative: string, encoding: 
   }
 }
 
-/** Plain segments only: no "..", ".", empty or ".git" one, and on Windows no backslash (a separator there). */
-function plainSegments(relative: string): boolean {
+/**
+ * A path git reported (maybe from an index or tree the agent forged) that names something inside a folder:
+ * plain segments only, no "..", ".", empty or ".git" one, and on Windows no backslash (a separator there).
+ */
+export function plainPath(relative: string): boolean {
   return (
     !path.isAbsolute(relative) &&
     relative.split('/').every(s => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git' && (process.platform !== 'win32' || !s.includes('\\')))
@@ -167,7 +170,7 @@ const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd')
  * out of the worktree. Elsewhere the folders on the way are checked by their real path first.
  */
 export function openBeneath(folder: string, relative: string, encoding: 'utf8' | 'latin1' = 'utf8'): Beneath {
-  if (!plainSegments(relative)) return { kind: 'missing', reached: false }
+  if (!plainPath(relative)) return { kind: 'missing', reached: false }
   if (!PROC_FD) return reachedWithoutLinks(folder, relative, encoding) ? entryAt(inside(folder, relative, encoding)) : { kind: 'missing', reached: false }
   const segments = relative.split('/')
   let dir: number
