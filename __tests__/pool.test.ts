@@ -1,4 +1,5 @@
 // recycle: true — the pool of parked worktrees.
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -103,6 +104,36 @@ describe('the worktree pool', () => {
     expect(second.stdout).not.toContain('Took')
     expect(warnings(second).join('\n')).toContain('it holds 1 unsaved commit')
     expect(git(wt, 'rev-parse', 'HEAD')).toBe(work)
+    expect(git(repos.clone, 'cat-file', '-t', work)).toBe('commit')
+  })
+
+  it('never hands out one whose commit, made in the second it was parked, is only in its HEAD reflog', async () => {
+    const first = await enterAndPark('same-second')
+    const wt = first['worktree-path']
+    const lockFile = path.join(repos.clone, '.git', 'worktrees', 'same-second', 'locked')
+    // Parked at a time within its second (…T12:00:00.600Z); the agent commits and goes back to the parked HEAD
+    // within that second, as git's reflog tells it (whole seconds).
+    const since = new Date(Math.floor(Date.now() / 1000) * 1000 + 600)
+    fs.writeFileSync(lockFile, `agent-worktree parked ${since.toISOString()}`)
+    const date = `${Math.floor(since.getTime() / 1000)} +0000`
+    const parkedHead = git(wt, 'rev-parse', 'HEAD')
+    const env = {
+      ...process.env,
+      GIT_COMMITTER_DATE: date,
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_NAME: 'A',
+      GIT_COMMITTER_EMAIL: 'a@example.com',
+      GIT_AUTHOR_NAME: 'A',
+      GIT_AUTHOR_EMAIL: 'a@example.com'
+    }
+    write(wt, 'parked-work.txt', 'work\n')
+    execFileSync('git', ['add', 'parked-work.txt'], { cwd: wt, env })
+    execFileSync('git', ['commit', '--quiet', '-m', 'work'], { cwd: wt, env })
+    const work = git(wt, 'rev-parse', 'HEAD')
+    execFileSync('git', ['switch', '--quiet', '--detach', parkedHead], { cwd: wt, env })
+    const second = await job().uses('.', { name: 'fresh', recycle: 'true' })
+    expect(second.stdout).not.toContain('Took')
+    expect(warnings(second).join('\n')).toContain('it holds 1 unsaved commit')
     expect(git(repos.clone, 'cat-file', '-t', work)).toBe('commit')
   })
 

@@ -37,13 +37,14 @@ function firstLines(file: string, count = 1): string[] {
   return lines
 }
 
-/** Both sides of every reflog entry written at or after `since` (ms; all entries when undefined). */
+/** Both sides of every reflog entry written at or after `since` (ms, taken to its whole second; all entries when undefined). */
 export function reflogCommits(file: string, since?: number): string[] {
   const found: string[] = []
   for (const line of linesOf(file)) {
     // "<old> <new> <name> <email> <seconds> <zone>\t<message>"
     const match = /^(\S+) (\S+) .*> (\d+) [-+]\d{4}(\t|$)/.exec(line)
-    if (!match || (since !== undefined && Number(match[3]) * 1000 < since)) continue
+    // A reflog tells whole seconds: an entry of the second of `since` may come after it, and counts.
+    if (!match || (since !== undefined && Number(match[3]) < Math.floor(since / 1000))) continue
     found.push(match[1], match[2])
   }
   return found.filter(id => OBJECT_ID.test(id) && !/^0+$/.test(id))
