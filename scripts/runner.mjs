@@ -714,13 +714,15 @@ export class Job {
           let command
           try {
             // Between fork and exec a child is still a copy of node, with node's environment; in the middle of its
-            // exec its files cannot be read: either way it is looked at again.
+            // exec its files cannot be read, or are empty (the kernel names the new program before it lays out its
+            // arguments and environment): either way it is looked at again.
             if (fs.readlinkSync(`/proc/${name}/exe`) === nodeExe) continue
             environ = fs.readFileSync(`/proc/${name}/environ`, 'utf8').split('\0')
             command = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ')
           } catch {
             continue // gone (it is no longer listed then), in the middle of an exec, or not ours to read
           }
+          if (!command || !environ.some(Boolean)) continue
           seen.add(Number(name))
           if (environ.includes(entry)) children.push({ pid: Number(name), command, token: environ.some(e => e.startsWith('ACTIONS_RUNTIME_TOKEN=')) })
         }
