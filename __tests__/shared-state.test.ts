@@ -7,7 +7,6 @@ import * as path from 'node:path'
 import { describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../scripts/runner.mjs'
 import { Git } from '../src/git-command-manager.js'
-import { listRefsEarly } from '../src/shared-refs.js'
 import { compareShared, fromElsewhere, readSharedState, type SharedState } from '../src/shared-state.js'
 import { commit, git, makeRepos, write, type Repos } from './helpers/repos.js'
 import { warnings } from './helpers/steps.js'
@@ -138,6 +137,31 @@ describe.concurrent('what every worktree shares, at exit', () => {
     expect(git(repos.clone, 'rev-parse', 'release')).toBe(moved)
   })
 
+  it('names what changed among 10,000 loose tags, as a fetch of every tag leaves them, from their names', async t => {
+    const repos = reposFor(t)
+    execFileSync('git', ['update-ref', '--stdin'], {
+      cwd: repos.clone,
+      input: Array.from({ length: 10_000 }, (_, i) => `create refs/tags/t${i} HEAD\n`).join('')
+    })
+    const j = job(repos, 'loose')
+    const { main, wt } = await enter(j, {})
+    const record = JSON.parse(main.state.worktree) as { shared: { file: string } }
+    // Names, not ids: the record holds 10,000 short names.
+    expect(fs.statSync(record.shared.file).size).toBeLessThan(200 * 1024)
+    const moved = commit(wt, 'agent.txt')
+    git(wt, 'tag', '--delete', 't5000')
+    git(wt, 'tag', '--force', 't6000', moved)
+    const exit = await j.uses('exit')
+    const [warning] = sharedWarnings(exit)
+    expect(warning).toContain('refs/tags/t5000 deleted (it was at an id not recorded at enter)')
+    expect(warning).toContain(`refs/tags/t6000 moved from an id not recorded at enter to ${moved.slice(0, 12)}`)
+    // In the output, an id not known is null.
+    expect(JSON.parse(exit.outputs['shared-changes'])).toEqual([
+      { kind: 'ref', name: 'refs/tags/t5000', change: 'deleted', from: null },
+      { kind: 'ref', name: 'refs/tags/t6000', change: 'moved', from: null, to: moved }
+    ])
+  })
+
   it('keeps a record of 10,000 refs out of the state, and believes it only as the main step wrote it', async t => {
     const repos = reposFor(t)
     const lines = Array.from({ length: 10_000 }, (_, i) => `create refs/tags/t${i} HEAD\n`).join('')
@@ -252,36 +276,62 @@ describe.concurrent('reading the refs as git does: packed-refs and the loose ref
     expect(changes.every(c => c.change === 'deleted')).toBe(true)
   })
 
-  it('leaves many loose refs to git to list, begun early, and takes what the step set after the listing', async t => {
+  it('knows a folder of many loose refs by their names: looked at again only when its time changed, old ids from the reflogs', async t => {
     const repos = reposFor(t)
-    const lines = Array.from({ length: 1100 }, (_, i) => `create refs/tags/t${i} HEAD\n`).join('')
-    execFileSync('git', ['update-ref', '--stdin'], { cwd: repos.clone, input: lines })
+    const head = git(repos.clone, 'rev-parse', 'HEAD')
+    // 1,100 loose tags (no reflog), and 1,100 remote-tracking branches a fetch wrote loose (each with a reflog).
+    execFileSync('git', ['update-ref', '--stdin'], {
+      cwd: repos.clone,
+      input: Array.from({ length: 1100 }, (_, i) => `create refs/tags/t${i} HEAD\n`).join('')
+    })
+    execFileSync('git', ['update-ref', '--stdin'], {
+      cwd: repos.origin,
+      input: Array.from({ length: 1100 }, (_, i) => `create refs/heads/b${i} ${head}\n`).join('')
+    })
+    git(repos.clone, 'fetch', '--quiet', 'origin')
     const [repo, commonDir] = [new Git(repos.clone), path.join(repos.clone, '.git')]
-    const own = { branch: 'worktree-listed', token: 'listed' }
-    // Written a minute ago: at exit only the folders whose time changed since are read again.
-    const ago = new Date(Date.now() - 60_000)
-    for (const folder of ['refs', 'refs/tags', 'refs/heads', 'refs/remotes', 'refs/remotes/origin']) fs.utimesSync(path.join(commonDir, folder), ago, ago)
-    const listed = listRefsEarly(repo, commonDir)
-    expect(listed).toBeDefined()
-    await listed
-    // The step's own fetch moves origin/main after git listed the refs.
-    const fetched = git(repos.clone, 'commit-tree', '-m', 'fetched', 'HEAD^{tree}')
-    git(repos.clone, 'update-ref', 'refs/remotes/origin/main', fetched)
-    const enter = await readSharedState(repo, commonDir, own, { listed, set: { 'refs/remotes/origin/main': fetched } })
-    // git listed them into a file of the step's own (the temp folder here: no RUNNER_TEMP).
-    t.onTestFinished(() => fs.rmSync(enter.refs.listed!.file!, { force: true }))
-    expect(fs.existsSync(enter.refs.listed!.file!)).toBe(true)
-    const exit = async (): Promise<string[]> => {
+    const own = { branch: 'worktree-named', token: `t${process.hrtime.bigint()}` }
+    const enter = await readSharedState(repo, commonDir, own)
+    t.onTestFinished(() => enter.refs.packed && fs.rmSync(enter.refs.packed.file, { force: true }))
+    // The small folders are read whole, the two large ones named.
+    expect(Object.keys(enter.refs.folders!.named).sort()).toEqual(['refs/remotes/origin', 'refs/tags'])
+    expect(enter.refs.loose).toContain(`${head} refs/heads/main\n`)
+    expect(enter.refs.loose).not.toContain('refs/tags/')
+    const exit = async (): Promise<{ after: SharedState; changes: string[] }> => {
       const after = await readSharedState(repo, commonDir, own, { before: enter })
-      return [String(after.refs.listed?.folders?.join(',')), ...compareShared(enter, after, own.branch).map(c => `${c.name} ${c.change}`)]
+      const changes = compareShared(enter, after, own.branch, { commonDir }).map(
+        c => `${c.name} ${c.change} ${c.from === null ? '?' : (c.from ?? '')}>${c.to ?? ''}`
+      )
+      return { after, changes }
     }
-    // Only refs/heads and refs/remotes/origin (the step's fetch) changed, which hold few: read from the files.
-    git(repos.clone, 'branch', 'worktree-listed')
-    git(repos.clone, 'branch', 'made-meanwhile')
-    expect(await exit()).toEqual(['refs/heads,refs/remotes/origin', 'refs/heads/made-meanwhile created'])
-    // refs/tags changed too, and holds too many: git lists them all again.
+    const untouched = await exit()
+    expect(untouched.changes).toEqual([])
+    // Neither named folder was listed again, nor any ref in it read.
+    expect(untouched.after.refs.loose).not.toMatch(/refs\/(tags|remotes)\//)
+    expect(untouched.after.refs.gone).toEqual([])
+
+    // The reflog's entries of enter's own second may be older than enter: the agent works in a later one.
+    await new Promise(resolve => setTimeout(resolve, 1010 - (Date.now() % 1000)))
+    const moved = commit(repos.clone, 'moved.txt')
     git(repos.clone, 'tag', '--delete', 't5')
+    git(repos.clone, 'tag', '--force', 't7', moved)
     git(repos.clone, 'tag', 'fresh')
-    expect(await exit()).toEqual(['undefined', 'refs/heads/made-meanwhile created', 'refs/tags/fresh created', 'refs/tags/t5 deleted'])
+    git(repos.clone, 'push', '--quiet', 'origin', 'main')
+    git(repos.origin, 'update-ref', 'refs/heads/b3', moved)
+    git(repos.origin, 'update-ref', '-d', 'refs/heads/b4')
+    git(repos.clone, 'fetch', '--quiet', '--prune', 'origin')
+    const known = [
+      `refs/heads/main moved ${head}>${moved}`,
+      `refs/remotes/origin/b3 moved ${head}>${moved}`,
+      // git deletes a ref's reflog with it, and a tag has none: where they were is not known.
+      'refs/remotes/origin/b4 deleted ?>',
+      `refs/remotes/origin/main moved ${head}>${moved}`,
+      `refs/tags/fresh created >${moved}`,
+      'refs/tags/t5 deleted ?>'
+    ]
+    expect((await exit()).changes).toEqual([...known.slice(0, 5), ...known.slice(5), `refs/tags/t7 moved ?>${moved}`].sort())
+    // Every ref packed: a ref gone from its folder into packed-refs is the same unless its reflog says it moved.
+    git(repos.clone, 'pack-refs', '--all')
+    expect((await exit()).changes).toEqual(known)
   })
 })

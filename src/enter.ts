@@ -36,7 +36,6 @@ import {
   reportTaken
 } from './report.js'
 import type { Found, Lookup, Restored } from './restore.js'
-import { listRefsEarly } from './shared-refs.js'
 import { readSharedState, type Known } from './shared-state.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from './worktree-pool.js'
@@ -59,10 +58,7 @@ export async function run(): Promise<void> {
       sweep(repo)
     ])
     lookup = settings.restore ? await lookUp(repo, settings, settingsAtEnter) : undefined
-    // Many refs take git a while to list: begun now, that runs beside what follows (a failure is said at the end).
-    const listed = listRefsEarly(repo.git, repo.commonDir)
-    void listed?.catch(() => undefined)
-    const known: Known = { configFile, listed }
+    const known: Known = { configFile }
     const { record, included, restored, shared } = settings.path
       ? await enterByPath(repo, settings, settingsAtEnter, known)
       : await create(repo, settings, settingsAtEnter, lfs, excludesFile, known, lookup?.found)
@@ -151,15 +147,19 @@ async function create(
     return { ...planned, taken: Boolean(taken?.gitDir) }
   })
   const { record } = plan
-  // Read while the files are checked out, once this step's own changes to it are made (the branch, a fetched
-  // base, sparse settings), and never after anything of the agent's ran.
-  const shared = sharedAtEnter(repo, record, { ...known, set: fetched && { [fetched.ref]: fetched.sha } })
-  // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does), of
-  // the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
+  // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does; by
+  // read-tree, as reset would write the branch again, and the time of its folder, which the record of what is
+  // shared keeps), of the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
+  let shared: Promise<StepFile | undefined> | undefined
   try {
     await prefetchBlobs(repo, [record.baseSha], settings.sparsePaths)
-    if (plan.taken) await checkOutTaken(record, lfs)
-    else await new Git(record.path).exec(['reset', '--hard', '--quiet'], { env: lfs, interruptible: true, remote: true })
+    const checkout = plan.taken
+      ? checkOutTaken(record, lfs)
+      : new Git(record.path).exec(['read-tree', '--reset', '-u', 'HEAD'], { env: lfs, interruptible: true, remote: true })
+    // Read while git checks the files out, once this step's own changes to it are made (the branch, a fetched
+    // base, sparse settings), and never after anything of the agent's ran.
+    shared = sharedAtEnter(repo, record, known)
+    await checkout
   } catch (error) {
     throw checkoutError(error as Error, record)
   }

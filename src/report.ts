@@ -268,13 +268,15 @@ export function describeShared(change: SharedChange): string {
   // An object id, short; a symbolic ref's target ("ref:refs/remotes/origin/main") whole.
   const id = (value: string | undefined): string => (value && /^[0-9a-f]+$/.test(value) ? value.slice(0, 12) : (value ?? ''))
   const what = change.kind === 'ref' ? change.name : `${change.kind} ${change.name}`
+  // null: one of a folder of many loose refs, recorded by name, and no reflog kept its id.
+  const was = change.from === null ? 'an id not recorded at enter' : id(change.from)
   const done =
     change.change === 'moved'
-      ? `moved from ${id(change.from)} to ${id(change.to)}`
+      ? `moved from ${was} to ${id(change.to)}`
       : change.change === 'created'
         ? `created at ${id(change.to)}`
         : change.change === 'deleted'
-          ? `deleted (it was at ${id(change.from)})`
+          ? `deleted (it was at ${was})`
           : change.change
   return `${what} ${done}${originText(change.origin)}`
 }

@@ -1,9 +1,12 @@
 // The refs every worktree of a repository shares, read at enter and at exit as cheaply as their number allows,
-// and what changed between the two. Read from the files as git reads them (packed-refs, and the loose refs over
-// it) while there are few loose refs: a git call is the dearest part of a step. Many loose refs (or a reftable
-// repository, which has no such files) are listed by git instead, in a process of its own beside the step's work;
-// at exit only the folders that changed are read again.
-import { randomBytes } from 'node:crypto'
+// and what changed between the two. Read from the files as git reads them: packed-refs (copied at enter; at exit
+// the same file when its identity is) and the loose refs over it. git writes a ref by renaming a new file into
+// its folder, so a folder's time changes with every ref created, replaced or deleted in it. Up to 1,000 loose
+// refs are read whole, the smallest folders first, and again at exit; a folder beyond that (refs/tags after a
+// fetch of every tag) is recorded by its refs' names and looked at again only when its time changed: 20,000 ref
+// files take 200 ms to read and 15 to list, and the main step is measured against git's own work. Of a ref known
+// by name, the id it had at enter is what its reflog says (branches and remote-tracking branches keep one).
+// A reftable repository has no such files: git lists its refs at enter and at exit.
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -15,52 +18,40 @@ export interface Refs {
   /** packed-refs: at enter a copy in RUNNER_TEMP, its hash and the file's identity; at exit the file itself. */
   packed?: { file: string; sha256?: string; stat?: string }
   /**
-   * "<value> <ref>\n" per ref, sorted by ref: the shared loose refs, or, listed by git, every ref (the ones that are not
-   * shared are passed over when compared). A symbolic ref's value is "ref:<target>".
+   * "<value> <ref>\n" per ref, sorted by ref: the shared loose refs read (at exit, those of the folders read whole
+   * and each ref created or replaced in a folder known by name); for a reftable repository every shared ref. A
+   * symbolic ref's value is "ref:<target>".
    */
   loose: string
-  /** Listed by git: at enter into a file in RUNNER_TEMP (the step never holds it whole then), at exit likewise or in part. */
-  listed?: Listed
-  /** Refs this step set itself after git listed them (a fetched base): their values as the step left them. */
-  set?: Record<string, string>
+  /** At enter, for loose refs: the folders read whole, and those known by their refs' names ("refs/tags"). */
+  folders?: { read: string[]; named: Record<string, Named> }
+  /** At exit: the refs known by name at enter whose files are gone (deleted, or packed). */
+  gone?: string[]
 }
 
-export interface Listed {
-  /** At enter: the file, its hash, when git began to list, and packed-refs' identity then. */
-  file?: string
-  sha256?: string
-  since?: number
-  packed?: string
-  /**
-   * At exit, when nothing was packed and few loose refs are in the folders that changed since (a folder's time
-   * changes with every ref created, replaced or deleted in it): those folders, whose loose refs `loose` holds.
-   */
-  folders?: string[]
+/** A folder of loose refs known by their names: its time (lstat's mtime, in ns) and the names of its ref files. */
+export interface Named {
+  time: string
+  names: string[]
 }
 
-/** How readRefs reads: at enter with the token for the copy of packed-refs, maybe a listing begun early; at exit as at enter. */
-export interface ReadRefs {
-  token?: string
-  /** At enter: the listing begun early. */
-  listed?: Promise<Listed>
-  /** At exit: the refs of enter. */
-  before?: Refs
-}
-
-/** A ref that is not what it was: `from` undefined when created, `to` undefined when deleted. */
+/** A ref that is not what it was: `from` undefined when created, null when its id at enter is not known; `to` undefined when deleted. */
 export interface RefChange {
   ref: string
-  from?: string
+  from?: string | null
   to?: string
 }
 
 /** Per-worktree refs, and agent-worktree's own: never shared. */
 const NOT_SHARED = /^refs\/(agent-worktree|worktree|bisect|rewritten)\//
-/** More loose refs than this are listed by git: 20,000 take 200 ms to read, and the step has one thread. */
+/** At most this many loose refs are read whole: 20,000 take 200 ms, and the step has one thread. */
 const MAX_LOOSE = 1000
 /** Up to this many refs that may have changed are looked up one by one; more, and each side is parsed whole. */
 const MAX_LOOKUPS = 32
 const MAX_PACKED_BYTES = 1024 ** 3
+/** What a ref known by name was at enter, and is at exit while its file is untouched. */
+const UNKNOWN = '\0unknown'
+const UNTOUCHED = '\0untouched'
 
 /** Whether a ref is shared: not per-worktree, not ours, not the worktree's branch nor a remote-tracking branch of it. */
 export function isShared(ref: string, branch: string): boolean {
@@ -69,51 +60,9 @@ export function isShared(ref: string, branch: string): boolean {
   return !branch || (ref !== `refs/heads/${branch}` && /^refs\/remotes\/[^/]+\/(.+)$/.exec(ref)?.[1] !== branch)
 }
 
-/**
- * At enter, started before the steps that take long: the listing by git, when the refs are too many to read
- * (none otherwise: they are read from the files at the end).
- */
-export function listRefsEarly(git: Git, commonDir: string): Promise<Listed> | undefined {
-  if (looseFiles(commonDir)) return undefined
-  const file = path.join(process.env.RUNNER_TEMP || os.tmpdir(), `agent-worktree-refs-${randomBytes(8).toString('hex')}`)
-  const [since, packed] = [Date.now(), statOf(path.join(commonDir, 'packed-refs'))]
-  const fd = fs.openSync(file, 'wx', 0o600)
-  return listRefs(git, fd)
-    .finally(() => fs.closeSync(fd))
-    .then(() => ({ file, sha256: sha256Of(stepBytes({ file })), since, packed }))
-}
-
-function listRefs(git: Git, stdout?: number): Promise<string> {
+function listRefs(git: Git): Promise<string> {
   // A symbolic ref (refs/remotes/origin/HEAD) by its target, as its file has it.
-  return git.exec(['for-each-ref', '--format=%(if)%(symref)%(then)ref:%(symref)%(else)%(objectname)%(end) %(refname)'], { interruptible: true, stdout })
-}
-
-/**
- * The loose ref files, when they are few enough to read and the repository keeps its refs in files: the walk
- * stops at the first one too many (a folder of 10,000 is not listed whole).
- */
-function looseFiles(commonDir: string): string[] | undefined {
-  if (fs.existsSync(path.join(commonDir, 'reftable'))) return undefined
-  const found: string[] = []
-  const walk = (dir: string): boolean => {
-    let folder: fs.Dir
-    try {
-      folder = fs.opendirSync(dir)
-    } catch {
-      return true
-    }
-    try {
-      for (let entry = folder.readSync(); entry; entry = folder.readSync()) {
-        const full = path.join(dir, entry.name)
-        if (entry.isDirectory() && !walk(full)) return false
-        if (entry.isFile() && found.push(full) > MAX_LOOSE) return false
-      }
-      return true
-    } finally {
-      folder.closeSync()
-    }
-  }
-  return walk(path.join(commonDir, 'refs')) ? found : undefined
+  return git.exec(['for-each-ref', '--format=%(if)%(symref)%(then)ref:%(symref)%(else)%(objectname)%(end) %(refname)'])
 }
 
 /**
@@ -142,31 +91,112 @@ export async function refsNamed(git: Git, commonDir: string, names: string[]): P
 }
 
 /**
- * The shared refs: from git's listing when one was started, else from the files, loose refs first (a ref git
- * packs meanwhile leaves its loose file after it is in packed-refs). At enter (a token given) packed-refs is
- * copied into RUNNER_TEMP, where no agent writes.
+ * The shared refs. At enter (a token given) packed-refs is copied into RUNNER_TEMP, where no agent writes, and the
+ * loose refs are read or named; at exit (the refs of enter given) the loose refs are read where they may have changed.
  */
-export async function readRefs(git: Git, commonDir: string, branch: string, how: ReadRefs): Promise<Refs> {
-  if (how.listed) return { loose: '', listed: await how.listed }
-  if (how.before?.listed) return (how.before.listed.file && changedLoose(commonDir, how.before.listed, branch)) || { loose: await listRefs(git), listed: {} }
-  const files = looseFiles(commonDir)
-  if (!files) return { loose: await listRefs(git), listed: {} }
-  const root = path.join(commonDir, 'refs')
-  return {
-    loose: looseLines(
-      files.map(file => `refs/${path.relative(root, file).split(path.sep).join('/')}`),
-      commonDir,
-      branch
-    ),
-    packed: packedRefs(commonDir, how.token)
+export async function readRefs(git: Git, commonDir: string, branch: string, how: { token?: string; before?: Refs }): Promise<Refs> {
+  if (fs.existsSync(path.join(commonDir, 'reftable'))) return { loose: refLines((await listRefs(git)).split('\n'), branch) }
+  const packed = packedRefs(commonDir, how.token)
+  // Not read at enter from the files (a reftable then): every folder is new.
+  if (how.before) return { ...readAgain(commonDir, branch, how.before.folders ?? { read: ['refs'], named: {} }), packed }
+  const folders = foldersOf(commonDir)
+  // The smallest folders first: those a fetch of every tag or branch filled are the ones known by name.
+  const read = new Set<string>()
+  let count = 0
+  for (const { folder, files } of [...folders].sort((a, b) => a.files.length - b.files.length)) {
+    if ((count += files.length) > MAX_LOOSE) break
+    read.add(folder)
   }
+  const named: Record<string, Named> = {}
+  for (const { folder, time, files } of folders) if (!read.has(folder)) named[folder] = { time, names: files }
+  const refs = folders.filter(({ folder }) => read.has(folder)).flatMap(({ folder, files }) => files.map(name => `${folder}/${name}`))
+  return { loose: looseLines(refs, commonDir, branch), folders: { read: [...read], named }, packed }
+}
+
+interface Folder {
+  folder: string
+  time: string
+  files: string[]
+}
+
+/** Every folder below refs, with its time (taken before it is listed) and the names of its ref files. */
+function foldersOf(commonDir: string): Folder[] {
+  const found: Folder[] = []
+  const walk = (folder: string): void => {
+    const dir = path.join(commonDir, ...folder.split('/'))
+    const time = timeOf(dir)
+    if (time === undefined) return
+    const entries = entriesOf(dir)
+    found.push({ folder, time, files: entries.filter(e => e.isFile() && !e.name.endsWith('.lock')).map(e => e.name) })
+    for (const entry of entries) if (entry.isDirectory() && sharedFolder(`${folder}/${entry.name}`)) walk(`${folder}/${entry.name}`)
+  }
+  walk('refs')
+  return found
+}
+
+/** A folder whose refs may be shared: not agent-worktree's own (kept worktrees' refs), nor a per-worktree one. */
+function sharedFolder(folder: string): boolean {
+  return !NOT_SHARED.test(`${folder}/`)
+}
+
+function timeOf(dir: string): string | undefined {
+  const stat = fs.lstatSync(dir, { throwIfNoEntry: false, bigint: true })
+  return stat?.isDirectory() ? String(stat.mtimeNs) : undefined
+}
+
+function entriesOf(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return []
+  }
+}
+
+/**
+ * At exit: the refs of the folders read whole at enter, again; in a folder known by name whose time changed, the
+ * refs created or replaced since (a file newer than the folder was at enter) and those gone; and every ref of a
+ * folder that was not there at enter.
+ */
+function readAgain(commonDir: string, branch: string, { read, named }: NonNullable<Refs['folders']>): Pick<Refs, 'loose' | 'gone'> {
+  const known = new Set([...read, ...Object.keys(named)])
+  const refs: string[] = []
+  const gone: string[] = []
+  const look = (folder: string, files: (entry: fs.Dirent) => boolean): void => {
+    const dir = path.join(commonDir, ...folder.split('/'))
+    for (const entry of entriesOf(dir)) {
+      const ref = `${folder}/${entry.name}`
+      if (entry.isFile() && !entry.name.endsWith('.lock') && files(entry)) refs.push(ref)
+      if (!entry.isDirectory() || known.has(ref) || !sharedFolder(ref)) continue
+      const below = path.join(dir, entry.name)
+      for (const file of regularFilesBelow(below)) refs.push(`${ref}/${path.relative(below, file).split(path.sep).join('/')}`)
+    }
+  }
+  for (const folder of read) look(folder, () => true)
+  for (const [folder, { time, names }] of Object.entries(named)) {
+    const dir = path.join(commonDir, ...folder.split('/'))
+    if (timeOf(dir) === time) continue
+    const then = new Set(names)
+    const now = new Set<string>()
+    look(folder, entry => {
+      now.add(entry.name)
+      return !then.has(entry.name) || newerThan(path.join(dir, entry.name), BigInt(time))
+    })
+    for (const name of names) if (!now.has(name)) gone.push(`${folder}/${name}`)
+  }
+  return { loose: looseLines(refs, commonDir, branch), gone }
+}
+
+/** Written since: git's new file renamed into place, or one written over (ctime: no tool sets it back). */
+function newerThan(file: string, time: bigint): boolean {
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false, bigint: true })
+  return !stat || stat.mtimeNs > time || stat.ctimeNs > time
 }
 
 /** "<value> <ref>\n" of the shared loose refs among `refs`, sorted by ref. */
 function looseLines(refs: string[], commonDir: string, branch: string): string {
   return refLines(
     refs
-      .filter(ref => isShared(ref, branch))
+      .filter(ref => isShared(ref, branch) && !ref.endsWith('.lock'))
       .flatMap(ref => {
         const value = readSmall(path.join(commonDir, ...ref.split('/')), 1024)
           ?.trim()
@@ -175,57 +205,6 @@ function looseLines(refs: string[], commonDir: string, branch: string): string {
       }),
     branch
   )
-}
-
-/**
- * At exit, after a listing at enter: the loose refs of the folders whose time changed since git began to list
- * (a second early: file times lag the clock), when nothing was packed meanwhile and they are few. Undefined
- * otherwise: then git lists them all again.
- */
-function changedLoose(commonDir: string, listed: Listed, branch: string): Refs | undefined {
-  const packed = path.join(commonDir, 'packed-refs')
-  if (fs.existsSync(path.join(commonDir, 'reftable')) || statOf(packed) !== listed.packed) return undefined
-  const since = BigInt(listed.since! - 1000) * 1_000_000n
-  const known = foldersOf(stepBytes(listed))
-  const folders = [...known].filter(folder => {
-    const stat = fs.lstatSync(path.join(commonDir, ...folder.split('/')), { throwIfNoEntry: false, bigint: true })
-    return !stat || stat.mtimeNs >= since
-  })
-  const refs = folders.flatMap(folder => refsIn(commonDir, folder, known))
-  if (refs.length > MAX_LOOSE) return undefined
-  return { loose: looseLines(refs, commonDir, branch), listed: { folders }, packed: listed.packed ? { file: packed } : undefined }
-}
-
-/** Every folder that holds a ref of the listing, and those above it up to refs: one string made per folder. */
-function foldersOf(listing: Buffer): Set<string> {
-  const folders = new Set<string>(['refs'])
-  let last = [0, 0]
-  for (let start = 0, end = listing.indexOf(10); end !== -1; start = end + 1, end = listing.indexOf(10, start)) {
-    const [from, to] = [listing.indexOf(32, start) + 1, listing.lastIndexOf(47, end)]
-    if (from <= 0 || to < from) continue
-    // Sorted by ref: the lines of one folder come together.
-    if (to - from === last[1] - last[0] && listing.compare(listing, last[0], last[1], from, to) === 0) continue
-    last = [from, to]
-    for (let at = listing.toString('utf8', from, to); at.includes('/') && !folders.has(at); at = at.slice(0, at.lastIndexOf('/'))) folders.add(at)
-  }
-  return folders
-}
-
-/** The refs whose files are in a folder, and in folders below it that the listing did not know. */
-function refsIn(commonDir: string, folder: string, known: Set<string>): string[] {
-  let entries: fs.Dirent[]
-  try {
-    entries = fs.readdirSync(path.join(commonDir, ...folder.split('/')), { withFileTypes: true })
-  } catch {
-    return []
-  }
-  return entries.flatMap(entry => {
-    const ref = `${folder}/${entry.name}`
-    if (entry.isFile()) return [ref]
-    if (!entry.isDirectory() || known.has(ref)) return []
-    const dir = path.join(commonDir, ...ref.split('/'))
-    return regularFilesBelow(dir).map(file => `${ref}/${path.relative(dir, file).split(path.sep).join('/')}`)
-  })
 }
 
 /** "<value> <ref>\n" of the shared refs among `lines`, sorted by ref (as git lists them, and packs them). */
@@ -260,68 +239,60 @@ function statOf(file: string): string | undefined {
 
 /**
  * What changed. Only the refs that may have are looked at: those on the lines where the two packed-refs, or the
- * two lists of loose refs, differ. In the common case packed-refs is the same file, and none of it is read.
+ * two lists of loose refs, differ, and those gone from a folder known by name. In the common case packed-refs is
+ * the same file, and none of it is read. Of a ref known by name, `logged` tells the id it had at enter where a
+ * reflog does: without it, a ref that only went into packed-refs is taken as the same.
  */
-export function compareRefs(was: Refs, now: Refs, branch: string): RefChange[] {
-  if (was.listed?.file && now.listed?.folders) return compareFolders(was.listed, now, branch, was.set)
+export function compareRefs(was: Refs, now: Refs, branch: string, logged: (ref: string) => string | undefined = () => undefined): RefChange[] {
   const same = was.packed?.stat !== undefined && was.packed.stat === now.packed?.stat
-  if (same && was.loose === now.loose && !was.set && !was.listed?.file) return []
+  const gone = new Set(now.gone)
+  if (same && was.loose === now.loose && !gone.size) return []
   const [packedBefore, packedAfter] = same ? [undefined, undefined] : [packedBytes(was.packed), packedBytes(now.packed)]
-  const [looseBefore, looseAfter] = [was.listed?.file ? stepBytes(was.listed) : Buffer.from(was.loose), Buffer.from(now.loose)]
-  const candidates = new Set([...changedRefs(looseBefore, looseAfter), ...Object.keys(was.set ?? {})])
+  const [looseBefore, looseAfter] = [Buffer.from(was.loose), Buffer.from(now.loose)]
+  const candidates = new Set([...changedRefs(looseBefore, looseAfter), ...gone])
   if (packedBefore && packedAfter) for (const ref of changedRefs(packedBefore, packedAfter)) candidates.add(ref)
   const whole = candidates.size > MAX_LOOKUPS
   let live: Buffer | undefined
   // The same packed-refs for both: the file of exit, read when a ref must be looked up in it.
   const shared = (): Buffer => (live ??= packedBytes(now.packed))
-  const before = valuesOf(looseBefore, packedBefore ?? shared, whole, was.set)
-  const after = valuesOf(looseAfter, packedAfter ?? shared, whole)
-  return changesOf(candidates, before, after, branch)
-}
-
-/** The refs of enter's listing in the folders that changed, against the loose refs there now and packed-refs (the same file). */
-function compareFolders(listed: Listed, now: Refs, branch: string, set: Record<string, string> = {}): RefChange[] {
-  const listing = stepBytes(listed)
-  const candidates = new Set([
-    ...now.loose
-      .split('\n')
-      .filter(Boolean)
-      .map(line => line.slice(line.indexOf(' ') + 1)),
-    ...now.listed!.folders!.flatMap(f => refsDirectlyIn(listing, f))
-  ])
-  const whole = candidates.size > MAX_LOOKUPS
-  const before = valuesOf(listing, Buffer.alloc(0), whole, set)
-  const after = valuesOf(Buffer.from(now.loose), () => packedBytes(now.packed), whole)
-  return changesOf(candidates, before, after, branch)
-}
-
-/** The refs of a sorted listing that are in `folder` itself: its block of refs, without those of folders below. */
-function refsDirectlyIn(listing: Buffer, folder: string): string[] {
-  const refs: string[] = []
-  const found = listing.indexOf(` ${folder}/`)
-  for (let start = found === -1 ? -1 : listing.lastIndexOf(10, found) + 1; start !== -1 && start < listing.length;) {
-    const end = listing.indexOf(10, start)
-    const line = listing.toString('utf8', start, end === -1 ? listing.length : end)
-    const ref = line.slice(line.indexOf(' ') + 1)
-    if (!ref.startsWith(`${folder}/`)) break
-    if (!ref.slice(folder.length + 1).includes('/')) refs.push(ref)
-    start = end === -1 ? -1 : end + 1
-  }
-  return refs
-}
-
-function changesOf(
-  candidates: Set<string>,
-  before: (ref: string) => string | undefined,
-  after: (ref: string) => string | undefined,
-  branch: string
-): RefChange[] {
+  const named = namedIn(was.folders?.named ?? {})
+  const replaced = lookup(looseAfter, whole)
+  const before = valuesOf(lookup(looseBefore, whole), lookup(packedBefore ?? shared, whole), ref => named(ref) && UNKNOWN)
+  const after = valuesOf(replaced, lookup(packedAfter ?? shared, whole), ref => named(ref) && !gone.has(ref) && UNTOUCHED)
   const changes: RefChange[] = []
   for (const ref of [...candidates].filter(ref => isShared(ref, branch)).sort()) {
     const [from, to] = [before(ref), after(ref)]
-    if (from !== to) changes.push({ ref, from, to })
+    if (to === UNTOUCHED) continue
+    if (from !== UNKNOWN) {
+      if (from !== to) changes.push({ ref, from, to })
+      continue
+    }
+    // Deleted; replaced, unless the reflog says it is where it was; gone into packed-refs, only where the reflog says it moved.
+    const then = logged(ref)
+    if (to === undefined || (replaced(ref) !== undefined ? then !== to : then !== undefined && then !== to)) changes.push({ ref, from: then ?? null, to })
   }
   return changes
+}
+
+/** A ref's value as git reads it: the loose ref, else what a folder known by name says of it, else the packed one. */
+function valuesOf(
+  loose: (ref: string) => string | undefined,
+  packed: (ref: string) => string | undefined,
+  byName: (ref: string) => string | false
+): (ref: string) => string | undefined {
+  return ref => loose(ref) ?? (byName(ref) || packed(ref))
+}
+
+/** Whether a ref is one of the folders known by name: each folder's names made a set when first asked. */
+function namedIn(named: Record<string, Named>): (ref: string) => boolean {
+  const sets = new Map<string, Set<string>>()
+  return ref => {
+    const at = ref.lastIndexOf('/')
+    const folder = ref.slice(0, at)
+    if (!named[folder]) return false
+    if (!sets.has(folder)) sets.set(folder, new Set(named[folder].names))
+    return sets.get(folder)!.has(ref.slice(at + 1))
+  }
 }
 
 /** packed-refs' bytes (none: empty). */
@@ -368,12 +339,6 @@ function refsOn(list: Buffer, from: number, to: number): string[] {
 /** The "<value> <ref>" lines of a list: not packed-refs' header, nor the peeled ids ("^") of its tags. */
 function refLinesOf(text: string): string[] {
   return text.split('\n').filter(line => line && !line.startsWith('#') && !line.startsWith('^'))
-}
-
-/** A ref's value as git reads it: one this step set, else the loose ref, else the packed one. */
-function valuesOf(loose: Buffer, packedRefs: Buffer | (() => Buffer), whole: boolean, set: Record<string, string> = {}): (ref: string) => string | undefined {
-  const lookups = [loose, packedRefs].map(list => lookup(list, whole))
-  return ref => set[ref] ?? lookups[0](ref) ?? lookups[1](ref)
 }
 
 function lookup(list: Buffer | (() => Buffer), whole: boolean): (ref: string) => string | undefined {

@@ -10,7 +10,7 @@ import type { Git } from './git-command-manager.js'
 import { currentOwner, describeOwner, parseLock, sameJob, type Owner } from './ownership.js'
 import { adminDirs, folderOf, lockOf, MAX_CONFIG_BYTES, sha256Of, type ConfigFile } from './repository.js'
 import { readRecordFile, type WorktreeRecord } from './state-helper.js'
-import { compareRefs, readRefs, type Listed, type Refs } from './shared-refs.js'
+import { compareRefs, readRefs, type Refs } from './shared-refs.js'
 import { identityOf, kindOf, linesOf, readSmall } from './untrusted-files.js'
 
 /** The worktree this job entered (its id, branch at enter and token): its refs, and its branch's, are its own. */
@@ -57,8 +57,8 @@ export interface SharedChange {
   /** The ref, the config key, or the hook's path. */
   name: string
   change: Change
-  /** A ref's object ids, before and after. */
-  from?: string
+  /** A ref's object ids, before (null: not known, see shared-refs.ts) and after. */
+  from?: string | null
   to?: string
   origin?: Origin
 }
@@ -68,15 +68,10 @@ const MAX_HOOK_BYTES = 1024 * 1024
 /** No more hooks than this are listed in one folder, and no more ref changes than this are traced. */
 const MAX_LISTED = 1000
 
-/**
- * What readSharedState is given: at exit, the state of enter; at enter, the config file as the main step read it,
- * and a listing of the refs git began early with the refs this step set since.
- */
+/** What readSharedState is given: at exit, the state of enter; at enter, the config file as the main step read it. */
 export interface Known {
   before?: SharedState
   configFile?: ConfigFile
-  listed?: Promise<Listed>
-  set?: Record<string, string>
 }
 
 /**
@@ -87,11 +82,11 @@ export async function readSharedState(git: Git, commonDir: string, own: OwnWorkt
   const at = Date.now()
   // At exit, the worktrees are read only when a ref changed (placeChanges).
   const holders = known.before ? undefined : holdersOf(worktreesOf(commonDir, own))
-  const how = { token: known.before ? undefined : own.token, listed: known.listed, before: known.before?.refs }
+  const how = { token: known.before ? undefined : own.token, before: known.before?.refs }
   const [refs, { hooksPath, ...config }] = await Promise.all([readRefs(git, commonDir, own.branch, how), readConfig(git, commonDir, own, known)])
   // At exit also the folder core.hooksPath named at enter: its hooks are still there when the setting goes.
   const hooks = hooksOf([path.join(commonDir, 'hooks'), known.before?.hooksPath, hooksPath])
-  return { at, refs: known.set ? { ...refs, set: known.set } : refs, ...config, hooksPath, hooks, holders }
+  return { at, refs, ...config, hooksPath, hooks, holders }
 }
 
 async function readConfig(git: Git, commonDir: string, own: OwnWorktree, known: Known): Promise<Pick<SharedState, 'configFile' | 'config' | 'hooksPath'>> {
@@ -207,9 +202,16 @@ function holdersOf(worktrees: Worktree[]): Record<string, Holder> {
 /**
  * What changed between enter and exit: refs created, moved and deleted; config keys and hooks added, changed and
  * removed. `head` is the branch the worktree has checked out now: one the agent created there is the worktree's.
+ * In `commonDir` the reflogs tell what a ref known at enter by name only was.
  */
-export function compareShared(before: SharedState, after: SharedState, branch: string, head?: string): SharedChange[] {
-  const changes: SharedChange[] = compareRefs(before.refs, after.refs, branch)
+export function compareShared(
+  before: SharedState,
+  after: SharedState,
+  branch: string,
+  { head, commonDir }: { head?: string; commonDir?: string } = {}
+): SharedChange[] {
+  const logged = (ref: string): string | undefined => (commonDir ? reflogBefore(commonDir, ref, before.at) : undefined)
+  const changes: SharedChange[] = compareRefs(before.refs, after.refs, branch, logged)
     .filter(({ ref, from }) => from !== undefined || ref !== head)
     .map(({ ref, from, to }) => ({ kind: 'ref', name: ref, change: from === undefined ? 'created' : to === undefined ? 'deleted' : 'moved', from, to }))
   for (const [kind, was, now] of [
@@ -262,6 +264,20 @@ function reflogEntry(commonDir: string, ref: string, to: string, since: number):
   return found
 }
 
+/**
+ * The id a ref had at `since`, as its reflog tells: the old id of its first entry of a later second (those of the
+ * same second may be older: the step's own fetch). None: created since, no reflog, or none of a later second.
+ */
+function reflogBefore(commonDir: string, ref: string, since: number): string | undefined {
+  for (const line of linesOf(path.join(commonDir, 'logs', ...ref.split('/')))) {
+    const match = REFLOG_LINE.exec(line)
+    if (!match || Number(match[3]) <= Math.floor(since / 1000)) continue
+    const old = line.slice(0, line.indexOf(' '))
+    return /^0+$/.test(old) ? undefined : old
+  }
+  return undefined
+}
+
 /** Every worktree's HEAD reflog entries since `since`, by key: null where two worktrees have the same one. */
 function headReflogs(worktrees: Worktree[], since: number): Map<string, Holder | null> {
   const heads = new Map<string, Holder | null>()
@@ -291,7 +307,7 @@ export async function sharedChanges(before: SharedState | undefined, git: Git, c
   try {
     const after = await readSharedState(git, commonDir, own, { before })
     const head = own.id ? readHead(path.join(commonDir, 'worktrees', own.id)) : undefined
-    return placeChanges(compareShared(before, after, own.branch, head), before, commonDir, own)
+    return placeChanges(compareShared(before, after, own.branch, { head, commonDir }), before, commonDir, own)
   } catch {
     return []
   }
