@@ -320,6 +320,8 @@ describe.concurrent('reading the refs as git does: packed-refs and the loose ref
     git(repos.origin, 'update-ref', 'refs/heads/b3', moved)
     git(repos.origin, 'update-ref', '-d', 'refs/heads/b4')
     git(repos.clone, 'fetch', '--quiet', '--prune', 'origin')
+    // A file no ref can be named after (a line break: a line of the record) is no ref.
+    fs.writeFileSync(path.join(commonDir, 'refs', 'tags', 'odd\nname'), `${moved}\n`)
     const known = [
       `refs/heads/main moved ${head}>${moved}`,
       `refs/remotes/origin/b3 moved ${head}>${moved}`,

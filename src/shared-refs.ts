@@ -29,10 +29,13 @@ export interface Refs {
   gone?: string[]
 }
 
-/** A folder of loose refs known by their names: its time (lstat's mtime, in ns) and the names of its ref files. */
+/**
+ * A folder of loose refs known by their names: its time (lstat's mtime, in ns) and the names of its ref files, a
+ * line each (one string: the record of 20,000 is parsed at every exit, and split only when the folder changed).
+ */
 export interface Named {
   time: string
-  names: string[]
+  names: string
 }
 
 /** A ref that is not what it was: `from` undefined when created, null when its id at enter is not known; `to` undefined when deleted. */
@@ -108,7 +111,7 @@ export async function readRefs(git: Git, commonDir: string, branch: string, how:
     read.add(folder)
   }
   const named: Record<string, Named> = {}
-  for (const { folder, time, files } of folders) if (!read.has(folder)) named[folder] = { time, names: files }
+  for (const { folder, time, files } of folders) if (!read.has(folder)) named[folder] = { time, names: files.join('\n') }
   const refs = folders.filter(({ folder }) => read.has(folder)).flatMap(({ folder, files }) => files.map(name => `${folder}/${name}`))
   return { loose: looseLines(refs, commonDir, branch), folders: { read: [...read], named }, packed }
 }
@@ -127,11 +130,16 @@ function foldersOf(commonDir: string): Folder[] {
     const time = timeOf(dir)
     if (time === undefined) return
     const entries = entriesOf(dir)
-    found.push({ folder, time, files: entries.filter(e => e.isFile() && !e.name.endsWith('.lock')).map(e => e.name) })
+    found.push({ folder, time, files: entries.filter(e => e.isFile() && refName(e.name)).map(e => e.name) })
     for (const entry of entries) if (entry.isDirectory() && sharedFolder(`${folder}/${entry.name}`)) walk(`${folder}/${entry.name}`)
   }
   walk('refs')
   return found
+}
+
+/** A file name a ref can have: not a lock file of git's, nor one with a line break (a line of the record). */
+function refName(name: string): boolean {
+  return !name.endsWith('.lock') && !name.includes('\n')
 }
 
 /** A folder whose refs may be shared: not agent-worktree's own (kept worktrees' refs), nor a per-worktree one. */
@@ -165,7 +173,7 @@ function readAgain(commonDir: string, branch: string, { read, named }: NonNullab
     const dir = path.join(commonDir, ...folder.split('/'))
     for (const entry of entriesOf(dir)) {
       const ref = `${folder}/${entry.name}`
-      if (entry.isFile() && !entry.name.endsWith('.lock') && files(entry)) refs.push(ref)
+      if (entry.isFile() && refName(entry.name) && files(entry)) refs.push(ref)
       if (!entry.isDirectory() || known.has(ref) || !sharedFolder(ref)) continue
       const below = path.join(dir, entry.name)
       for (const file of regularFilesBelow(below)) refs.push(`${ref}/${path.relative(below, file).split(path.sep).join('/')}`)
@@ -175,13 +183,13 @@ function readAgain(commonDir: string, branch: string, { read, named }: NonNullab
   for (const [folder, { time, names }] of Object.entries(named)) {
     const dir = path.join(commonDir, ...folder.split('/'))
     if (timeOf(dir) === time) continue
-    const then = new Set(names)
+    const then = new Set(names.split('\n'))
     const now = new Set<string>()
     look(folder, entry => {
       now.add(entry.name)
       return !then.has(entry.name) || newerThan(path.join(dir, entry.name), BigInt(time))
     })
-    for (const name of names) if (!now.has(name)) gone.push(`${folder}/${name}`)
+    for (const name of then) if (!now.has(name)) gone.push(`${folder}/${name}`)
   }
   return { loose: looseLines(refs, commonDir, branch), gone }
 }
@@ -196,7 +204,7 @@ function newerThan(file: string, time: bigint): boolean {
 function looseLines(refs: string[], commonDir: string, branch: string): string {
   return refLines(
     refs
-      .filter(ref => isShared(ref, branch) && !ref.endsWith('.lock'))
+      .filter(ref => isShared(ref, branch) && refName(ref))
       .flatMap(ref => {
         const value = readSmall(path.join(commonDir, ...ref.split('/')), 1024)
           ?.trim()
@@ -290,7 +298,7 @@ function namedIn(named: Record<string, Named>): (ref: string) => boolean {
     const at = ref.lastIndexOf('/')
     const folder = ref.slice(0, at)
     if (!named[folder]) return false
-    if (!sets.has(folder)) sets.set(folder, new Set(named[folder].names))
+    if (!sets.has(folder)) sets.set(folder, new Set(named[folder].names.split('\n')))
     return sets.get(folder)!.has(ref.slice(at + 1))
   }
 }
