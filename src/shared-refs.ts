@@ -169,8 +169,11 @@ function readAgain(commonDir: string, branch: string, { read, named }: NonNullab
   const known = new Set([...read, ...Object.keys(named)])
   const refs: string[] = []
   const gone: string[] = []
+  const real = realOf(commonDir)
   const look = (folder: string, files: (entry: fs.Dirent) => boolean): void => {
     const dir = path.join(commonDir, ...folder.split('/'))
+    // A folder an agent replaced by a link, or one below a link: not the repository's, and not read.
+    if (real === undefined || realOf(dir) !== path.join(real, ...folder.split('/'))) return
     for (const entry of entriesOf(dir)) {
       const ref = `${folder}/${entry.name}`
       if (entry.isFile() && refName(entry.name) && files(entry)) refs.push(ref)
@@ -194,10 +197,21 @@ function readAgain(commonDir: string, branch: string, { read, named }: NonNullab
   return { loose: looseLines(refs, commonDir, branch), gone }
 }
 
-/** Written since: git's new file renamed into place, or one written over (ctime: no tool sets it back). */
+/**
+ * Written since: git's new file renamed into place, or one written over. By its mtime: a copy that keeps times
+ * (cp -a, tar, a cache) or a chmod -R gives every file a new ctime, and no ref changed.
+ */
 function newerThan(file: string, time: bigint): boolean {
   const stat = fs.lstatSync(file, { throwIfNoEntry: false, bigint: true })
-  return !stat || stat.mtimeNs > time || stat.ctimeNs > time
+  return !stat || stat.mtimeNs > time
+}
+
+function realOf(dir: string): string | undefined {
+  try {
+    return fs.realpathSync(dir)
+  } catch {
+    return undefined
+  }
 }
 
 /** "<value> <ref>\n" of the shared loose refs among `refs`, sorted by ref. */
@@ -206,13 +220,21 @@ function looseLines(refs: string[], commonDir: string, branch: string): string {
     refs
       .filter(ref => isShared(ref, branch) && refName(ref))
       .flatMap(ref => {
-        const value = readSmall(path.join(commonDir, ...ref.split('/')), 1024)
-          ?.trim()
-          .replace(/^ref: /, 'ref:')
+        const value = refValue(readSmall(path.join(commonDir, ...ref.split('/')), 1024))
         return value ? [`${value} ${ref}`] : []
       }),
     branch
   )
+}
+
+/**
+ * A loose ref file's value as git reads it: an object id (whatever follows it after white space), or a symbolic
+ * ref's target as "ref:<target>". Anything else is no ref: nothing of it is ever shown.
+ */
+function refValue(text: string | undefined): string | undefined {
+  const id = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)(?:\s|$)/.exec(text ?? '')?.[1]
+  const target = /^ref:[ \t]*(refs\/[^\s]+)\s*$/.exec(text?.split('\n')[0] ?? '')?.[1]
+  return id ?? (target && `ref:${target}`)
 }
 
 /** "<value> <ref>\n" of the shared refs among `lines`, sorted by ref (as git lists them, and packs them). */
@@ -297,7 +319,8 @@ function namedIn(named: Record<string, Named>): (ref: string) => boolean {
   return ref => {
     const at = ref.lastIndexOf('/')
     const folder = ref.slice(0, at)
-    if (!named[folder]) return false
+    // Object.hasOwn: a line of an agent's making can name a folder "__proto__".
+    if (!Object.hasOwn(named, folder)) return false
     if (!sets.has(folder)) sets.set(folder, new Set(named[folder].names.split('\n')))
     return sets.get(folder)!.has(ref.slice(at + 1))
   }
