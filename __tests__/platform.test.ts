@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { isInside, normalizePath, samePath } from '../src/paths.js'
 import { parseLsofCwd, residentsOf, spawnOptions, stopTree } from '../src/processes.js'
 import { deleteTree, renameFolder } from '../src/remove-worktree.js'
+import { plainPath } from '../src/untrusted-files.js'
 
 const none = (): undefined => undefined
 
@@ -49,6 +50,31 @@ describe('paths, compared as each file system compares them', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true })
     }
+  })
+})
+
+describe('a path of a rescue or of an index the agent may have forged', () => {
+  it('never names the git dir, in any spelling a file system takes for .git (as git refuses them to check out)', () => {
+    for (const spelling of [
+      '.git',
+      '.GIT',
+      '.Git',
+      '.git.',
+      '.git ',
+      '.git. .',
+      '.git::$INDEX_ALLOCATION',
+      'git~1',
+      'GIT~1',
+      '.g\u200cit',
+      '\ufeff.git',
+      '.gi\u200dt'
+    ]) {
+      expect(plainPath(spelling), JSON.stringify(spelling)).toBe(false)
+      expect(plainPath(`src/${spelling}/config`), JSON.stringify(spelling)).toBe(false)
+    }
+    for (const plain of ['.github/workflows/ci.yml', '.gitignore', 'git', 'a.git', '.git-blame-ignore-revs', 'git~2', 'src/.gitkeep'])
+      expect(plainPath(plain), plain).toBe(true)
+    for (const odd of ['', 'a//b', './a', 'a/../b', '/etc/passwd']) expect(plainPath(odd), odd).toBe(false)
   })
 })
 

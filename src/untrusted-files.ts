@@ -139,13 +139,26 @@ export function reachedWithoutLinks(folder: string, relative: string, encoding: 
 
 /**
  * A path git reported (maybe from an index or tree the agent forged) that names something inside a folder:
- * plain segments only, no "..", ".", empty or ".git" one, and on Windows no backslash (a separator there).
+ * plain segments only, no "..", ".", empty or git dir one, and on Windows no backslash (a separator there).
  */
 export function plainPath(relative: string): boolean {
   return (
     !path.isAbsolute(relative) &&
-    relative.split('/').every(s => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git' && (process.platform !== 'win32' || !s.includes('\\')))
+    relative.split('/').every(s => s !== '' && s !== '.' && s !== '..' && !dotGit(s) && (process.platform !== 'win32' || !s.includes('\\')))
   )
+}
+
+/** Code points HFS+ ignores in a name (git's is_hfs_dotgit): ".g\u200cit" is ".git" there. */
+const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g
+
+/**
+ * A name some file system takes for ".git", as git refuses them on checkout (core.protectNTFS, core.protectHFS):
+ * any case; on NTFS with trailing dots and spaces, a stream (".git::$INDEX_ALLOCATION") or the short name git~1.
+ */
+function dotGit(segment: string): boolean {
+  const name = segment.replace(HFS_IGNORED, '').toLowerCase()
+  const ntfs = name.split(':')[0].replace(/[. ]+$/, '')
+  return name === '.git' || ntfs === '.git' || ntfs === 'git~1'
 }
 
 /** What `openBeneath` found: for a regular file an open descriptor (the caller closes it), its size and mode. */
