@@ -3,6 +3,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { pidSpace } from '../src/processes.js'
 import { LOCK_FILE, withRepositoryLock } from '../src/repository-lock.js'
 
 let dir: string
@@ -47,10 +48,20 @@ describe('the repository lock', () => {
   })
 
   it('recovers a lock left by a process of this host that was killed', async () => {
-    fs.writeFileSync(lockFile, JSON.stringify({ pid: deadPid(), host: os.hostname(), id: 'dead' }))
+    fs.writeFileSync(lockFile, JSON.stringify({ pid: deadPid(), host: os.hostname(), space: pidSpace(), id: 'dead' }))
     const started = Date.now()
     expect(await withRepositoryLock(dir, async () => 'got it')).toBe('got it')
     expect(Date.now() - started).toBeLessThan(2_000)
+  })
+
+  it('never takes a fresh lock of another pid namespace (a runner container with the host name) for a dead one', async () => {
+    // Its pid names no process here; its holder, in its own container, may be alive and refreshing it.
+    for (const space of [`pid:[1] ${pidSpace()?.split(' ')[1]}`, undefined]) {
+      fs.writeFileSync(lockFile, JSON.stringify({ pid: deadPid(), host: os.hostname(), space, id: 'elsewhere' }))
+      const error = await withRepositoryLock(dir, async () => 'never', { timeoutMs: 400, staleMs: 30_000 }).catch((e: Error) => e)
+      expect(error, String(space)).toBeInstanceOf(Error)
+      expect(fs.existsSync(lockFile)).toBe(true)
+    }
   })
 
   it('recovers a lock that its holder stopped refreshing, from another host or torn', async () => {

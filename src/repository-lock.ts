@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { pidSpace } from './processes.js'
 import { kindOf, readSmall } from './untrusted-files.js'
 
 export const LOCK_FILE = 'agent-worktree.lock'
@@ -22,6 +23,8 @@ export class LockTimeoutError extends Error {}
 interface Holder {
   pid: number
   host: string
+  /** Where its pid names it (processes.ts pidSpace): a runner in another container that shares the host's name has its own pids. */
+  space?: string
   id: string
   /** The git process the holder is running, which may outlive a killed holder by a moment. */
   child?: number
@@ -60,6 +63,11 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Whether the holder's pid can be looked up here: this host, and the pid namespace and boot it was written in. */
+function lookedUpHere(holder: Holder): boolean {
+  return holder.host === os.hostname() && holder.space !== undefined && holder.space === pidSpace()
+}
+
 function readHolder(file: string): { holder?: Holder; text: string; ageMs: number } | undefined {
   try {
     // The lock lives in the common git dir, which the agent can write: a pipe in its place is never read.
@@ -83,7 +91,7 @@ function stealIfStale(file: string, options: LockOptions): void {
   const seen = readHolder(file)
   if (!seen) return
   const holder = seen.holder
-  const deadHere = holder !== undefined && holder.host === os.hostname() && !isAlive(holder.pid) && !(holder.child && isAlive(holder.child))
+  const deadHere = holder !== undefined && lookedUpHere(holder) && !isAlive(holder.pid) && !(holder.child && isAlive(holder.child))
   // A lock is a regular file: anything else in its place (a named pipe) is no step's lock.
   const notALock = kindOf(file) !== 'file'
   if (!deadHere && !notALock && seen.ageMs < options.staleMs) return
@@ -137,7 +145,7 @@ export async function settle(commonDir: string, options: Partial<LockOptions> = 
 export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise<T>, given: Partial<LockOptions> = {}): Promise<T> {
   const options = { ...DEFAULTS, ...given }
   const file = path.join(commonDir, LOCK_FILE)
-  const me: Holder = { pid: process.pid, host: os.hostname(), id: randomBytes(6).toString('hex') }
+  const me: Holder = { pid: process.pid, host: os.hostname(), space: pidSpace(), id: randomBytes(6).toString('hex') }
   const started = Date.now()
   // Written aside, then linked into place, which fails when the lock exists: a lock file is never half-written.
   // On a full disk there is no room for the draft: an empty lock file, judged by its age, has to do.
@@ -188,7 +196,7 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
     const draftFile = path.join(commonDir, name)
     const seen = readHolder(draftFile)
     // Half-written means its writer was killed, or is writing it now and will write it again.
-    const writerGone = !seen?.holder || (seen.holder.host === os.hostname() && !isAlive(seen.holder.pid))
+    const writerGone = !seen?.holder || (lookedUpHere(seen.holder) && !isAlive(seen.holder.pid))
     if (seen && (writerGone || seen.ageMs > options.staleMs)) fs.rmSync(draftFile, { force: true })
   }
   // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
