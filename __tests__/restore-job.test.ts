@@ -4,6 +4,7 @@
 // and find it as the agent left it: the files byte for byte, git status and git log as they read. Through the
 // committed bundles, as the runner runs them. The artifact service is the one stand-in (results-service.ts: its
 // list and download answered as the real service answers); branches go to and come from a real bare origin.
+import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it, type TestContext } from 'vitest'
@@ -152,6 +153,20 @@ describe.concurrent('what a restore refuses, and what it says when there is noth
       expect(error, name).toMatch(why)
       nothingCreated(l.workspace)
     }
+  })
+
+  it('refuses an artifact larger than a rescue within its rescue-max-size holds, before downloading it', async t => {
+    const l = lab(t, 'push')
+    const service = await startResultsService()
+    t.onTestFinished(() => service.close())
+    service.artifacts.set('agent-worktree-rescue-big-agents-41-1', storedZip({ 'build.bin': randomBytes(3 * 1024 * 1024) }))
+    const main = await hostedJob(l, service.env).uses('.', { restore: 'agent-worktree-rescue-big-agents-41-1', 'rescue-max-size': '1MB' })
+    expect(main.exitCode).toBe(1)
+    const error = main.annotations.find(a => a.level === 'error')?.message ?? ''
+    expect(error).toContain("its artifact is 3.0 MB, more than a rescue within this step's rescue-max-size holds")
+    expect(error).toContain("Set rescue-max-size here as large as the rescuing step's")
+    expect(service.requests.filter(request => request.startsWith('GET /download/'))).toEqual([])
+    nothingCreated(l.workspace)
   })
 
   it('auto on a first attempt, and on a re-run whose first attempt left nothing, says so in one line and starts from the base', async t => {

@@ -63,7 +63,7 @@ async function findRescue(repo, request, context) {
         if (chosen.kind === 'branch')
             await fetchBranch(repo, chosen.name, ref, context.push, input);
         else
-            await fetchArtifact(repo, chosen.name, ref, context.push, input);
+            await fetchArtifact(repo, chosen.name, ref, context, input);
         const snapshot = await readSnapshot(repo.git, ref);
         if (!snapshot)
             throw new _input_helper_js__WEBPACK_IMPORTED_MODULE_5__/* .InputError */ .dz(input, chosen.name, `it is not a rescue: its commit is not a snapshot agent-worktree made (no ${_snapshot_js__WEBPACK_IMPORTED_MODULE_10__/* .TRAILERS */ .jl.head} trailers)`, FIX);
@@ -195,10 +195,13 @@ async function artifactNames() {
  * from the remote what that bundle builds on and this clone lacks (a depth-1 checkout, a pull request's merge
  * commit), then that one ref into `ref`.
  */
-async function fetchArtifact(repo, name, ref, push, input) {
+async function fetchArtifact(repo, name, ref, { push, maxBytes }, input) {
     const dir = (0,_sealed_git_js__WEBPACK_IMPORTED_MODULE_9__/* .privateTemp */ .A)('agent-worktree-restore-');
     try {
         const { artifact } = await service(client => client.getArtifact(name), name, input);
+        // Told before the download: a name that is not a rescue's may be a build's gigabytes. A megabyte for the README and the zip.
+        if (artifact.size > maxBytes + 1024 * 1024)
+            throw new _input_helper_js__WEBPACK_IMPORTED_MODULE_5__/* .InputError */ .dz(input, name, `its artifact is ${(artifact.size / 1024 / 1024).toFixed(1)} MB, more than a rescue within this step's rescue-max-size holds`, "Set rescue-max-size here as large as the rescuing step's, or restore its branch.");
         await service(client => client.downloadArtifact(artifact.id, { path: dir }), name, input);
         const bundle = node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, 'rescue.bundle');
         const header = bundleHeader(bundle);

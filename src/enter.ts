@@ -82,7 +82,13 @@ export async function run(): Promise<void> {
 /** The rescue to restore, fetched and checked before anything is created; its module is loaded only for a restore. */
 async function lookUp(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<Lookup> {
   const { findRescue } = await import('./restore.js')
-  const lookup = await findRescue(repo, settings.restore!, { push: pinned.push, rescue: settings.rescue, name: settings.name, leg: settings.leg })
+  const lookup = await findRescue(repo, settings.restore!, {
+    push: pinned.push,
+    rescue: settings.rescue,
+    name: settings.name,
+    leg: settings.leg,
+    maxBytes: settings.rescueMaxBytes
+  })
   if (lookup.nothing) reportNothingToRestore(lookup.nothing)
   return lookup
 }

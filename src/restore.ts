@@ -67,6 +67,8 @@ export interface LookupContext {
   name?: string
   leg?: string
   env?: NodeJS.ProcessEnv
+  /** This step's rescue-max-size: a rescue's artifact holds no more than that, its bundle and patch together. */
+  maxBytes: number
 }
 
 const FIX = 'Restore a rescue that exists: the rescue-ref or rescue-artifact output of the exit that kept the work, as its message names it.'
@@ -82,7 +84,7 @@ export async function findRescue(repo: Repository, request: RestoreRequest, cont
     if ('attempt' in chosen) return { nothing: chosen, dispose }
     const input = request === 'auto' ? 'restore (auto)' : 'restore'
     if (chosen.kind === 'branch') await fetchBranch(repo, chosen.name, ref, context.push, input)
-    else await fetchArtifact(repo, chosen.name, ref, context.push, input)
+    else await fetchArtifact(repo, chosen.name, ref, context, input)
     const snapshot = await readSnapshot(repo.git, ref)
     if (!snapshot)
       throw new InputError(input, chosen.name, `it is not a rescue: its commit is not a snapshot agent-worktree made (no ${TRAILERS.head} trailers)`, FIX)
@@ -232,10 +234,18 @@ async function artifactNames(): Promise<string[]> {
  * from the remote what that bundle builds on and this clone lacks (a depth-1 checkout, a pull request's merge
  * commit), then that one ref into `ref`.
  */
-async function fetchArtifact(repo: Repository, name: string, ref: string, push: PushTarget | undefined, input: string): Promise<void> {
+async function fetchArtifact(repo: Repository, name: string, ref: string, { push, maxBytes }: LookupContext, input: string): Promise<void> {
   const dir = privateTemp('agent-worktree-restore-')
   try {
     const { artifact } = await service(client => client.getArtifact(name), name, input)
+    // Told before the download: a name that is not a rescue's may be a build's gigabytes. A megabyte for the README and the zip.
+    if (artifact.size > maxBytes + 1024 * 1024)
+      throw new InputError(
+        input,
+        name,
+        `its artifact is ${(artifact.size / 1024 / 1024).toFixed(1)} MB, more than a rescue within this step's rescue-max-size holds`,
+        "Set rescue-max-size here as large as the rescuing step's, or restore its branch."
+      )
     await service(client => client.downloadArtifact(artifact.id, { path: dir }), name, input)
     const bundle = path.join(dir, 'rescue.bundle')
     const header = bundleHeader(bundle)
