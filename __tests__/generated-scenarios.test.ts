@@ -16,6 +16,8 @@ import { git, makeRepos, write, type Repos } from './helpers/repos.js'
 import { createLikeMain, exitAs } from './helpers/worktree.js'
 
 const CASES = Number(process.env.AGENT_WORKTREE_CASES ?? 200)
+/** A case takes some 150 ms on two cores: 5,000 (npm run test:scenarios) need more than ten minutes. */
+const TIMEOUT = Math.max(600_000, CASES * 400)
 
 type Action =
   | { kind: 'edit' | 'delete' | 'skip-worktree' | 'assume-unchanged'; pick: number }
@@ -219,7 +221,7 @@ async function exitAndCheck(record: WorktreeRecord, agent: Agent, onExit: 'keep'
 }
 
 describe('generated agent scenarios', () => {
-  it(`keep the invariant over ${CASES} cases`, async () => {
+  it(`keep the invariant over ${CASES} cases`, { timeout: TIMEOUT }, async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(action, { maxLength: 10 }),
@@ -239,9 +241,9 @@ describe('generated agent scenarios', () => {
       ),
       { numRuns: CASES }
     )
-  }, 600_000)
+  })
 
-  it(`keep it for worktrees entered by path, ${Math.ceil(CASES / 8)} cases`, async () => {
+  it(`keep it for worktrees entered by path, ${Math.ceil(CASES / 8)} cases`, { timeout: TIMEOUT }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { maxLength: 8 }), fc.boolean(), async (actions, preCommit) => {
         const id = ++counter
@@ -263,9 +265,9 @@ describe('generated agent scenarios', () => {
       }),
       { numRuns: Math.ceil(CASES / 8) }
     )
-  }, 600_000)
+  })
 
-  it(`keep it for a worktree used while parked in the pool, ${Math.ceil(CASES / 8)} cases`, async () => {
+  it(`keep it for a worktree used while parked in the pool, ${Math.ceil(CASES / 8)} cases`, { timeout: TIMEOUT }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { maxLength: 8 }), async actions => {
         const id = ++counter
@@ -291,7 +293,7 @@ describe('generated agent scenarios', () => {
       }),
       { numRuns: Math.ceil(CASES / 8) }
     )
-  }, 600_000)
+  })
 })
 
 /** Whether anything appeared in a parked worktree since `head`: a file on disk that differs, or a commit. */
