@@ -16,7 +16,7 @@ import { git, makeRepos, write, type Repos } from './helpers/repos.js'
 import { createLikeMain, exitAs } from './helpers/worktree.js'
 
 const CASES = Number(process.env.AGENT_WORKTREE_CASES ?? 200)
-/** A case takes some 150 ms on two cores: 5,000 (npm run test:scenarios) need more than ten minutes. */
+/** A case takes some 220 ms on two cores: 5,000 (npm run test:scenarios) need some 20 minutes. */
 const TIMEOUT = Math.max(600_000, CASES * 400)
 
 type Action =
