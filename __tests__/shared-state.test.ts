@@ -106,6 +106,23 @@ describe.concurrent('what every worktree shares, at exit', () => {
     expect(exit.summary).not.toContain('shares')
   })
 
+  it('leaves a folder of many loose branches as it recorded it: the checkout does not write the new branch again', async t => {
+    const repos = reposFor(t)
+    execFileSync('git', ['update-ref', '--stdin'], {
+      cwd: repos.clone,
+      input: Array.from({ length: 1100 }, (_, i) => `create refs/heads/b${i} HEAD\n`).join('')
+    })
+    const j = job(repos, 'branches')
+    const { main, wt } = await enter(j, { name: 'branches' })
+    const record = JSON.parse(main.state.worktree) as { shared: { file: string } }
+    const written = JSON.parse(fs.readFileSync(record.shared.file, 'utf8')) as SharedState
+    // Recorded by name, after the worktree's branch was made: its time is the folder's when the main step ended,
+    // so that an exit after a job that touched no branch lists none of 1,100 files again.
+    const heads = fs.statSync(path.join(repos.clone, '.git', 'refs', 'heads'), { bigint: true })
+    expect(written.refs.folders?.named['refs/heads']?.time).toBe(String(heads.mtimeNs))
+    expect(git(wt, 'reflog', '--format=%gs')).not.toContain('reset: moving to HEAD')
+  })
+
   it('says which changes another job in the same clone made, where its worktree or a reflog tells', async t => {
     const repos = reposFor(t)
     git(repos.clone, 'branch', 'release')
