@@ -1,5 +1,5 @@
-// npm run local-action [-- <env file>]: the TypeScript entry points, main (src/enter.ts) then post
-// (src/post-step.ts), through @github/local-action, with the inputs of the env file given, else of .env
+// npm run local-action [-- <env file>]: the TypeScript entry points, main (src/stages/main.ts) then post
+// (src/stages/post.ts), through @github/local-action, with the inputs of the env file given, else of .env
 // when there is one, else of .env.example.
 //
 // What a runner gives a job and takes back, this gives and takes back too: a RUNNER_TEMP of its own,
@@ -46,7 +46,7 @@ const dir = worktreesDir(readEnvFile(path.resolve(envFile)))
 const dirExisted = dir !== undefined && fs.existsSync(dir)
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-worktree-local-'))
 try {
-  const run = spawnSync('npx', ['local-action', 'run', '.', 'src/enter.ts', envFile, '--post', 'src/post-step.ts'], {
+  const run = spawnSync('npx', ['local-action', 'run', '.', 'src/stages/main.ts', envFile, '--post', 'src/stages/post.ts'], {
     cwd: ROOT,
     env: { ...process.env, RUNNER_TEMP: temp },
     stdio: 'inherit',

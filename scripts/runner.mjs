@@ -1,5 +1,5 @@
 // Runs the committed bundles as the GitHub Actions runner (actions/runner) runs a node action. Used by the
-// end-to-end and fault tests and by the demo; __tests__/runner-emulation.test.ts checks the emulation itself.
+// end-to-end and fault tests and by the demo; __tests__/e2e/runner-emulation.test.ts checks the emulation itself.
 //
 // Emulated, after the runner's source:
 // - One node process per step (Runner.Worker/Handlers/NodeScriptActionHandler.cs: cwd GITHUB_WORKSPACE,

@@ -2,9 +2,9 @@
 // the file action.yml or exit/action.yml names (dist/main/index.js, dist/post/index.js,
 // dist/exit/index.js), a line that calls start() with its stage (written by scripts/bundle.mjs): the
 // stages share nearly all their code, and each chunk ships once.
-import { run as exitStep } from './exit-step.js'
-import { run as enter } from './enter.js'
-import { run as post } from './post-step.js'
+import { run as exitStep } from './stages/exit.js'
+import { run as enter } from './stages/main.js'
+import { run as post } from './stages/post.js'
 
 const STAGES = { main: enter, post, exit: exitStep }
 

@@ -1,11 +1,11 @@
 // A worktree made as the main step makes one: locked with a token, its record in its git dir.
 import * as path from 'node:path'
-import { evidenceOf, type Source } from '../../src/evidence.js'
-import { exitWorktree, type ExitOptions, type ExitResult } from '../../src/exit-worktree.js'
-import { messageOf } from '../../src/report.js'
-import type { Owner } from '../../src/ownership.js'
-import { openRepository } from '../../src/repository.js'
-import { writeRecordFile, type WorktreeRecord } from '../../src/state-helper.js'
+import { evidenceOf, type Source } from '../../src/exit/evidence.js'
+import { exitWorktree, type ExitOptions, type ExitResult } from '../../src/exit/exit-worktree.js'
+import { messageOf } from '../../src/runner/report.js'
+import type { Owner } from '../../src/record/ownership.js'
+import { openRepository } from '../../src/git/repository.js'
+import { writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
 import { git, type Repos } from './repos.js'
 
 export const TEST_OWNER: Owner = {

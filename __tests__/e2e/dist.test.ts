@@ -1,0 +1,52 @@
+// dist/ as the runner gets it: one bundle for the three stages, each chunk once, and the file action.yml
+// and exit/action.yml name for each stage starting that stage of the bundle.
+import { createHash } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { ROOT } from '../../scripts/runner.mjs'
+
+const dist = path.join(ROOT, 'dist')
+
+function files(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(e => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+}
+
+/** The stage files the runner starts: [action file, key, path relative to the repository]. */
+function stageFiles(): [string, string, string][] {
+  const out: [string, string, string][] = []
+  for (const file of ['action.yml', 'exit/action.yml']) {
+    const runs = (parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as { runs: Record<string, string> }).runs
+    for (const key of ['main', 'post'] as const) {
+      if (runs[key]) out.push([file, key, path.relative(ROOT, path.resolve(ROOT, path.dirname(file), runs[key]))])
+    }
+  }
+  return out
+}
+
+describe('dist/', () => {
+  it('ships each chunk once: no two files hold the same bytes', () => {
+    const byHash = new Map<string, string[]>()
+    for (const file of files(dist)) {
+      const hash = createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+      byHash.set(hash, [...(byHash.get(hash) ?? []), path.relative(ROOT, file)])
+    }
+    expect([...byHash.values()].filter(same => same.length > 1)).toEqual([])
+  })
+
+  it('starts each stage the action files name from the one bundle, which is an ES module', () => {
+    const stages = stageFiles()
+    expect(stages.map(([file, key, target]) => `${file} ${key}: ${target}`)).toEqual([
+      'action.yml main: dist/main/index.js',
+      'action.yml post: dist/post/index.js',
+      'exit/action.yml main: dist/exit/index.js'
+    ])
+    for (const [, , target] of stages) {
+      const stage = path.basename(path.dirname(target))
+      expect(fs.readFileSync(path.join(ROOT, target), 'utf8')).toContain(`import { start } from '../index.js'\n\nstart('${stage}')\n`)
+    }
+    expect(JSON.parse(fs.readFileSync(path.join(dist, 'package.json'), 'utf8'))).toEqual({ type: 'module' })
+    expect(fs.readFileSync(path.join(dist, 'index.js'), 'utf8')).toMatch(/export\s*\{[^}]*\bstart\b[^}]*\}/)
+  })
+})

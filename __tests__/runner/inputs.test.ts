@@ -1,0 +1,182 @@
+import * as fs from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { flattenName } from '../../src/record/names.js'
+import { InputError } from '../../src/record/settings.js'
+import {
+  getEnterSettings,
+  getExitSettings,
+  LEG_DEFAULT,
+  nameProblem,
+  parseBoolean,
+  parseLeg,
+  parseOnExit,
+  parseRescue,
+  parseRestore,
+  parseSize
+} from '../../src/runner/inputs.js'
+
+describe('leg', () => {
+  it('is the index of a matrix leg, and nothing outside a matrix or where the default was not evaluated', () => {
+    expect(parseLeg('leg', '3/8')).toBe('3')
+    expect(parseLeg('leg', '0/1')).toBeUndefined()
+    expect(parseLeg('leg', '')).toBeUndefined()
+    expect(parseLeg('leg', LEG_DEFAULT)).toBeUndefined()
+    expect(() => parseLeg('leg', 'x/2')).toThrow(/Input 'leg' has the value "x\/2": it is not <index>\/<total>/)
+  })
+
+  it("is action.yml's default", () => {
+    expect(fs.readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')).toContain(`default: ${LEG_DEFAULT}\n`)
+  })
+})
+
+describe('the name rule', () => {
+  it.each(['a', 'agent-1', 'team/agent_2', 'a.b/c-d/e_f', 'A9', 'x'.repeat(64), '...x', 'a..b'])('accepts %j', name => {
+    expect(nameProblem(name)).toBeUndefined()
+  })
+  it.each([
+    ['', 'empty segment'],
+    ['/a', 'empty segment'],
+    ['a/', 'empty segment'],
+    ['a//b', 'empty segment'],
+    ['.', '"." segment'],
+    ['a/..', '".." segment'],
+    ['a b', 'character other than'],
+    ['a+b', 'character other than'],
+    ['a\\b', 'character other than'],
+    ['ünïcode', 'character other than'],
+    ['x'.repeat(65), 'more than 64']
+  ])('refuses %j', (name, problem) => {
+    expect(nameProblem(name)).toContain(problem)
+  })
+  it('turns "/" into "+" for folder and branch names', () => {
+    expect(flattenName('team/a/b')).toBe('team+a+b')
+  })
+})
+
+describe('booleans, by the YAML 1.2 core schema', () => {
+  it.each([
+    ['true', true],
+    ['True', true],
+    ['TRUE', true],
+    ['false', false],
+    ['False', false],
+    ['FALSE', false],
+    ['', false]
+  ])('%j is %j', (value, expected) => {
+    expect(parseBoolean('discard-changes', value)).toBe(expected)
+  })
+  it.each(['yes', 'no', 'on', '1', '0', 'tRUE', ' true'])('refuses %j, naming the input, the value and the fix', value => {
+    expect(() => parseBoolean('discard-changes', value)).toThrow(InputError)
+    expect(() => parseBoolean('discard-changes', value)).toThrow(
+      `Input 'discard-changes' has the value ${JSON.stringify(value)}: it is not a boolean. Use true or false.`
+    )
+  })
+})
+
+describe('on-exit', () => {
+  it('takes keep, remove, or nothing', () => {
+    expect(parseOnExit('on-exit', 'keep')).toBe('keep')
+    expect(parseOnExit('on-exit', 'remove')).toBe('remove')
+    expect(parseOnExit('on-exit', '')).toBeUndefined()
+  })
+  it.each(['Keep', 'delete', 'discard'])('refuses %j', value => {
+    expect(() => parseOnExit('on-exit', value)).toThrow("Input 'on-exit'")
+  })
+})
+
+describe('reading the inputs as the runner passes them', () => {
+  const saved = { ...process.env }
+  afterEach(() => {
+    process.env = { ...saved }
+  })
+  function inputs(values: Record<string, string>): void {
+    for (const k of Object.keys(process.env)) if (k.startsWith('INPUT_')) delete process.env[k]
+    for (const [k, v] of Object.entries(values)) process.env[`INPUT_${k.toUpperCase()}`] = v
+  }
+
+  it('fills in defaults and resolves paths against the workspace', () => {
+    process.env.GITHUB_WORKSPACE = '/ws/repo'
+    delete process.env.RUNNER_ENVIRONMENT
+    inputs({ 'discard-changes': 'false', 'worktrees-dir': 'wts' })
+    expect(getEnterSettings()).toEqual({
+      name: undefined,
+      path: undefined,
+      baseRef: 'HEAD',
+      branch: undefined,
+      repositoryPath: '/ws/repo',
+      worktreesDir: '/ws/repo/wts',
+      onExit: undefined,
+      discardChanges: false,
+      fetch: false,
+      includeFile: undefined,
+      symlinkDirs: [],
+      sparsePaths: [],
+      recycle: false,
+      rescue: [],
+      rescueMaxBytes: 100 * 1024 * 1024
+    })
+  })
+
+  it('reads path lists separated by newlines or commas, tidied', () => {
+    inputs({ 'symlink-dirs': 'node_modules/\n./.venv , node_modules\n\n', 'sparse-paths': 'packages/a,packages/b' })
+    expect(getEnterSettings()).toMatchObject({ symlinkDirs: ['node_modules', '.venv'], sparsePaths: ['packages/a', 'packages/b'] })
+  })
+
+  it('reads every input of the exit sub-action', () => {
+    process.env.GITHUB_WORKSPACE = '/ws/repo'
+    inputs({ path: '../wt', 'on-exit': 'keep', 'discard-changes': 'TRUE' })
+    expect(getExitSettings()).toEqual({ path: '/ws/wt', onExit: 'keep', discardChanges: true, rescue: undefined })
+  })
+
+  it('reads rescue: auto is an artifact on a GitHub-hosted runner only, and sizes take units', () => {
+    expect(parseRescue('rescue', 'auto', { RUNNER_ENVIRONMENT: 'github-hosted' })).toEqual(['artifact'])
+    expect(parseRescue('rescue', '', { RUNNER_ENVIRONMENT: 'self-hosted' })).toEqual([])
+    expect(parseRescue('rescue', 'none', { RUNNER_ENVIRONMENT: 'github-hosted' })).toEqual([])
+    expect(parseRescue('rescue', 'branch, artifact', {})).toEqual(['branch', 'artifact'])
+    expect(() => parseRescue('rescue', 'auto, branch', {})).toThrow('Input \'rescue\' has the value "auto, branch": auto and none stand alone')
+    expect(() => parseRescue('rescue', 'cloud', {})).toThrow('"cloud" is not a rescue target')
+    expect(parseSize('rescue-max-size', '100MB')).toBe(100 * 1024 ** 2)
+    expect(parseSize('rescue-max-size', '1.5 gb')).toBe(1.5 * 1024 ** 3)
+    expect(parseSize('rescue-max-size', '512')).toBe(512)
+    expect(() => parseSize('rescue-max-size', '-1MB')).toThrow('it is not a size')
+  })
+
+  it('reads restore: none, auto, or a rescue by the name its exit gave (an artifact, or a branch)', () => {
+    expect(parseRestore('restore', '')).toBeUndefined()
+    expect(parseRestore('restore', 'none')).toBeUndefined()
+    expect(parseRestore('restore', 'auto')).toBe('auto')
+    expect(parseRestore('restore', 'agent-worktree-rescue-agent+docs-agents-41-1-2')).toEqual({
+      kind: 'artifact',
+      name: 'agent-worktree-rescue-agent+docs-agents-41-1-2'
+    })
+    expect(parseRestore('restore', 'agent-worktree-rescue/fix/agents-41-1')).toEqual({ kind: 'branch', name: 'agent-worktree-rescue/fix/agents-41-1' })
+    for (const value of [
+      'main',
+      'origin/agent-worktree-rescue/x/y',
+      'agent-worktree-rescue/x',
+      'agent-worktree-rescue/x/../y',
+      'agent-worktree-rescue-a b',
+      '-x'
+    ])
+      expect(() => parseRestore('restore', value), value).toThrow(
+        `Input 'restore' has the value ${JSON.stringify(value)}: it is neither none, auto, nor the name of a rescue`
+      )
+  })
+
+  it.each([
+    [{ name: 'a', path: '/x' }, "Input 'path'"],
+    [{ path: '/x', restore: 'auto' }, 'Input \'restore\' has the value "auto": a rescue is restored only into a new worktree, and path enters an existing one'],
+    [{ recycle: 'true', restore: 'agent-worktree-rescue-a-b-1-1' }, 'and recycle takes one from the pool'],
+    [{ path: '/x', branch: 'b' }, "Input 'branch'"],
+    [{ path: '/x', 'worktrees-dir': '/y' }, "Input 'worktrees-dir'"],
+    [{ path: '/x', fetch: 'true' }, "Input 'fetch'"],
+    [{ path: '/x', 'sparse-paths': 'a' }, "Input 'sparse-paths'"],
+    [{ 'symlink-dirs': 'a/../../b' }, "Input 'symlink-dirs'"],
+    [{ 'sparse-paths': '-x' }, "Input 'sparse-paths'"],
+    [{ 'base-ref': 'main\nx=y' }, 'control character'],
+    [{ 'repository-path': '/x\ry' }, 'control character']
+  ])('refuses %j', (values, message) => {
+    inputs(values)
+    expect(() => getEnterSettings()).toThrow(message)
+  })
+})

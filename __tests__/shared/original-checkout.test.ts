@@ -1,0 +1,70 @@
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Job } from '../../scripts/runner.mjs'
+import { compareSnapshots } from '../../src/shared/original-checkout.js'
+import { commit, makeRepos, write, type Repos } from '../helpers/repos.js'
+
+describe('comparing snapshots of the original checkout', () => {
+  it('names what was added, modified, deleted and reverted, and a moved HEAD', () => {
+    const before = { head: 'a'.repeat(40), files: { 'dirty.txt': ' M 5:1', 'reverted.txt': ' M 3:1' } }
+    const after = { head: 'b'.repeat(40), files: { 'dirty.txt': ' M 9:2', 'new.txt': '?? 1:1', 'gone.txt': ' D missing', 'edited.txt': ' M 2:2' } }
+    expect(compareSnapshots(before, after)).toEqual([
+      'HEAD moved from aaaaaaaaaaaa to bbbbbbbbbbbb',
+      'dirty.txt (modified)',
+      'reverted.txt (reverted)',
+      'new.txt (added)',
+      'gone.txt (deleted)',
+      'edited.txt (modified)'
+    ])
+    expect(compareSnapshots(before, before)).toEqual([])
+  })
+})
+
+describe('the isolation breach report', () => {
+  let repos: Repos
+  let job: Job
+  beforeEach(() => {
+    repos = makeRepos()
+    job = new Job({ workspace: repos.clone, temp: path.join(repos.root, 'runner-temp'), env: {} })
+  })
+  afterEach(() => repos.cleanup())
+
+  const breaches = (step: { annotations: { level: string; message: string }[] }): string[] =>
+    step.annotations.filter(a => a.message.includes('which should have left it alone')).map(a => a.message)
+
+  it('says when the agent changed the original checkout, naming the files', async () => {
+    write(repos.clone, 'already-dirty.txt', 'before the job\n')
+    write(repos.clone, 'untouched-dirty.txt', 'before the job\n')
+    await job.uses('.', { name: 'breach' })
+    write(repos.clone, 'src/app.txt', 'the agent wrote here\n')
+    write(repos.clone, 'stray.txt', 'and here\n')
+    fs.rmSync(path.join(repos.clone, 'README.md'))
+    write(repos.clone, 'already-dirty.txt', 'and changed this further\n')
+    const [post] = await job.runPosts()
+    const [warning] = breaches(post)
+    expect(warning).toContain(`The original checkout ${repos.clone} changed while the job worked in`)
+    for (const change of ['src/app.txt (modified)', 'stray.txt (added)', 'README.md (deleted)', 'already-dirty.txt (modified)'])
+      expect(warning).toContain(change)
+    expect(warning).not.toContain('untouched-dirty.txt')
+    expect(post.summary).toContain('Changed in the original checkout')
+  })
+
+  it('says when HEAD of the original checkout moved', async () => {
+    await job.uses('.', { name: 'moved' })
+    commit(repos.clone, 'committed-outside.txt')
+    const [post] = await job.runPosts()
+    expect(breaches(post)[0]).toMatch(/HEAD moved from [0-9a-f]{12} to [0-9a-f]{12}/)
+  })
+
+  it('reports it from the exit sub-action too, and stays quiet when the agent stayed inside', async () => {
+    const { outputs } = await job.uses('.', { name: 'inside' })
+    write(outputs['worktree-path'], 'src/app.txt', 'inside the worktree\n')
+    const quiet = await job.uses('exit', { 'discard-changes': 'true' })
+    expect(breaches(quiet)).toEqual([])
+    await job.uses('.', { name: 'outside' })
+    write(repos.clone, 'stray.txt', 'outside\n')
+    const loud = await job.uses('exit')
+    expect(breaches(loud)[0]).toContain('stray.txt (added)')
+  })
+})

@@ -1,0 +1,80 @@
+// At enter, finish what earlier jobs left behind on a machine that outlives its jobs: worktrees whose job
+// is provably over and whose post never ran (or was cut off) go through the same gate as an exit;
+// worktrees kept on purpose are reported, never touched.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { evidenceOf } from '../exit/evidence.js'
+import { exitWorktree } from '../exit/exit-worktree.js'
+import { currentOwner, inRunner, jobOver, lockToken, type Owner } from '../record/ownership.js'
+import { samePath } from '../os/paths.js'
+import { defaultWorktreesDir } from './plan.js'
+import { withRepositoryLock } from '../git/repository-lock.js'
+import { KEPT_REFS } from '../rescue/snapshot.js'
+import { report, reportSweep, type Swept } from '../runner/report.js'
+import { adminDirs, folderOf, isOrphanFolder, lockOf, type Repository } from '../git/repository.js'
+import { readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
+import { kindOf } from '../os/untrusted-files.js'
+import { expireParked } from '../exit/worktree-pool.js'
+
+export interface Leftover {
+  record: WorktreeRecord
+  /** Why its job is over. */
+  over: string
+  /** Kept on purpose (on-exit: keep, or kept by an exit): reported only. */
+  kept: boolean
+}
+
+/**
+ * Worktrees this action made for jobs that are provably over: the lock carries the record's token, the
+ * record belongs to this repository's git dir, and the owner is an earlier job of this runner, a job
+ * whose runner process on this host has ended, or one older than any job can be. Outside a runner: none.
+ */
+export function findLeftovers(repo: Repository, keptIds: Set<string>, me: Owner = currentOwner()): Leftover[] {
+  if (!inRunner(me)) return []
+  const leftovers: Leftover[] = []
+  for (const gitDir of adminDirs(repo.commonDir)) {
+    const token = lockToken(lockOf(gitDir))
+    const record = readRecordFile(gitDir)
+    if (!token || record?.token !== token || !record.owner || !folderOf(gitDir)) continue
+    if (!samePath(record.commonDir ?? '', repo.commonDir) || (record.id !== undefined && record.id !== path.basename(gitDir))) continue
+    const over = jobOver(record.owner, me)
+    if (!over) continue
+    const id = path.basename(gitDir)
+    leftovers.push({ record: { ...record, id }, over, kept: record.onExit === 'keep' || record.exited === 'keep' || keptIds.has(id) })
+  }
+  return leftovers
+}
+
+export async function sweep(repo: Repository, me: Owner = currentOwner(), env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // A GitHub-hosted runner gives every job a fresh machine: nothing can be left there.
+  if (!inRunner(me) || env.RUNNER_ENVIRONMENT === 'github-hosted') return
+  const expired = fs.existsSync(path.join(repo.commonDir, 'worktrees')) ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, me)) : []
+  const kept: Swept['kept'] = []
+  // Kept worktrees are marked by a ref too, which the record in their git dir cannot take back.
+  const marks = await repo.git.run(['for-each-ref', '--format=%(refname)', KEPT_REFS])
+  const keptIds = new Set(
+    marks.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map(ref => ref.slice(KEPT_REFS.length).split('/')[0])
+  )
+  for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, me)) {
+    if (onPurpose) {
+      kept.push({ path: folderOf(path.join(repo.commonDir, 'worktrees', record.id!)) ?? record.path, over })
+      continue
+    }
+    const result = await exitWorktree(evidenceOf(record, 'hint'), { onExit: 'remove', discardChanges: false, step: 'sweep', rescue: [] }, repo)
+    report(result, `Left by ${over}: `)
+  }
+  reportSweep({ repository: repo.toplevel, expired, kept, orphans: orphans(repo) })
+}
+
+/**
+ * Folders in the default worktrees folder whose registration is gone (a repository recreated by the
+ * next actions/checkout, for one): their files may be someone's work, so they are reported, never deleted.
+ */
+function orphans(repo: Repository): string[] {
+  const dir = defaultWorktreesDir(repo.toplevel)
+  const names = kindOf(dir) === 'directory' ? fs.readdirSync(dir) : []
+  return names.map(name => path.join(dir, name)).filter(folder => isOrphanFolder(repo.commonDir, folder))
+}

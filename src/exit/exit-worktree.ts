@@ -1,0 +1,387 @@
+// Exits a worktree, in phases: identify its git dir, settle a folder that a cut-short removal left, inspect it
+// through the safety gate, decide, then keep it (rescuing a copy of unsaved work) or remove it. Shared by the
+// post step, the exit sub-action and the sweep of later jobs, each of which hands in only the evidence it may
+// believe. It returns what it found and did, as data: report.ts says it.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { Evidence } from './evidence.js'
+import { throwIfCancelled } from '../git/git-command-manager.js'
+import type { OnExit, RescueTarget } from '../record/settings.js'
+import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from '../shared/original-checkout.js'
+import { protectFromNextCheckout } from './next-checkout.js'
+import { lockToken, ownershipOf, type Ownership } from '../record/ownership.js'
+import { samePath } from '../os/paths.js'
+import { residentsOf, type Resident } from '../os/processes.js'
+import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type Outcome, type Settled } from './remove-worktree.js'
+import { adminDirs, folderOf, folderProblem, lockOf, type Repository } from '../git/repository.js'
+import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
+import { rescue, type RescueResult } from '../rescue/rescue.js'
+import { keepSnapshot, keptRef } from '../rescue/snapshot.js'
+import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from '../gate/safety-gate.js'
+import { sharedChanges, type SharedChange } from '../shared/shared-state.js'
+import { readRecordFile, writeHints, type RecordHints } from '../record/state-helper.js'
+import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
+import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { park } from './worktree-pool.js'
+
+/** A short, stable code for what was found and done, for workflows to branch on. */
+export type Reason =
+  | 'clean'
+  | 'discarded'
+  | 'parked'
+  | 'unsaved'
+  | 'unknown'
+  | 'asked'
+  | 'foreign'
+  | 'busy'
+  | 'mounted'
+  | 'changed'
+  | 'incomplete'
+  | 'exited'
+  | 'gone'
+  | 'cancelled'
+
+export interface ExitOptions {
+  onExit: OnExit
+  discardChanges: boolean
+  /** Who exits: the post honours an earlier exit step's keep; the sweep reports no isolation breach. */
+  step: 'post' | 'exit' | 'sweep'
+  rescue: RescueTarget[]
+  /** How long the repository lock is waited for before the worktree is kept and reported. */
+  lockTimeoutMs?: number
+}
+
+/** What an exit found and did. */
+export interface ExitResult {
+  evidence: Evidence
+  /** Where the worktree is: the agent may have moved it since enter. */
+  path: string
+  /** Where the record had it, when git has it registered elsewhere now. */
+  movedFrom?: string
+  action: OnExit
+  removed: boolean
+  reason: Reason
+  findings?: Findings
+  verdict?: Verdict
+  /** What the agent changed in the original checkout, which it should have left alone. */
+  breach: string[]
+  /** What changed in what every worktree of the repository shares (refs, config, hooks): the job's agent, or another job. */
+  shared: SharedChange[]
+  rescue?: RescueResult
+  /** Kept: the ref that holds its commits (and its snapshot), which the next actions/checkout leaves alone. */
+  keptRef?: string
+  /** Kept at the end of the job: the branch it was detached from, as the next actions/checkout deletes every branch. */
+  detached?: string
+  /** Kept whatever was asked, for it is not provably this job's: the lock of someone else, or none at all (unproven). */
+  foreign?: { lock?: string; unproven: boolean }
+  /** What the removal did, or why the worktree stayed. */
+  outcome?: Outcome
+  /** Gone: what a cut-short add had left, cleared. */
+  cleared?: Cleared
+  /** Already exited by an exit step, as what. */
+  exited?: string
+  /** A person should look: work was kept back, or something went wrong. */
+  warning: boolean
+}
+
+export async function exitWorktree(evidence: Evidence, options: ExitOptions, repo: Repository): Promise<ExitResult> {
+  const base = { evidence, path: evidence.path, breach: [], shared: [], action: 'keep' as const, removed: false }
+  const found = locate(repo.commonDir, evidence)
+  if (!found) {
+    const cleared = evidence.believed.ownAdd
+      ? await withRepositoryLock(repo.commonDir, () => clearCutShortAdd(repo, evidence), lockOptions(options))
+      : undefined
+    return { ...base, reason: 'gone', cleared, warning: false }
+  }
+  const exited = await exitedBefore(repo, evidence, found, options)
+  if (exited) {
+    // Kept by an exit step: decided; what the end of the job does to a kept worktree is still to do.
+    const kept = exited === 'keep' && mayRemove(found)
+    const protectedFrom = kept ? await protectFromNextCheckout(repo, evidence, found.gitDir, found.folder, lockOptions(options)) : {}
+    const keptMark = kept ? keptRef(found.gitDir, evidence.token) : undefined
+    return { ...base, path: found.folder, reason: 'exited', exited, keptRef: keptMark, ...protectedFrom, warning: false }
+  }
+  const settled = await settleFolder(found.folder, found.gitDir, found.hints?.removing === true)
+  const { gate, links } = await gateFor(repo, evidence, found, settled)
+  // The sweep reports neither the original checkout nor what is shared: it was not there while that job ran.
+  const own = { id: path.basename(found.gitDir), branch: evidence.branch, token: evidence.token }
+  const [findings, breach, shared] = await Promise.all([
+    inspect(gate),
+    options.step === 'sweep' ? [] : isolationBreach(evidence),
+    options.step === 'sweep' ? [] : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own)
+  ])
+  findings.error ??= folderProblem(settled.state, found.gitDir)
+  // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
+  const foreign = !mayRemove(found) && options.onExit === 'remove'
+  const verdict = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
+  throwIfCancelled()
+  const judged = { ...base, findings, breach, shared, verdict, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
+  if (verdict === 'remove-clean' || verdict === 'remove-discard') {
+    const outcome = await removeIt(repo, evidence, found, settled, gate, links, findings, verdict, options)
+    return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }
+  }
+  const keptAt = await putBack(settled, found.folder, found.gitDir)
+  const kept = await keep(repo, evidence, found, keptAt, findings, verdict, options)
+  return {
+    ...judged,
+    ...kept,
+    path: keptAt,
+    reason: found.unproven ? 'unknown' : foreign ? 'foreign' : reasonOf(verdict),
+    foreign: foreign ? { lock: found.lock, unproven: found.unproven === true } : undefined,
+    warning: foreign || verdict !== 'keep-asked' || rescueWarns(kept.rescue)
+  }
+}
+
+/** A rescue a person should hear about: it failed, sent nothing, or left something out. */
+function rescueWarns(rescue: RescueResult | undefined): boolean {
+  return !!rescue && (!!rescue.failures.length || rescue.unmade !== undefined || !!rescue.withheld || !!rescue.snapshot?.leftOut.length)
+}
+
+interface Located {
+  gitDir: string
+  /** Where git has the folder registered. */
+  folder: string
+  /** Its lock reason, as written. */
+  lock?: string
+  ownership: Ownership
+  /** Hints in its record file, when the record is ours (same token). */
+  hints?: RecordHints
+  /** Found only by the git dir the post's record names: maybe ours, not provably. */
+  unproven?: boolean
+}
+
+/**
+ * The worktree git dir that is provably the one this record entered: its lock or its record carries the
+ * record's token. Known by its git dir, not by its path, so that a worktree the agent moved is found.
+ */
+export function locate(commonDir: string, evidence: Evidence): Located | undefined {
+  // Only ever a git dir under <common dir>/worktrees: an id is a single name.
+  const own = evidence.id && isPlainName(evidence.id) ? path.join(commonDir, 'worktrees', evidence.id) : undefined
+  for (const gitDir of own ? [own, ...adminDirs(commonDir)] : adminDirs(commonDir)) {
+    const lock = lockOf(gitDir)
+    const file = readRecordFile(gitDir)
+    const folder = folderOf(gitDir)
+    if (!folder) continue
+    const ownership = ownershipOf(lock, file?.token, evidence.token)
+    // git marks a worktree "initializing" until its add finishes: at the path planned under the lock, with
+    // no record yet, that is this step's own add, cut short.
+    const cutShort = evidence.believed.ownAdd && ownership === 'initializing' && !file && samePath(folder, evidence.path)
+    if (ownership === 'ours' || file?.token === evidence.token || cutShort)
+      return { gitDir, folder, lock, ownership, hints: file?.token === evidence.token ? file : undefined }
+  }
+  // The post's own record names the git dir; neither lock nor record carries a token any more (the agent
+  // unlocked it and deleted the record?): it may well be ours, but it cannot be proven. Kept, never removed.
+  const folder = own && folderOf(own)
+  if (evidence.believed.ownAdd && own && folder && samePath(folder, evidence.path) && !lockOf(own) && !readRecordFile(own))
+    return { gitDir: own, folder, ownership: 'unlocked', unproven: true }
+  return undefined
+}
+
+function isPlainName(id: string): boolean {
+  return id !== '.' && id !== '..' && !/[/\\]/.test(id)
+}
+
+/** Its lock leaves it to this job: ours, none (the job unlocked it; proven by its record), or git's own mid-add. */
+function mayRemove(found: Located): boolean {
+  return !found.unproven && (found.ownership === 'ours' || found.ownership === 'unlocked' || found.ownership === 'initializing')
+}
+
+/** An exit step's decision holds for the post; the mark in the git dir is only believed with what backs it. */
+async function exitedBefore(repo: Repository, evidence: Evidence, found: Located, options: ExitOptions): Promise<string | undefined> {
+  if (found.hints?.exited === 'parked') return found.ownership === 'parked' ? 'parked' : undefined
+  if (found.hints?.exited !== 'keep' || options.step !== 'post') return undefined
+  const mark = await repo.git.run(['rev-parse', '--verify', '--quiet', keptRef(found.gitDir, evidence.token)])
+  return mark.exitCode === 0 ? 'keep' : undefined
+}
+
+async function gateFor(repo: Repository, evidence: Evidence, found: Located, settled: Settled): Promise<{ gate: GateInput; links: string[] }> {
+  const intact = settled.state === 'intact'
+  const links = intact ? ownLinks(evidence.repository, settled.here, evidence.links) : []
+  const gate: GateInput = {
+    repository: repo.git,
+    commonDir: repo.commonDir,
+    gitDir: found.gitDir,
+    folder: intact ? settled.here : undefined,
+    fileMode: evidence.fileMode,
+    pinned: evidence.pinned,
+    filters: evidence.believed.filters,
+    excludes: evidence.believed.brought?.excludes,
+    included: evidence.believed.brought?.included,
+    restored: evidence.believed.brought?.restored,
+    baseSha: evidence.believed.base,
+    branchesToDelete: await branchToDelete(repo, evidence, found.gitDir),
+    machineStays: !evidence.believed.ephemeral,
+    localRefsSurvive: !evidence.believed.ephemeral && !evidence.believed.inWorkspace,
+    since: evidence.believed.since,
+    ownLinks: links,
+    expectIndex: !evidence.believed.checkoutUnfinished,
+    sparse: fs.existsSync(path.join(found.gitDir, 'info', 'sparse-checkout')),
+    tolerateDeletions: settled.finishing
+  }
+  return { gate, links }
+}
+
+/**
+ * The branch that goes with the worktree: the one its main step created, when the evidence vouches for it;
+ * otherwise only if the worktree has it checked out now. Never one that another worktree has checked out.
+ */
+async function branchToDelete(repo: Repository, evidence: Evidence, gitDir: string): Promise<string[]> {
+  if (!evidence.created || !evidence.branch) return []
+  const ref = `ref: refs/heads/${evidence.branch}`
+  const head = (dir: string): string => readSmall(path.join(dir, 'HEAD'))?.trim() ?? ''
+  if (!evidence.believed.ownBranch && head(gitDir) !== ref) return []
+  if ([repo.commonDir, ...adminDirs(repo.commonDir)].some(dir => !samePath(dir, gitDir) && head(dir) === ref)) return []
+  // Checked out here, it exists; otherwise ask.
+  return head(gitDir) === ref || (await repo.git.branchExists(evidence.branch)) ? [evidence.branch] : []
+}
+
+/** Links this action made that are still as it made them: the gate does not count them, removal unlinks them. */
+export function ownLinks(toplevel: string, worktree: string, links: string[] = []): string[] {
+  // A record file could name a link anywhere: only plain paths inside the worktree are ours.
+  return links.filter(link => {
+    if (!reachedWithoutLinks(worktree, link)) return false
+    try {
+      const at = path.join(worktree, link)
+      return fs.lstatSync(at).isSymbolicLink() && samePath(path.resolve(path.dirname(at), fs.readlinkSync(at)), path.join(toplevel, link))
+    } catch {
+      return false
+    }
+  })
+}
+
+/** Changes to the original checkout since enter; none when there is nothing to compare with. */
+async function isolationBreach(evidence: Evidence): Promise<string[]> {
+  const before = evidence.original ? readSnapshotFile(evidence.original) : undefined
+  if (!before || samePath(evidence.repository, evidence.path)) return []
+  try {
+    return compareSnapshots(before, await snapshotCheckoutAgain(evidence.repository, before, evidence.commonDir, evidence.believed.filters))
+  } catch {
+    return []
+  }
+}
+
+function reasonOf(verdict: Verdict): Reason {
+  return verdict === 'keep-asked' ? 'asked' : verdict === 'keep-unknown' ? 'unknown' : 'unsaved'
+}
+
+/** How long a process still working inside the folder is waited for before the worktree is kept. */
+const RESIDENT_WAIT_MS = 3_000
+
+/** Removes (or parks) the worktree under the repository lock, unless something still works inside it. */
+async function removeIt(
+  repo: Repository,
+  evidence: Evidence,
+  found: Located,
+  settled: Settled,
+  gate: GateInput,
+  links: string[],
+  findings: Findings,
+  verdict: Verdict,
+  options: ExitOptions
+): Promise<Outcome> {
+  // The links go first, by unlink, which never touches what they point to.
+  for (const link of links) fs.unlinkSync(path.join(settled.here, link))
+  const parkable =
+    verdict === 'remove-clean' &&
+    evidence.recycle &&
+    evidence.created &&
+    gate.folder !== undefined &&
+    !settled.finishing &&
+    !gate.sparse &&
+    !fs.existsSync(path.join(found.gitDir, 'modules'))
+  try {
+    return await withRepositoryLock(
+      repo.commonDir,
+      async (): Promise<Outcome> => {
+        const residents = gate.folder ? await waitForResidents(gate.folder) : []
+        if (residents.length) return { reason: 'busy', residents }
+        if (parkable && (await park(repo, evidence, found.gitDir, found.folder, findings, gate))) return { reason: 'parked' }
+        return removeWorktreeFolder(repo, evidence, found.gitDir, findings, gate)
+      },
+      lockOptions(options)
+    )
+  } catch (error) {
+    if (!(error instanceof LockTimeoutError)) throw error
+    return { reason: 'busy', lockTimeout: error.message }
+  }
+}
+
+function outcomeFacts(outcome: Outcome, verdict: Verdict): Pick<ExitResult, 'reason' | 'removed' | 'action' | 'warning'> {
+  switch (outcome.reason) {
+    case 'clean':
+      return { reason: verdict === 'remove-discard' ? 'discarded' : 'clean', removed: true, action: 'remove', warning: false }
+    case 'parked':
+      return { reason: 'parked', removed: true, action: 'remove', warning: false }
+    default:
+      return { reason: outcome.reason, removed: false, action: 'keep', warning: true }
+  }
+}
+
+function lockOptions(options: ExitOptions): { timeoutMs: number } | undefined {
+  return options.lockTimeoutMs === undefined ? undefined : { timeoutMs: options.lockTimeoutMs }
+}
+
+/** Processes still working inside the folder, after a short wait for them to end. */
+async function waitForResidents(folder: string): Promise<Resident[]> {
+  const started = Date.now()
+  for (;;) {
+    const residents = residentsOf(folder)
+    if (!residents.length || Date.now() - started >= RESIDENT_WAIT_MS) return residents
+    await new Promise(resolve => setTimeout(resolve, 250))
+  }
+}
+
+/**
+ * Keeps the worktree: unsaved work is first copied into one commit that a ref keeps alive (and off the
+ * machine, where rescue asks); where the worktree is provably this job's, it is marked kept, an entered one
+ * gets its lock back, and the exit's decision is noted for the post. While the job runs (the exit sub-action)
+ * it stays as the agent has it; at the end of the job (the post, a later sweep) it is made safe from the next
+ * actions/checkout.
+ */
+async function keep(
+  repo: Repository,
+  evidence: Evidence,
+  found: Located,
+  folder: string,
+  findings: Findings,
+  verdict: Verdict,
+  options: ExitOptions
+): Promise<Pick<ExitResult, 'rescue' | 'keptRef' | 'detached'>> {
+  const rescued = await copyUnsaved(repo, evidence, found, folder, findings, verdict, options)
+  if (!mayRemove(found)) return { rescue: rescued }
+  let mark = rescued?.snapshot?.ref
+  if (!rescued && findings.head) {
+    mark = keptRef(found.gitDir, evidence.token)
+    unlinkReflogLinks(repo.commonDir, mark)
+    await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', mark, findings.head])
+  }
+  giveBackLock(evidence, found)
+  // Kept on purpose from now on: the post after an exit does not decide again, and later sweeps only report it.
+  writeHints(found.gitDir, { exited: 'keep' }, evidence.own)
+  const protectedFrom = options.step === 'exit' ? {} : await protectFromNextCheckout(repo, evidence, found.gitDir, folder, lockOptions(options))
+  return { rescue: rescued, keptRef: mark, ...protectedFrom }
+}
+
+/** Unsaved work (or a state that could not be read) goes into one commit a ref keeps, and off the machine where asked. */
+async function copyUnsaved(
+  repo: Repository,
+  evidence: Evidence,
+  found: Located,
+  folder: string,
+  findings: Findings,
+  verdict: Verdict,
+  options: ExitOptions
+): Promise<RescueResult | undefined> {
+  // Also an unknown state, and a branch without a commit yet: the files as they are on disk go into it.
+  if (!(hasUnsavedWork(findings) || verdict === 'keep-unknown') || !(findings.head || fs.existsSync(folder))) return undefined
+  const facts = { ...evidence, ...evidence.believed, unsealed: evidence.source === 'hint' }
+  const snapshot = await keepSnapshot({ repo, facts, gitDir: found.gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
+  return rescue(snapshot, facts, options.rescue, repo)
+}
+
+/** A worktree entered by path gets back the lock it had. */
+function giveBackLock(evidence: Evidence, found: Located): void {
+  if (evidence.priorLock === undefined || lockToken(found.lock) !== evidence.token) return
+  if (evidence.priorLock === '') fs.rmSync(path.join(found.gitDir, 'locked'), { force: true })
+  else writeReplacing(path.join(found.gitDir, 'locked'), evidence.priorLock)
+}

@@ -1,0 +1,120 @@
+// A sealed view: git over a repository's objects (and a worktree's files), through a git dir of our own made
+// for the purpose, so that git reads none of the repository's own configuration, attributes or exclude files,
+// hooks or refs. What the agent planted there (filters, diff drivers, transports, helpers, fsmonitor) cannot
+// run in our steps. Files in the worktree (.gitattributes, .gitignore) are still read: they name no program.
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { Git } from './git-command-manager.js'
+import { copyRegular, readSmall } from '../os/untrusted-files.js'
+import type { FilterDriver } from '../record/state-helper.js'
+
+export interface ViewSettings {
+  /** The object directory: <common dir>/objects. */
+  objects: string
+  /** The view's HEAD, a commit id; none for a repository without a commit yet. */
+  head?: string
+  /** An index to read: copied into the view, which writes only its copy. */
+  index?: string
+  /** The files to look at. */
+  workTree?: string
+  /** Settings that decide what counts as a change (core.fileMode, core.autocrlf, ...), as key=value. */
+  settings?: string[]
+  /** Filter drivers as they were at enter, by name. */
+  filters?: Record<string, FilterDriver>
+  /** The repository's exclude rules (info/exclude) as they were at enter. */
+  excludes?: string
+}
+
+export interface View {
+  git: Git
+  /** The view's own git dir, removed by dispose(). */
+  dir: string
+  /** Where the view keeps its index copy, when it has one. */
+  index?: string
+  dispose(): void
+}
+
+/** A folder of this step's own: under RUNNER_TEMP, which the agent's sandbox cannot write, when there is one. */
+export function privateTemp(prefix: string): string {
+  return fs.mkdtempSync(path.join(process.env.RUNNER_TEMP || os.tmpdir(), prefix))
+}
+
+/** An index of a million files is some 100 MB: one far larger is not an index, and is not copied. */
+const MAX_INDEX_BYTES = 2 * 1024 ** 3
+
+export function openView(settings: ViewSettings): View {
+  const dir = privateTemp('agent-worktree-view-')
+  try {
+    fs.mkdirSync(path.join(dir, 'refs'))
+    fs.mkdirSync(path.join(dir, 'info'))
+    fs.writeFileSync(path.join(dir, 'HEAD'), settings.head ? `${settings.head}\n` : 'ref: refs/heads/unborn\n')
+    fs.writeFileSync(path.join(dir, 'config'), configText(settings))
+    if (settings.excludes) fs.writeFileSync(path.join(dir, 'info', 'exclude'), settings.excludes)
+    // A shallow clone's boundary: without it, git would look for parents it never had.
+    const shallow = readSmall(path.join(path.dirname(settings.objects), 'shallow'), 64 * 1024 * 1024)
+    if (shallow) fs.writeFileSync(path.join(dir, 'shallow'), shallow)
+    let index: string | undefined
+    if (settings.index) {
+      index = path.join(dir, 'index')
+      if (!copyRegular(settings.index, index, MAX_INDEX_BYTES)) throw new Error(`${settings.index} is not a regular file of an index's size`)
+      // The copy keeps the index's time: git compares it with the files' times to spot edits made in the
+      // second the index was written.
+      const { atime, mtime } = fs.lstatSync(settings.index)
+      fs.utimesSync(index, atime, mtime)
+    }
+    const args = [`--git-dir=${dir}`, ...(settings.workTree ? [`--work-tree=${settings.workTree}`] : [])]
+    // git-lfs as a smudge filter would download: a view never talks to a remote, so it writes the pointers.
+    const git = new Git(settings.workTree ?? dir, args, { GIT_OBJECT_DIRECTORY: settings.objects, GIT_LFS_SKIP_SMUDGE: '1' })
+    return { git, dir, index, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) }
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    throw error
+  }
+}
+
+function configText(settings: ViewSettings): string {
+  const lines = [
+    '[core]',
+    `\trepositoryformatversion = ${settings.head?.length === 64 ? 1 : 0}`,
+    `\tbare = ${settings.workTree ? 'false' : 'true'}`,
+    ...pinnedSettings(settings.settings ?? []).map(([key, value]) => `\t${key} = ${value}`)
+  ]
+  if (settings.head?.length === 64) lines.push('[extensions]', '\tobjectFormat = sha256')
+  for (const [name, driver] of Object.entries(settings.filters ?? {})) {
+    lines.push(`[filter "${name.replace(/["\\]/g, '\\$&')}"]`)
+    for (const key of ['clean', 'smudge', 'process'] as const) if (driver[key]) lines.push(`\t${key} = ${quote(driver[key])}`)
+    if (driver.required) lines.push('\trequired = true')
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/**
+ * The settings a view takes, by name and value: only these, with values git knows (a record from the git dir
+ * could name anything else, such as core.fsmonitor).
+ */
+const PINNABLE: Record<string, RegExp> = {
+  filemode: /^(true|false)$/,
+  ignorecase: /^(true|false)$/,
+  symlinks: /^(true|false)$/,
+  precomposeunicode: /^(true|false)$/,
+  autocrlf: /^(true|false|input)$/,
+  eol: /^(lf|crlf|native)$/
+}
+
+function pinnedSettings(settings: string[]): [string, string][] {
+  return settings
+    .map(setting => [
+      setting
+        .slice(0, setting.indexOf('='))
+        .replace(/^core\./i, '')
+        .toLowerCase(),
+      setting.slice(setting.indexOf('=') + 1).toLowerCase()
+    ])
+    .filter((pair): pair is [string, string] => Object.hasOwn(PINNABLE, pair[0]) && PINNABLE[pair[0]].test(pair[1]))
+}
+
+/** A config value, quoted so that nothing in it ends the line or starts a comment. */
+function quote(value: string): string {
+  return `"${value.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`
+}

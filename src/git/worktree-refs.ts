@@ -1,0 +1,82 @@
+// Every commit that only a worktree's own git dir remembers, and that dies with it: what its HEAD
+// pointed to since the job entered (the HEAD reflog), its own refs (refs/worktree/*, refs/bisect/*,
+// refs/rewritten/*) and their reflogs, and the pseudo-refs of a merge, rebase, cherry-pick or revert
+// left in progress. Read from the files, so that nothing git is told can hide them.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { kindOf, linesOf, regularFilesBelow } from '../os/untrusted-files.js'
+
+const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/
+
+/** Pseudo-refs and sequencer state that name commits, relative to the worktree's git dir. */
+const PSEUDO_REFS = [
+  'ORIG_HEAD',
+  'MERGE_HEAD',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'REBASE_HEAD',
+  'BISECT_HEAD',
+  'rebase-merge/orig-head',
+  'rebase-merge/onto',
+  'rebase-merge/stopped-sha',
+  'rebase-merge/amend',
+  'rebase-apply/orig-head',
+  'rebase-apply/onto',
+  'rebase-apply/abort-safety',
+  'sequencer/head',
+  'sequencer/abort-safety'
+]
+
+/** The first line of a small file: a ref, a pseudo-ref. */
+function firstLines(file: string, count = 1): string[] {
+  const lines: string[] = []
+  for (const line of linesOf(file)) {
+    lines.push(line)
+    if (lines.length >= count) break
+  }
+  return lines
+}
+
+/** Both sides of every reflog entry written at or after `since` (ms, taken to its whole second; all entries when undefined). */
+export function reflogCommits(file: string, since?: number): string[] {
+  const found: string[] = []
+  for (const line of linesOf(file)) {
+    // "<old> <new> <name> <email> <seconds> <zone>\t<message>"
+    const match = /^(\S+) (\S+) .*> (\d+) [-+]\d{4}(\t|$)/.exec(line)
+    // A reflog tells whole seconds: an entry of the second of `since` may come after it, and counts.
+    if (!match || (since !== undefined && Number(match[3]) < Math.floor(since / 1000))) continue
+    found.push(match[1], match[2])
+  }
+  return found.filter(id => OBJECT_ID.test(id) && !/^0+$/.test(id))
+}
+
+/** The commits a worktree's git dir remembers, HEAD's own target aside (git resolves HEAD). */
+export function gitDirCommits(gitDir: string, since?: number): string[] {
+  const found = [
+    ...reflogCommits(path.join(gitDir, 'logs', 'HEAD'), since),
+    ...regularFilesBelow(path.join(gitDir, 'logs', 'refs')).flatMap(file => reflogCommits(file, since)),
+    ...regularFilesBelow(path.join(gitDir, 'refs')).flatMap(file => firstLines(file)),
+    ...PSEUDO_REFS.flatMap(name => firstLines(path.join(gitDir, name), 1000).map(line => line.split(/\s/)[0]))
+  ]
+  return [...new Set(found.map(id => id.trim()).filter(id => OBJECT_ID.test(id)))]
+}
+
+/** The commits the reflog of a shared ref (refs/heads/<branch>, refs/stash) remembers since `since`. */
+export function refReflogCommits(commonDir: string, ref: string, since?: number): string[] {
+  return reflogCommits(path.join(commonDir, 'logs', ...ref.split('/')), since)
+}
+
+/**
+ * Before git writes a ref whose reflog lives under `dir` (a git dir the agent can write): a link on the way to
+ * the reflog, or in its place, is removed. git appends to a reflog and deletes it by path, following links,
+ * and would write or delete a file outside the repository.
+ */
+export function unlinkReflogLinks(dir: string, ref: string): void {
+  let at = dir
+  for (const part of ['logs', ...ref.split('/')]) {
+    at = path.join(at, part)
+    const kind = kindOf(at)
+    if (kind === 'link') fs.rmSync(at, { force: true })
+    if (kind !== 'directory') return
+  }
+}

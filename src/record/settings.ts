@@ -1,0 +1,17 @@
+// What the workflow asks of an exit and a rescue, as every layer reads it, and the error that names a bad input.
+export type OnExit = 'keep' | 'remove'
+export type RescueTarget = 'artifact' | 'branch'
+/** What a new worktree starts from besides its base: the rescue the previous attempt left (auto), or one by name. */
+export type RestoreRequest = 'auto' | { kind: RescueTarget; name: string }
+
+/** A bad input: names the input, the value and the fix. */
+export class InputError extends Error {
+  constructor(
+    readonly input: string,
+    readonly value: string,
+    problem: string,
+    fix: string
+  ) {
+    super(`Input '${input}' has the value ${JSON.stringify(value)}: ${problem}. ${fix}`)
+  }
+}

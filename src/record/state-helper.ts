@@ -1,0 +1,273 @@
+// What the main step hands to the post step and to the exit sub-action.
+import * as core from '@actions/core'
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import type { OnExit, RescueTarget } from './settings.js'
+import type { Owner } from './ownership.js'
+import { readSmall, writeReplacing } from '../os/untrusted-files.js'
+
+/** State key of the main step: the worktree record, saved before anything is created, and again as it grows. */
+export const STATE_RECORD = 'worktree'
+/** State key of the main step: the repository's common git dir, saved before its lock is taken. */
+export const STATE_COMMON_DIR = 'common-dir'
+/** State key of the main step: the ref a restore fetches into, saved before the fetch; the post deletes what is left. */
+export const STATE_RESTORE_REF = 'restore-ref'
+
+/**
+ * Saves every state key of the main step, empty, before anything else: the runner applies a step's state after
+ * the environment, so a STATE_<key> that a later step exports through GITHUB_ENV never reaches the post.
+ */
+export function claimState(): void {
+  for (const key of [STATE_RECORD, STATE_COMMON_DIR, STATE_RESTORE_REF]) core.saveState(key, '')
+}
+
+/** Where a restore fetches a rescue into, under a name of its own: the post deletes one a cut-short main left. */
+export const RESTORE_REFS = 'refs/agent-worktree/restore/'
+
+/** A ref a restore fetched into, and nothing else: its name reaches the post through the state. */
+export function isRestoreRef(ref: string): boolean {
+  return ref.startsWith(RESTORE_REFS) && /^[0-9a-f]{12}$/.test(ref.slice(RESTORE_REFS.length))
+}
+
+/** Environment variables that tell later steps (and the exit sub-action) where the job works: hints only. */
+export const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH'
+export const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH'
+
+/** Kept inside the worktree's own git dir, so it lives exactly as long as the worktree's registration. */
+export const RECORD_FILE = 'agent-worktree.json'
+
+/** Each state value reaches the post as one environment variable, and Linux refuses one over 128 KiB. */
+export const MAX_STATE_BYTES = 32 * 1024
+
+/** A filter driver as configured when the main step entered (git-lfs, git-crypt): the only programs a view runs. */
+export interface FilterDriver {
+  clean?: string
+  smudge?: string
+  process?: string
+  required?: boolean
+}
+
+export interface WorktreeRecord {
+  /** Random; proves that a worktree is the one this step created or entered (it is in the lock reason). */
+  token: string
+  /** Top level of the repository the job came from. */
+  repository: string
+  /** Its common git dir. */
+  commonDir: string
+  /** The worktree's git dir is <commonDir>/worktrees/<id>; unknown until git created it. */
+  id?: string
+  path: string
+  name: string
+  /** Branch checked out at enter; '' when HEAD was detached. */
+  branch: string
+  /** The commit a created worktree started from; HEAD at entry for one entered by path. */
+  baseSha: string
+  /** True when this step created the worktree and its branch. */
+  created: boolean
+  /** Set once the main step has checked out the worktree's files: until then, nothing in it is anyone's work. */
+  checkedOut?: boolean
+  /** Folders of the checkout linked into the worktree (symlink-dirs), relative paths. */
+  links?: string[]
+  onExit: OnExit
+  /** on-exit was given explicitly: the exit sub-action follows it when it has none of its own. */
+  onExitGiven: boolean
+  discardChanges: boolean
+  /** Where a copy of unsaved work goes when the worktree is kept. */
+  rescue: RescueTarget[]
+  /** Largest rescue, in bytes. */
+  rescueMaxBytes: number
+  /** The job runs on a machine that is deleted after it (GitHub-hosted): only what leaves it is saved. */
+  ephemeral: boolean
+  /**
+   * The repository's git dir lies in GITHUB_WORKSPACE, which the next job's actions/checkout prepares: it deletes
+   * every local branch there, and, fetching tags, every tag the remote lacks.
+   */
+  inWorkspace: boolean
+  /** core.fileMode as the repository had it at enter: an agent that turns it off hides mode changes. */
+  fileMode: boolean
+  /** More settings as they were at enter (core.ignoreCase, core.autocrlf, core.symlinks), as key=value. */
+  pinned?: string[]
+  /** A file, in the runner's temp folder, with the original checkout as the job found it. */
+  original?: string
+  /** The job that entered it. */
+  owner: Owner
+  /** The lock the worktree had before this job entered it by path ('' for none); restored when it is kept. */
+  priorLock?: string
+  /** recycle: true: park the worktree in the pool at exit instead of deleting it. */
+  recycle?: boolean
+  /** When the worktree was taken from the pool: its older reflog belongs to earlier jobs. */
+  taken?: string
+  /** The filter drivers the repository had configured at enter (git-lfs, git-crypt): the only programs a gate runs. */
+  filters?: Record<string, FilterDriver>
+  /** Where a rescue pushes, and with what, as the repository had it at enter; none without a remote. */
+  push?: PushTarget
+  /** The index of the job among the legs of its matrix: rescue names stay apart. */
+  leg?: string
+  /** What the job brought into the worktree, kept in a file in RUNNER_TEMP (its hash here): never the agent's work. */
+  brought?: StepFile
+  /** What every worktree of the repository shared once the main step had entered (shared-state.ts), in a file likewise. */
+  shared?: StepFile
+}
+
+/** What the job brought in: the ignore rules of enter, and the files include-file copied, by content hash. */
+export interface BroughtIn {
+  /** info/exclude and core.excludesFile as they were at enter. */
+  excludes: string
+  /** Each copied file's path and what it is (identityOf: its size and blob ids, or a link's target). */
+  included: Record<string, string>
+  /**
+   * The untracked files a restore put back (as git names them, latin1): the agent's work, whatever ignore
+   * rules this checkout has.
+   */
+  restored?: string[]
+}
+
+/** A rescue's push: one URL, and only the settings the repository legitimately had for it at enter. */
+export interface PushTarget {
+  /** The remote's name, for the restore command. */
+  remote: string
+  url: string
+  /** core.sshCommand (actions/checkout's ssh-key). */
+  sshCommand?: string
+  /** http.<url>.extraheader keys of the repository's own config (actions/checkout before v6). */
+  headerKeys: string[]
+  /** Files of credentials the config included (actions/checkout v6 and later: git-credentials-<uuid>.config). */
+  credentialFiles: string[]
+}
+
+/** What later steps write into the record file: hints, never evidence (the agent can write them too). */
+export interface RecordHints {
+  /** The exit sub-action's decision: the post step then leaves the worktree alone. */
+  exited?: 'keep' | 'remove' | 'parked'
+  /** Set before a removal moves the folder aside: a later step may finish it, through the gate. */
+  removing?: boolean
+  /** When it was parked in the pool, and at which commit. */
+  parked?: string
+  parkedHead?: string
+}
+
+/** The record file in a worktree's git dir: the main step's record, sealed; hints of later steps beside it. */
+export type RecordFile = WorktreeRecord & RecordHints & { mac?: string }
+
+const HINT_KEYS = new Set(['exited', 'removing', 'parked', 'parkedHead', 'mac'])
+
+export function saveRecordState(record: WorktreeRecord): void {
+  const text = JSON.stringify(record)
+  if (Buffer.byteLength(text) > MAX_STATE_BYTES)
+    throw new Error(`the worktree's record is ${Buffer.byteLength(text)} bytes, more than the ${MAX_STATE_BYTES} a step's state may hold`)
+  core.saveState(STATE_RECORD, text)
+}
+
+export function loadRecordState(): WorktreeRecord | undefined {
+  const text = core.getState(STATE_RECORD)
+  return text ? (JSON.parse(text) as WorktreeRecord) : undefined
+}
+
+/**
+ * The seal of a record: an HMAC of its evidence (everything but the hints) keyed with the job's
+ * ACTIONS_RUNTIME_TOKEN, which the runner gives JavaScript actions and never a `run:` step, and which no program
+ * of ours passes on. Only a step of the same job can make one, so the exit sub-action can believe a sealed
+ * record as the post believes its own state. No token (outside a runner): no seal, and the record is a hint.
+ */
+export function sealOf(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const key = env.ACTIONS_RUNTIME_TOKEN
+  return key
+    ? createHmac('sha256', key)
+        .update(canonical(evidenceOf(record)))
+        .digest('hex')
+    : undefined
+}
+
+/** Whether the record file carries the seal of this job: then it is the main step's record, unchanged. */
+export function isSealed(file: RecordFile, env: NodeJS.ProcessEnv = process.env): boolean {
+  const expected = sealOf(file, env)
+  if (!expected || typeof file.mac !== 'string' || file.mac.length !== expected.length) return false
+  return timingSafeEqual(Buffer.from(file.mac), Buffer.from(expected))
+}
+
+function evidenceOf(record: WorktreeRecord): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !HINT_KEYS.has(key)))
+}
+
+/** JSON with every object's keys sorted: the same record gives the same text in any version. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined)
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+/** Written aside and renamed into place: a step killed meanwhile never leaves half a record. */
+function writeFile(gitDir: string, content: object): void {
+  writeReplacing(path.join(gitDir, RECORD_FILE), `${JSON.stringify(content, null, 2)}\n`)
+}
+
+/** Writes the step's own record, sealed: only the main step (and a take from the pool) has one to write. */
+export function writeRecordFile(gitDir: string, record: WorktreeRecord): void {
+  writeFile(gitDir, { ...evidenceOf(record), mac: sealOf(record) })
+}
+
+/** Puts back a record file as it was read, seal and hints included. */
+export function restoreRecordFile(gitDir: string, file: RecordFile): void {
+  writeFile(gitDir, file)
+}
+
+/**
+ * Adds hints to the record file, leaving its record and seal as they are (a hint never re-seals what a step
+ * did not prove). A git dir that is gone or a full disk is no error: the hint is lost, and every decision is
+ * proven again anyway.
+ */
+export function writeHints(gitDir: string, hints: RecordHints, fallback?: WorktreeRecord): void {
+  try {
+    const current = readRecordFile(gitDir)
+    if (current) writeFile(gitDir, { ...current, ...hints })
+    else if (fallback) writeFile(gitDir, { ...evidenceOf(fallback), mac: sealOf(fallback), ...hints })
+  } catch {
+    // the hint is lost
+  }
+}
+
+/** A file of the main step's own in RUNNER_TEMP, which the agent cannot write: its name and the hash of what it holds. */
+export interface StepFile {
+  file: string
+  sha256: string
+}
+
+/**
+ * Writes what a step file holds (too big for the state, which reaches the post as one environment variable): the
+ * record keeps its name and hash.
+ */
+export function writeStepFile(content: unknown, token: string, kind: string, env: NodeJS.ProcessEnv = process.env): StepFile {
+  const text = JSON.stringify(content)
+  const file = path.join(env.RUNNER_TEMP || os.tmpdir(), `agent-worktree-${token}-${kind}.json`)
+  fs.writeFileSync(file, text, { mode: 0o600 })
+  return { file, sha256: createHash('sha256').update(text).digest('hex') }
+}
+
+/** What a step file holds, when it is still what the main step wrote; otherwise nothing is taken from it. */
+export function readStepFile<T>(written: StepFile | undefined): T | undefined {
+  const text = written && readSmall(written.file, 64 * 1024 * 1024)
+  if (!text || createHash('sha256').update(text).digest('hex') !== written.sha256) return undefined
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return undefined
+  }
+}
+
+/** The record file in a worktree's git dir, or undefined when there is none or it cannot be read. */
+export function readRecordFile(gitDir: string): RecordFile | undefined {
+  try {
+    const record = JSON.parse(readSmall(path.join(gitDir, RECORD_FILE)) ?? '') as RecordFile
+    return typeof record === 'object' && record !== null && typeof record.token === 'string' ? record : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,347 @@
+// Rescue: a kept worktree's unsaved work, copied into one commit and, where asked, off the machine
+// (a GitHub-hosted runner deletes the machine, kept worktree and all, a minute after the job). The copy
+// never changes what happens to the worktree, and a rescue that fails is a warning, never an error.
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import type { Git } from '../git/git-command-manager.js'
+import type { RescueTarget } from '../record/settings.js'
+import type { Repository } from '../git/repository.js'
+import { shellQuote } from '../os/processes.js'
+import { openView } from '../git/sealed-git.js'
+import { linesOf } from '../os/untrusted-files.js'
+import type { Snapshot } from './snapshot.js'
+import type { BroughtIn, PushTarget, WorktreeRecord } from '../record/state-helper.js'
+
+/** What a rescue may take, all targets together: the runner gives a cancelled job's posts little time. */
+export const RESCUE_TIME_LIMIT_MS = 60_000
+/** How many rescues of one name a job may make: each later one takes the next free name. */
+const TAKES = 5
+/** A push or a transfer that says nothing for this long has stalled. */
+export const STALL_MS = 30_000
+/** The transports a rescue's push (and a restore's fetch) may take: never one that runs a command (ext::, fd::, a remote helper). */
+export const REMOTE_PROTOCOLS = 'https:http:ssh:git:file'
+
+/**
+ * Why nothing was sent: over rescue-max-size; the bytes of a file the job brought in (it may hold a secret)
+ * in what would go; or what the job brought in cannot be told (its record was changed, or is not this job's).
+ */
+export type Withheld = { why: 'oversize'; bytes: number } | { why: 'brought'; file: string } | { why: 'unproven' }
+
+export interface RescueResult {
+  targets: RescueTarget[]
+  snapshot?: Snapshot
+  withheld?: Withheld
+  /** Why no snapshot could be made: then nothing was rescued. */
+  unmade?: string
+  /** The branch pushed to the remote. */
+  branch?: { remote: string; name: string }
+  /**
+   * The workflow artifact uploaded; `needs`: commits a restoring clone must fetch from its remote first (the
+   * parents a shallow history, such as a pull request's merge commit, never had here).
+   */
+  artifact?: { name: string; url?: string; needs: string[] }
+  /** Each target that failed, with what git or the service said. */
+  failures: RescueFailure[]
+}
+
+export interface RescueFailure {
+  target: RescueTarget
+  said: string
+  /** What the failure points to: the job's permissions, no remote, no artifact service, GHES, or nothing known. */
+  cause: 'refused' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'other'
+}
+
+/** The work left the machine, by at least one target. */
+export function rescued(result: RescueResult | undefined): boolean {
+  return !!result?.branch || !!result?.artifact
+}
+
+/** What a rescue needs of the worktree: its name and job (the rescue's name), where it may push, what the job brought in. */
+export type RescueFacts = Pick<WorktreeRecord, 'name' | 'path' | 'owner' | 'leg' | 'rescueMaxBytes'> & {
+  /** The main step's own account of what the job brought in; without it nothing leaves the machine. */
+  brought?: BroughtIn
+  push?: PushTarget
+  /** The record is only a hint: nothing is pushed on its word. */
+  unsealed: boolean
+}
+
+/** Copies the snapshot off the machine, to each target, within the time limit. */
+export async function rescue(
+  snapshot: Snapshot | string,
+  facts: RescueFacts,
+  targets: RescueTarget[],
+  repo: Repository,
+  env: NodeJS.ProcessEnv = process.env
+): Promise<RescueResult> {
+  if (typeof snapshot === 'string') return { targets, unmade: snapshot, failures: [] }
+  const withheld = withheldFrom(snapshot, facts)
+  if (withheld) return { targets, snapshot, withheld, failures: [] }
+  const result: RescueResult = { targets, snapshot, failures: [] }
+  const deadline = Date.now() + RESCUE_TIME_LIMIT_MS
+  if (targets.includes('branch')) {
+    const pushed = await pushBranch(repo, snapshot, facts, deadline)
+    if ('cause' in pushed) result.failures.push({ target: 'branch', ...pushed })
+    else result.branch = pushed
+  }
+  if (targets.includes('artifact')) {
+    const uploaded = await uploadArtifact(repo.git, repo.commonDir, snapshot, facts, deadline, env)
+    if ('cause' in uploaded) result.failures.push({ target: 'artifact', ...uploaded })
+    else result.artifact = uploaded
+  }
+  return result
+}
+
+/**
+ * rescue-max-size bounds everything a rescue sends: commits too large on their own are not sent at all. What
+ * the job brought in never leaves the machine: without the main step's own account of it, nothing does.
+ */
+function withheldFrom(snapshot: Snapshot, facts: RescueFacts): Withheld | undefined {
+  if (!facts.brought) return { why: 'unproven' }
+  if (snapshot.holdsBrought !== undefined) return { why: 'brought', file: snapshot.holdsBrought }
+  if (snapshot.oversize !== undefined) return { why: 'oversize', bytes: snapshot.oversize }
+  return undefined
+}
+
+/**
+ * Pushes the snapshot, and nothing else, to the URL the remote had at enter: from a sealed view, so that no
+ * setting of the repository (a receive-pack or ssh command, a push URL, insteadOf, push options, follow-tags,
+ * a proxy) takes part, with only the credentials the repository had for it at enter. The branch must not
+ * exist yet: a ref that is not ours is never overwritten.
+ */
+async function pushBranch(
+  repo: Repository,
+  snapshot: Snapshot,
+  facts: RescueFacts,
+  deadline: number
+): Promise<{ remote: string; name: string } | Omit<RescueFailure, 'target'>> {
+  const target = facts.push
+  if (!target) return { cause: facts.unsealed ? 'unsealed' : 'no-remote', said: '' }
+  const headers = await credentialHeaders(repo.git, target)
+  const view = openView({ objects: path.join(repo.commonDir, 'objects'), head: snapshot.commit })
+  try {
+    const settings = [
+      'push.pushOption=',
+      'push.followTags=false',
+      'push.negotiate=false',
+      'push.recurseSubmodules=no',
+      // The ssh command of enter (or plain ssh): one a config file names now (a global one the job's environment
+      // points at) takes no part.
+      `core.sshCommand=${target.sshCommand ?? 'ssh'}`
+    ].flatMap(setting => ['-c', setting])
+    for (let take = 1; ; take++) {
+      const branch = rescueName(facts, '/', take)
+      const pushed = await view.git.run(
+        [
+          ...settings,
+          'push',
+          '--no-verify',
+          '--no-follow-tags',
+          '--no-signed',
+          '--recurse-submodules=no',
+          '--progress',
+          `--force-with-lease=refs/heads/${branch}:`,
+          '--end-of-options',
+          target.url,
+          `${snapshot.commit}:refs/heads/${branch}`
+        ],
+        // Only these transports, whatever a global config says.
+        {
+          env: { ...configEnvironment(headers), GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
+          stallMs: STALL_MS,
+          deadline,
+          interruptible: true,
+          remote: true
+        }
+      )
+      // The name is taken (by an earlier rescue of this job): the next take.
+      if (pushed.exitCode !== 0 && take < TAKES && /\(stale info\)|already exists/.test(pushed.stderr)) continue
+      if (pushed.exitCode !== 0) {
+        const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:| ! |To |git stopped)/.test(line.trim()))
+        return { cause: 'refused', said: `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}` }
+      }
+      return { remote: target.remote, name: branch }
+    }
+  } finally {
+    view.dispose()
+  }
+}
+
+/**
+ * The http.<url>.extraheader settings the repository had at enter, read now: from its own config (the keys
+ * recorded at enter) and from the credentials files it included. Only extraheader keys are taken from those
+ * files: nothing else in them is read as configuration.
+ */
+async function credentialHeaders(git: Git, target: PushTarget): Promise<[string, string][]> {
+  const headers: [string, string][] = []
+  const read = async (args: string[]): Promise<void> => {
+    const listed = await git.run(['config', '-z', ...args])
+    if (listed.exitCode !== 0) return
+    for (const entry of listed.stdout.split('\0').filter(Boolean)) {
+      const newline = entry.indexOf('\n')
+      if (newline > 0 && /^http\..+\.extraheader$/i.test(entry.slice(0, newline))) headers.push([entry.slice(0, newline), entry.slice(newline + 1)])
+    }
+  }
+  for (const key of target.headerKeys) await read(['--local', '--get-regexp', `^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`])
+  for (const file of target.credentialFiles) await read(['--file', file, '--get-regexp', '^http\\..+\\.extraheader$'])
+  return headers
+}
+
+/** Settings handed to one git call through its environment (git 2.31): not on its command line, which any process can read. */
+/** Settings for one git call through its environment: a key may hold any character (`=` too), unlike `-c`. */
+export function configEnvironment(settings: [string, string][]): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) }
+  settings.forEach(([key, value], i) => Object.assign(env, { [`GIT_CONFIG_KEY_${i}`]: key, [`GIT_CONFIG_VALUE_${i}`]: value }))
+  return env
+}
+
+/** The worktree's name as it may stand in a ref and a command: a name from a record file is only a hint. */
+export function rescueLabel(record: Pick<WorktreeRecord, 'name'>): string {
+  return (
+    record.name
+      .replaceAll('/', '+')
+      .replace(/[^A-Za-z0-9._+-]/g, '-')
+      .replace(/\.\.+/g, '.')
+      .replace(/^[.-]+/, '') || 'worktree'
+  )
+}
+
+export const RESCUE_PREFIX = 'agent-worktree-rescue'
+
+/**
+ * agent-worktree-rescue/<name>/<job>-<run>-<attempt>[-<leg>][-take<n>], or with `-` for an artifact name, which
+ * may not hold `/`.
+ */
+export function rescueName(record: Pick<WorktreeRecord, 'name' | 'owner' | 'leg'>, separator: '/' | '-', take = 1): string {
+  return [RESCUE_PREFIX, rescueLabel(record), rescueTail(record.owner, record.leg, take)].join(separator)
+}
+
+/**
+ * <job>-<run>-<attempt>[-<leg>][-take<n>]: what sets apart the rescues of one name. Legs of a matrix share job
+ * and run (and maybe a name): the leg's index keeps them apart. A second rescue of that name in one job (the
+ * worktree entered again, a reusable workflow called twice) is another take.
+ */
+export function rescueTail(owner: Pick<WorktreeRecord['owner'], 'job' | 'run' | 'since'>, leg: string | undefined, take = 1): string {
+  const run = owner.run || `local-${Date.parse(owner.since) || Date.now()}`
+  return [owner.job, run, leg, take > 1 ? `take${take}` : undefined]
+    .filter(Boolean)
+    .join('-')
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+}
+
+/**
+ * The parents of the shallow commits a bundle holds: a pull request's merge commit, fetched at depth 1,
+ * names parents this clone never had, and neither does the bundle. A restoring clone fetches them from its
+ * remote first (GitHub serves any commit a ref reaches, a pull request's head included).
+ */
+async function shallowParents(git: Git, commonDir: string, ref: string, remotes: string[]): Promise<string[]> {
+  const shallow = new Set([...linesOf(path.join(commonDir, 'shallow'))].map(line => line.trim()).filter(Boolean))
+  if (!shallow.size) return []
+  const held = (await git.exec(['rev-list', ref, '--not', ...remotes.map(r => `--remotes=${r}/*`)])).split('\n').filter(sha => shallow.has(sha))
+  const parents = new Set<string>()
+  for (const commit of held) {
+    for (const line of (await git.exec(['cat-file', 'commit', commit])).split('\n')) {
+      if (line === '') break
+      // Object ids only: they go into a command a person pastes.
+      const parent = /^parent ([0-9a-f]{40}|[0-9a-f]{64})$/.exec(line)?.[1]
+      if (parent) parents.add(parent)
+    }
+  }
+  return [...parents]
+}
+
+/** The README's line that names the commits a restoring clone fetches first: read back by a restore. */
+const NEEDS_LINE = '  git fetch origin '
+
+/** The commits a rescue artifact's README.txt says a restoring clone must fetch from its remote first. */
+export function neededCommits(readme: string): string[] {
+  const line = readme.split('\n').find(l => l.startsWith(NEEDS_LINE))
+  return (line?.slice(NEEDS_LINE.length).split(' ') ?? []).filter(id => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id))
+}
+
+async function uploadArtifact(
+  git: Git,
+  commonDir: string,
+  snapshot: Snapshot,
+  record: Pick<WorktreeRecord, 'name' | 'path' | 'owner' | 'rescueMaxBytes'>,
+  deadline: number,
+  env: NodeJS.ProcessEnv
+): Promise<{ name: string; url?: string; needs: string[] } | Omit<RescueFailure, 'target'>> {
+  const dir = fs.mkdtempSync(path.join(env.RUNNER_TEMP || os.tmpdir(), 'agent-worktree-rescue-'))
+  try {
+    const bundle = path.join(dir, 'rescue.bundle')
+    const patch = path.join(dir, 'rescue.patch')
+    // Commits on the remotes' branches are left out: a clone has them. (Not those of other remote-tracking
+    // refs, such as a pull request's merge commit, which a clone lacks.)
+    const remotes = (await git.exec(['remote'])).split('\n').filter(Boolean)
+    const made = await git.run(['bundle', 'create', '--quiet', bundle, snapshot.ref, '--not', ...remotes.map(r => `--remotes=${r}/*`)], {
+      deadline,
+      interruptible: true
+    })
+    if (made.exitCode !== 0) return { cause: 'other', said: `git bundle failed: ${made.stderr.trim()}` }
+    const needs = await shallowParents(git, commonDir, snapshot.ref, remotes)
+    // Through a view: the repository's diff settings (drivers, submodule logs) take no part.
+    const view = openView({ objects: path.join(commonDir, 'objects'), head: snapshot.commit })
+    const diff = await view.git
+      .run(['diff', '--no-ext-diff', '--no-textconv', '--binary', '--ignore-submodules=all', snapshot.base, snapshot.commit], {
+        deadline,
+        interruptible: true,
+        encoding: 'latin1'
+      })
+      .finally(() => view.dispose())
+    // rescue-max-size bounds the artifact too: the patch, the same work again, goes only where it fits.
+    const patchFits = diff.exitCode === 0 && fs.statSync(bundle).size + diff.stdout.length <= record.rescueMaxBytes
+    fs.writeFileSync(patch, patchFits ? Buffer.from(diff.stdout, 'latin1') : '')
+    fs.writeFileSync(
+      path.join(dir, 'README.txt'),
+      [
+        `Unsaved work of the worktree ${record.name} (${record.path}), kept by agent-worktree.`,
+        '',
+        `rescue.bundle holds ${snapshot.ref}, commit ${snapshot.commit}: its files are the worktree as it was left;`,
+        'its first parent is where HEAD was; further parents hold the index and commits HEAD did not reach.',
+        'In a clone of the repository, with this folder outside it (FOLDER below):',
+        ...(needs.length ? [`${NEEDS_LINE}${needs.join(' ')}`] : []),
+        `  git fetch FOLDER/rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c rescued FETCH_HEAD`,
+        patchFits
+          ? `rescue.patch is the same work as a patch against ${snapshot.base}: git apply --index FOLDER/rescue.patch`
+          : 'rescue.patch is empty: the bundle and a patch together would be more than rescue-max-size.',
+        ''
+      ].join('\n')
+    )
+    let name = rescueName(record, '-')
+    const upload = (async () => {
+      // Loaded only when a rescue uploads: the client is most of a bundle's size.
+      const { DefaultArtifactClient } = await import('@actions/artifact')
+      const client = new DefaultArtifactClient()
+      for (let take = 1; ; take++) {
+        name = rescueName(record, '-', take)
+        try {
+          return await client.uploadArtifact(name, [bundle, patch, path.join(dir, 'README.txt')], dir, { compressionLevel: 0 })
+        } catch (error) {
+          // An artifact of that name exists in the run (an earlier rescue of this job): the next take.
+          if (take >= TAKES || !/\(409\)/.test((error as Error).message)) throw error
+        }
+      }
+    })()
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`it did not finish within ${Math.round(RESCUE_TIME_LIMIT_MS / 1000)} s`)), Math.max(0, deadline - Date.now()))
+    })
+    try {
+      const response = await Promise.race([upload, timeout])
+      const url =
+        response.id && env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+          ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${response.id}`
+          : undefined
+      return { name, url, needs }
+    } finally {
+      clearTimeout(timer)
+    }
+  } catch (error) {
+    const said = (error as Error).message
+    const cause = /ACTIONS_RUNTIME_TOKEN|ACTIONS_RESULTS_URL/.test(said) ? 'no-service' : /GHES|not currently supported/.test(said) ? 'ghes' : 'other'
+    return { cause, said }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,555 @@
+// Restore: a new worktree picks up where a rescue left off. The rescue (one named, or the one the previous
+// attempt of this step left) is fetched into a ref of this step's own and checked to be a snapshot commit,
+// before anything is created; once the worktree is checked out at its base, it is put back as the snapshot
+// records it: HEAD where the agent had it, the index as it was staged, the files as they were left, and every
+// other unsaved commit kept by a ref of the worktree. A rescue is agent-made data: git fetches and checks it,
+// the files it holds are written as bytes, and no program sees them but the filters the repository had at enter.
+import * as core from '@actions/core'
+import { randomBytes } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { throwIfCancelled, type Git, type GitResult } from '../git/git-command-manager.js'
+import { generatedNames } from '../record/names.js'
+import { InputError, type RescueTarget, type RestoreRequest } from '../record/settings.js'
+import { worktreeGit, type Repository } from '../git/repository.js'
+import { configEnvironment, neededCommits, REMOTE_PROTOCOLS, RESCUE_PREFIX, rescueLabel, rescueTail, STALL_MS } from './rescue.js'
+import { privateTemp } from '../git/sealed-git.js'
+import { dropKeptRef, TRAILERS } from './snapshot.js'
+import { RESTORE_REFS, STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
+import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
+import { unlinkReflogLinks } from '../git/worktree-refs.js'
+
+/** How long the artifact service may take to list and hand over a rescue. */
+const RESTORE_TIME_LIMIT_MS = 5 * 60_000
+
+/** A snapshot commit, as its parents and trailers describe it. */
+export interface SnapshotCommit {
+  commit: string
+  /** The files as the agent left them. */
+  tree: string
+  /** Where HEAD was; undefined on a branch without a commit yet. */
+  head?: string
+  /** The branch HEAD was on (refs/heads/…); undefined when it was detached. */
+  branch?: string
+  /** The index, as it was staged. */
+  index: string
+  /** The base of the worktree it was made of. */
+  base?: string
+  /** Commits HEAD did not reach. */
+  others: string[]
+}
+
+export interface Found {
+  kind: RescueTarget
+  name: string
+  snapshot: SnapshotCommit
+}
+
+/** Why auto found nothing to restore: the attempt it is, and where it looked. */
+export interface Nothing {
+  attempt: number
+  looked: RescueTarget[]
+}
+
+export interface Lookup {
+  found?: Found
+  nothing?: Nothing
+  /** Deletes the ref the rescue was fetched into: once restored, the worktree's own refs hold what it needs. */
+  dispose(): Promise<void>
+}
+
+export interface LookupContext {
+  /** Where the remote of enter is: a branch rescue is fetched from it, and commits a bundle builds on. */
+  push?: PushTarget
+  /** Where this step rescues: where the same step of an earlier attempt did. */
+  rescue: RescueTarget[]
+  /** The name input, when given: the rescue of an earlier attempt bears it. */
+  name?: string
+  leg?: string
+  env?: NodeJS.ProcessEnv
+  /** This step's rescue-max-size: a rescue's artifact holds no more than that, its bundle and patch together. */
+  maxBytes: number
+}
+
+const FIX = 'Restore a rescue that exists: the rescue-ref or rescue-artifact output of the exit that kept the work, as its message names it.'
+
+/** Finds the rescue, fetches it into a ref of this step's own and checks it: every refusal is an input error. */
+export async function findRescue(repo: Repository, request: RestoreRequest, context: LookupContext): Promise<Lookup> {
+  const ref = `${RESTORE_REFS}${randomBytes(6).toString('hex')}`
+  // Saved before the fetch: the post deletes what a main step cut short left.
+  core.saveState(STATE_RESTORE_REF, ref)
+  const dispose = (): Promise<void> => dropKeptRef(repo.git, repo.commonDir, ref)
+  try {
+    const chosen = request === 'auto' ? await previousRescue(repo, context) : request
+    if ('attempt' in chosen) return { nothing: chosen, dispose }
+    const input = request === 'auto' ? 'restore (auto)' : 'restore'
+    if (chosen.kind === 'branch') await fetchBranch(repo, chosen.name, ref, context.push, input)
+    else await fetchArtifact(repo, chosen.name, ref, context, input)
+    const snapshot = await readSnapshot(repo.git, ref)
+    if (!snapshot)
+      throw new InputError(input, chosen.name, `it is not a rescue: its commit is not a snapshot agent-worktree made (no ${TRAILERS.head} trailers)`, FIX)
+    return { found: { ...chosen, snapshot }, dispose }
+  } catch (error) {
+    await dispose()
+    throw error
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/**
+ * The rescue the same step (its name, or a generated one of that attempt), leg and job left in the previous
+ * attempt of this run, in the places this step rescues to. A branch is looked for first: git reads it whatever
+ * the attempt, where the artifact service may hand an earlier attempt's artifacts out less reliably.
+ */
+async function previousRescue(repo: Repository, context: LookupContext): Promise<{ kind: RescueTarget; name: string } | Nothing> {
+  const env = context.env ?? process.env
+  const attempt = Number(env.GITHUB_RUN_ATTEMPT) || 1
+  if (!env.GITHUB_RUN_ID || attempt < 2) return { attempt: 1, looked: [] }
+  const previous = attempt - 1
+  const label = context.name === undefined ? generatedNames(env, previous) : escapeRegExp(rescueLabel({ name: context.name }))
+  const tail = escapeRegExp(rescueTail({ job: env.GITHUB_JOB ?? '', run: `${env.GITHUB_RUN_ID}-${previous}`, since: '' }, context.leg))
+  const looked = (['branch', 'artifact'] as const).filter(kind => context.rescue.includes(kind))
+  for (const kind of looked) {
+    const separator = kind === 'branch' ? '/' : '-'
+    // A step that rescued twice in that attempt (a worktree entered again) left takes: the last one is where it stopped.
+    const pattern = new RegExp(`^${RESCUE_PREFIX}${separator}${label}${separator}${tail}(?:-take(\\d+))?$`)
+    const names = lastTakes(
+      (kind === 'branch' ? await rescueBranches(repo, context.push) : await artifactNames()).filter(name => pattern.test(name)),
+      pattern
+    )
+    if (names.length > 1)
+      throw new InputError(
+        'restore',
+        'auto',
+        `attempt ${previous} left ${names.length} rescues this step could have made (${names.join(', ')})`,
+        'Give each agent-worktree step of the job a name of its own, or restore one rescue by name.'
+      )
+    if (names.length) return { kind, name: names[0] }
+  }
+  return { attempt, looked }
+}
+
+/** Of the names that differ only in their take, the last take of each. */
+function lastTakes(names: string[], pattern: RegExp): string[] {
+  const last = new Map<string, { name: string; take: number }>()
+  for (const name of names) {
+    const take = Number(pattern.exec(name)?.[1] ?? 1)
+    const stem = name.replace(/-take\d+$/, '')
+    if ((last.get(stem)?.take ?? 0) < take) last.set(stem, { name, take })
+  }
+  return [...last.values()].map(l => l.name)
+}
+
+/** The rescue branches on the remote of enter. */
+async function rescueBranches(repo: Repository, push: PushTarget | undefined): Promise<string[]> {
+  if (!push) return []
+  const listed = await repo.git.run(['ls-remote', '--refs', '--end-of-options', push.url, `refs/heads/${RESCUE_PREFIX}/*`], {
+    stallMs: STALL_MS,
+    interruptible: true,
+    remote: true,
+    env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
+  })
+  if (listed.exitCode !== 0) {
+    throwIfCancelled()
+    throw new Error(`git ls-remote ${push.remote} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`)
+  }
+  return listed.stdout
+    .split('\n')
+    .map(line => line.slice(line.indexOf('\t') + 1))
+    .filter(ref => ref.startsWith('refs/heads/'))
+    .map(ref => ref.slice('refs/heads/'.length))
+}
+
+/** Git's last words, on one line. */
+function lastWords(stderr: string): string {
+  return stderr.trim().split('\n').slice(-2).join(' ')
+}
+
+/** Fetches one branch of the remote of enter into `ref`: no tags, no submodules, watched for a stall. */
+async function fetchBranch(repo: Repository, name: string, ref: string, push: PushTarget | undefined, input: string): Promise<void> {
+  if (!push)
+    throw new InputError(
+      input,
+      name,
+      'the repository had no remote when the step entered, and a branch rescue is fetched from it',
+      'Check out the repository with its remote, or restore an artifact.'
+    )
+  const valid = await repo.git.run(['check-ref-format', `refs/heads/${name}`])
+  if (valid.exitCode !== 0) throw new InputError(input, name, 'git refuses it as the name of a branch', FIX)
+  const fetched = await fetchFrom(repo, push, [`+refs/heads/${name}:${ref}`])
+  if (fetched.exitCode === 0) return
+  throwIfCancelled()
+  if (/couldn't find remote ref/i.test(fetched.stderr)) throw new InputError(input, name, `${push.remote} has no such branch`, FIX)
+  throw new Error(`git fetch ${push.remote} ${name} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`)
+}
+
+/** A fetch of `what` from the remote of enter: no tags, no submodules, no FETCH_HEAD, watched for a stall. */
+function fetchFrom(repo: Repository, push: PushTarget, what: string[], options: string[] = []): Promise<GitResult> {
+  return repo.git.run(
+    ['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...options, '--end-of-options', push.url, ...what],
+    { stallMs: STALL_MS, interruptible: true, remote: true, env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS } }
+  )
+}
+
+type ArtifactClient = InstanceType<(typeof import('@actions/artifact'))['DefaultArtifactClient']>
+
+// Loaded only when a restore reads artifacts: the client is most of a bundle's size.
+async function artifactClient(): Promise<ArtifactClient> {
+  const { DefaultArtifactClient } = await import('@actions/artifact')
+  return new DefaultArtifactClient()
+}
+
+/** What the artifact service answers, within the time limit; its refusal as an error that says what to do. */
+async function service<T>(call: (client: ArtifactClient) => Promise<T>, name: string, input: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`it did not answer within ${RESTORE_TIME_LIMIT_MS / 1000} s`)), RESTORE_TIME_LIMIT_MS)
+  })
+  try {
+    return await Promise.race([artifactClient().then(call), timeout])
+  } catch (error) {
+    const said = (error as Error).message
+    if ((error as Error).name === 'ArtifactNotFoundError') throw new InputError(input, name, 'this run has no artifact of that name', FIX)
+    const hint = /ACTIONS_RUNTIME_TOKEN|ACTIONS_RESULTS_URL/.test(said)
+      ? ' There is no artifact service here (not on a GitHub runner): restore a branch.'
+      : /GHES|not currently supported/.test(said)
+        ? ' GitHub Enterprise Server has no artifact service for this client: restore a branch.'
+        : ' An artifact of an earlier attempt may not be readable there: rescue to a branch too (rescue: artifact,branch).'
+    throw new Error(`The artifact service could not hand over ${name}: ${said.split('\n')[0]}.${hint}`, { cause: error })
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function artifactNames(): Promise<string[]> {
+  const { artifacts } = await service(client => client.listArtifacts({ latest: true }), 'the list of artifacts', 'restore (auto)')
+  return artifacts.map(artifact => artifact.name)
+}
+
+/**
+ * Downloads the artifact into a folder of this step's own, checks that it holds a bundle of one ref, fetches
+ * from the remote what that bundle builds on and this clone lacks (a depth-1 checkout, a pull request's merge
+ * commit), then that one ref into `ref`.
+ */
+async function fetchArtifact(repo: Repository, name: string, ref: string, { push, maxBytes }: LookupContext, input: string): Promise<void> {
+  const dir = privateTemp('agent-worktree-restore-')
+  try {
+    const { artifact } = await service(client => client.getArtifact(name), name, input)
+    // Told before the download: a name that is not a rescue's may be a build's gigabytes. A megabyte for the README and the zip.
+    if (artifact.size > maxBytes + 1024 * 1024)
+      throw new InputError(
+        input,
+        name,
+        `its artifact is ${(artifact.size / 1024 / 1024).toFixed(1)} MB, more than a rescue within this step's rescue-max-size holds`,
+        "Set rescue-max-size here as large as the rescuing step's, or restore its branch."
+      )
+    await service(client => client.downloadArtifact(artifact.id, { path: dir }), name, input)
+    const bundle = path.join(dir, 'rescue.bundle')
+    const header = bundleHeader(bundle)
+    if (!header) throw new InputError(input, name, 'it is not a rescue: it holds no git bundle rescue.bundle', FIX)
+    if (header.refs.length !== 1) throw new InputError(input, name, `it is not a rescue: its bundle holds ${header.refs.length} refs, a rescue one`, FIX)
+    await fetchMissing(repo, name, push, header.prerequisites, input)
+    const verified = await repo.git.run(['bundle', 'verify', '--quiet', bundle])
+    if (verified.exitCode !== 0) throw new InputError(input, name, `git cannot take its bundle: ${lastWords(verified.stderr)}`, FIX)
+    const fetch = (): Promise<GitResult> =>
+      repo.git.run(
+        ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--end-of-options', bundle, `+${header.refs[0]}:${ref}`],
+        {
+          env: { GIT_ALLOW_PROTOCOL: 'file' },
+          interruptible: true
+        }
+      )
+    let fetched = await fetch()
+    // A shallow commit in the bundle (a pull request's merge commit this clone lacks) needs the parents its README names.
+    const needs = fetched.exitCode === 0 ? [] : neededCommits(readSmall(path.join(dir, 'README.txt')) ?? '')
+    if (needs.length && (await fetchMissing(repo, name, push, needs, input))) fetched = await fetch()
+    if (fetched.exitCode !== 0) {
+      throwIfCancelled()
+      throw new InputError(input, name, `git cannot take its bundle: ${lastWords(fetched.stderr)}`, FIX)
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The refs and prerequisites a git bundle names in its header; undefined when the file is not one. */
+function bundleHeader(file: string): { refs: string[]; prerequisites: string[] } | undefined {
+  const fd = openRegular(file)
+  if (fd === undefined) return undefined
+  try {
+    const buffer = Buffer.alloc(64 * 1024)
+    const text = buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, 0)).toString('latin1')
+    const lines = text.slice(0, Math.max(0, text.indexOf('\n\n'))).split('\n')
+    if (!/^# v[23] git bundle$/.test(lines[0])) return undefined
+    const header = { refs: [] as string[], prerequisites: [] as string[] }
+    for (const line of lines.slice(1).filter(l => !l.startsWith('@'))) {
+      const match = /^(-?)([0-9a-f]{40}(?:[0-9a-f]{24})?)(?: (.*))?$/.exec(line)
+      if (!match || (!match[1] && !/^refs\/[^\s:]+$/.test(match[3] ?? ''))) return undefined
+      if (match[1]) header.prerequisites.push(match[2])
+      else header.refs.push(match[3])
+    }
+    return header
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** Fetches from the remote of enter the commits of `ids` this clone lacks (a shallow clone at depth 1); whether it fetched any. */
+async function fetchMissing(repo: Repository, name: string, push: PushTarget | undefined, ids: string[], input: string): Promise<boolean> {
+  if (!ids.length) return false
+  const checked = (await repo.git.exec(['cat-file', '--batch-check'], { input: `${ids.join('\n')}\n` })).split('\n')
+  const missing = ids.filter((_, i) => checked[i]?.endsWith(' missing'))
+  if (!missing.length) return false
+  const shown = missing.map(id => id.slice(0, 12)).join(', ')
+  if (!push) throw new InputError(input, name, `it builds on commits this clone lacks (${shown}), and the repository has no remote to fetch them from`, FIX)
+  const shallow = fs.existsSync(path.join(repo.commonDir, 'shallow'))
+  const fetched = await fetchFrom(repo, push, missing, shallow ? ['--depth=1'] : [])
+  if (fetched.exitCode === 0) return true
+  throwIfCancelled()
+  throw new InputError(
+    input,
+    name,
+    `it builds on commits ${push.remote} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`,
+    FIX
+  )
+}
+
+const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/
+const INDEX_SUBJECT = 'agent-worktree: the index (staged changes)'
+
+/** The snapshot commit at `ref`, when it is one: a rescue's subject, its trailers, HEAD its first parent, an index tree. */
+/** Every path of an index tree is one git would check out: no "..", "." or empty segment, and no .git one. */
+async function plainPaths(git: Git, tree: string): Promise<boolean> {
+  const listed = await git.run(['ls-tree', '-r', '-z', '--name-only', '--full-tree', tree], { encoding: 'latin1' })
+  return listed.exitCode === 0 && listed.stdout.split('\0').filter(Boolean).every(plainPath)
+}
+
+async function readSnapshot(git: Git, ref: string): Promise<SnapshotCommit | undefined> {
+  const read = await git.run(['cat-file', 'commit', ref])
+  const split = read.stdout.indexOf('\n\n')
+  if (read.exitCode !== 0 || split < 0) return undefined
+  const headers = read.stdout.slice(0, split).split('\n')
+  const message = read.stdout
+    .slice(split + 2)
+    .trimEnd()
+    .split('\n')
+  const tree = headers.find(h => h.startsWith('tree '))?.slice(5) ?? ''
+  const parents = headers.filter(h => h.startsWith('parent ')).map(h => h.slice(7))
+  const trailer = (key: string): string => message.find(line => line.startsWith(`${key}: `))?.slice(key.length + 2) ?? ''
+  const [head, branch, index, base] = [trailer(TRAILERS.head), trailer(TRAILERS.branch), trailer(TRAILERS.index), trailer(TRAILERS.base)]
+  const valid =
+    message[0].startsWith('agent-worktree: rescue of ') &&
+    (head === 'unborn' ? true : head === parents[0]) &&
+    (branch === 'detached' || /^refs\/heads\/\S+$/.test(branch)) &&
+    OBJECT_ID.test(index) &&
+    (base === 'none' || OBJECT_ID.test(base))
+  if (!valid || (await git.run(['cat-file', '-t', index])).stdout.trim() !== 'tree' || !(await plainPaths(git, index))) return undefined
+  const rest = head === 'unborn' ? parents : parents.slice(1)
+  // The index parent is made for the rescue: the index itself holds what it holds.
+  const described = rest.length ? (await git.exec(['log', '--no-walk=unsorted', '--format=%H %T %s', ...rest, '--'])).split('\n') : []
+  const others = rest.filter((_, i) => described[i] !== `${rest[i]} ${index} ${INDEX_SUBJECT}`)
+  return {
+    commit: (await git.exec(['rev-parse', '--verify', `${ref}^{commit}`])).trim(),
+    tree,
+    head: head === 'unborn' ? undefined : head,
+    branch: branch === 'detached' ? undefined : branch,
+    index,
+    base: base === 'none' ? undefined : base,
+    others
+  }
+}
+
+/** What a restore did to the new worktree. */
+export interface Restored {
+  kind: RescueTarget
+  name: string
+  /** Where HEAD is now; undefined on a branch without a commit yet. */
+  head?: string
+  /** The worktree's own branch holds HEAD; false when the rescue was made on a detached HEAD. */
+  onBranch: boolean
+  /** The branch the rescue was made on. */
+  wasOn?: string
+  /** Refs of the worktree that keep the commits HEAD does not reach. */
+  kept: string[]
+  /** The rescue's base, when it is not the worktree's. */
+  otherBase?: string
+  /** Files that could not be put back, and why. */
+  notRestored: { file: string; why: string }[]
+  /** The files put back untracked, as git names them (latin1). */
+  untracked: string[]
+}
+
+/** Where the commits HEAD does not reach are kept: refs of the worktree, which the gate counts and which go with it. */
+const RESTORED_REFS = 'refs/worktree/agent-worktree/restored/'
+
+/**
+ * Puts the new worktree, checked out at its base, back as the snapshot records it. Each step leaves what a
+ * post can judge: restored files and commits are unsaved work until the agent saves them.
+ */
+export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: string, commonDir: string, env?: Record<string, string>): Promise<Restored> {
+  const { snapshot } = found
+  const git = worktreeGit(gitDir, record.path)
+  // The index as staged, checked out with no filter program at all: the rescued .gitattributes are anyone's, and
+  // would pick any driver of the configuration (one an earlier agent planted; git-lfs told by a rescued
+  // .lfsconfig where to send the repository's credentials)...
+  const quiet = (await filterDrivers(git)).flatMap((name): [string, string][] => [
+    [`filter.${name}.smudge`, ''],
+    [`filter.${name}.process`, ''],
+    [`filter.${name}.required`, 'false']
+  ])
+  await git.exec(['read-tree', '-m', '-u', record.baseSha, snapshot.index], {
+    env: { ...env, ...configEnvironment(quiet), GIT_LFS_SKIP_SMUDGE: '1' },
+    interruptible: true,
+    remote: true
+  })
+  // ...then every file that differs from it, as the bytes the agent left.
+  const { notRestored, untracked } = await writeAsLeft(git, record.path, snapshot)
+  const message = `agent-worktree: restored ${found.name}`
+  const branch = `refs/heads/${record.branch}`
+  unlinkReflogLinks(commonDir, branch)
+  unlinkReflogLinks(gitDir, 'HEAD')
+  if (!snapshot.head) await git.exec(['update-ref', '-m', message, '-d', branch, record.baseSha])
+  else if (!snapshot.branch) await git.exec(['update-ref', '--no-deref', '-m', message, 'HEAD', snapshot.head])
+  else await git.exec(['update-ref', '-m', message, branch, snapshot.head, record.baseSha])
+  const kept: string[] = []
+  for (const tip of snapshot.others) {
+    kept.push(`${RESTORED_REFS}${kept.length + 1}`)
+    await git.exec(['update-ref', '-m', message, kept.at(-1)!, tip])
+  }
+  return {
+    kind: found.kind,
+    name: found.name,
+    head: snapshot.head,
+    onBranch: !snapshot.head || !!snapshot.branch,
+    wasOn: snapshot.branch?.slice('refs/heads/'.length),
+    kept,
+    otherBase: snapshot.base && snapshot.base !== record.baseSha ? snapshot.base : undefined,
+    notRestored,
+    untracked
+  }
+}
+
+/** The filter drivers any configuration git reads names. */
+async function filterDrivers(git: Git): Promise<string[]> {
+  const listed = await git.run(['config', '-z', '--name-only', '--get-regexp', '^filter\\..*\\.(clean|smudge|process|required)$'])
+  const names = listed.stdout.split('\0').map(key => /^filter\.(.+)\.[^.]+$/s.exec(key)?.[1])
+  return [...new Set(names.filter((name): name is string => !!name))]
+}
+
+interface Entry {
+  mode: string
+  blob: string
+  file: string
+  /** Not in the index: an untracked file. */
+  added?: boolean
+}
+
+/**
+ * Writes each file of the snapshot's tree that differs from its index tree as its blob's bytes: no filter,
+ * attribute or line-ending rule changes one (the rescue took them from disk as they were). Deletions go first,
+ * so that no folder on the way is a link; a file whose path leads through a link or a file is not written.
+ */
+async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): Promise<Pick<Restored, 'notRestored' | 'untracked'>> {
+  const fields = (await git.exec(['diff-tree', '-r', '-z', '--no-renames', snapshot.index, snapshot.tree], { encoding: 'latin1' })).split('\0')
+  const gone: string[] = []
+  const written: Entry[] = []
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    // ":<old mode> <new mode> <old id> <new id> <status>", then the path
+    const [, mode, , blob, status] = fields[i].split(' ')
+    if (status === 'D') gone.push(fields[i + 1])
+    else if (/^(100644|100755|120000)$/.test(mode)) written.push({ mode, blob, file: fields[i + 1], added: status === 'A' })
+  }
+  const notRestored: { file: string; why: string }[] = []
+  for (const file of gone) {
+    try {
+      if (reachedWithoutLinks(folder, file, 'latin1') && kindOf(inside(folder, file, 'latin1')) !== 'directory')
+        fs.rmSync(inside(folder, file, 'latin1'), { force: true })
+    } catch (error) {
+      notRestored.push({ file: Buffer.from(file, 'latin1').toString('utf8'), why: (error as NodeJS.ErrnoException).code ?? 'it could not be deleted' })
+    }
+  }
+  for (const batch of await batches(git, written)) {
+    const contents = await blobs(
+      git,
+      batch.map(entry => entry.blob)
+    )
+    batch.forEach((entry, i) => {
+      const why = writeEntry(folder, entry, contents[i])
+      if (why) notRestored.push({ file: Buffer.from(entry.file, 'latin1').toString('utf8'), why })
+    })
+  }
+  const untracked = written
+    .filter(entry => entry.added && !notRestored.some(n => n.file === Buffer.from(entry.file, 'latin1').toString('utf8')))
+    .map(e => e.file)
+  return { notRestored, untracked }
+}
+
+/** What one git call reads at most: a string of git's output cannot be larger than some 512 MB. */
+const BATCH_BYTES = 64 * 1024 * 1024
+
+/** The entries in groups whose blobs together are at most BATCH_BYTES (or one larger blob alone). */
+async function batches(git: Git, entries: Entry[]): Promise<Entry[][]> {
+  if (!entries.length) return []
+  const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number)
+  const groups: Entry[][] = [[]]
+  let bytes = 0
+  entries.forEach((entry, i) => {
+    if (bytes + (sizes[i] || 0) > BATCH_BYTES && groups[groups.length - 1].length) {
+      groups.push([])
+      bytes = 0
+    }
+    groups[groups.length - 1].push(entry)
+    bytes += sizes[i] || 0
+  })
+  return groups
+}
+
+/** The bytes of each blob, in one git call. */
+async function blobs(git: Git, ids: string[]): Promise<Buffer[]> {
+  if (!ids.length) return []
+  const out = Buffer.from(await git.exec(['cat-file', '--batch'], { input: `${ids.join('\n')}\n`, encoding: 'latin1' }), 'latin1')
+  const found: Buffer[] = []
+  let at = 0
+  for (let i = 0; i < ids.length; i++) {
+    const end = out.indexOf(10, at)
+    // "<id> blob <size>", the bytes, a newline
+    const size = Number(/ blob (\d+)$/.exec(out.subarray(at, end).toString('latin1'))?.[1] ?? -1)
+    found.push(size < 0 ? Buffer.alloc(0) : out.subarray(end + 1, end + 1 + size))
+    at = size < 0 ? end + 1 : end + 2 + size
+  }
+  return found
+}
+
+/** Writes one file of the snapshot where it was, replacing what the checkout put there; why not, when it cannot. */
+function writeEntry(folder: string, entry: Entry, content: Buffer): string | undefined {
+  try {
+    const blocked = makeParents(folder, entry.file)
+    if (blocked) return blocked
+    const full = inside(folder, entry.file, 'latin1')
+    const kind = kindOf(full)
+    // A folder the checkout left where a file goes is empty, or the file is not written.
+    if (kind === 'directory') fs.rmdirSync(full)
+    else if (kind !== 'missing') fs.rmSync(full)
+    if (entry.mode === '120000') fs.symlinkSync(content, full)
+    else fs.writeFileSync(full, content, { mode: entry.mode === '100755' ? 0o777 : 0o666, flag: 'wx' })
+    return undefined
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'it could not be written'
+  }
+}
+
+/** Makes the folders above `file`, refusing one on the way that is not a plain folder (a link, a file). */
+function makeParents(folder: string, file: string): string | undefined {
+  if (!plainPath(file)) return 'it is not a plain path'
+  const segments = file.split('/')
+  for (let i = 1; i < segments.length; i++) {
+    const dir = inside(folder, segments.slice(0, i).join('/'), 'latin1')
+    const kind = kindOf(dir)
+    if (kind === 'missing') fs.mkdirSync(dir)
+    else if (kind !== 'directory') return 'a folder on its way is a link or a file'
+  }
+  return undefined
+}

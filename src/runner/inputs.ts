@@ -1,0 +1,275 @@
+// Reads and checks the inputs, in one place, into typed settings.
+import * as core from '@actions/core'
+import * as path from 'node:path'
+import { NAME_MAX_LENGTH } from '../record/names.js'
+import { InputError, type OnExit, type RescueTarget, type RestoreRequest } from '../record/settings.js'
+
+export interface EnterSettings {
+  /** Worktree name; undefined means generate one. */
+  name?: string
+  /** An existing worktree to enter instead of creating one. */
+  path?: string
+  baseRef: string
+  branch?: string
+  repositoryPath: string
+  worktreesDir?: string
+  /** undefined: remove a created worktree, keep one entered by path. */
+  onExit?: OnExit
+  discardChanges: boolean
+  /** Where unsaved work that is kept goes, off the machine: resolved from auto already. */
+  rescue: RescueTarget[]
+  rescueMaxBytes: number
+  /** Fetch base-ref from its remote before creating. */
+  fetch: boolean
+  /** gitignore-style file in the checkout naming ignored files to copy; undefined: .worktreeinclude if present. */
+  includeFile?: string
+  /** Folders of the checkout to link into the worktree, relative paths. */
+  symlinkDirs: string[]
+  /** Cone-mode sparse checkout of these folders; empty: the whole tree. */
+  sparsePaths: string[]
+  /** Take a parked worktree from the pool at enter, park a clean one at exit. */
+  recycle: boolean
+  /** The index of this job among the legs of its matrix; undefined outside a matrix. */
+  leg?: string
+  /** A rescue to restore into the new worktree; undefined: none. */
+  restore?: RestoreRequest
+}
+
+export interface ExitSettings {
+  /** The worktree to exit; undefined means the one this job entered last. */
+  path?: string
+  onExit?: OnExit
+  discardChanges: boolean
+  /** undefined: as the main step was told. */
+  rescue?: RescueTarget[]
+}
+
+export const DEFAULT_RESCUE_MAX_SIZE = '100MB'
+const NAME_SEGMENT = /^[A-Za-z0-9._-]+$/
+
+/** Why a worktree name breaks the rule, or undefined when it keeps it. */
+export function nameProblem(name: string): string | undefined {
+  if (name.length > NAME_MAX_LENGTH) return `it is ${name.length} characters long, more than ${NAME_MAX_LENGTH}`
+  for (const segment of name.split('/')) {
+    if (segment === '') return 'it has an empty segment (a leading, trailing or doubled "/")'
+    if (segment === '.' || segment === '..') return `it has a "${segment}" segment`
+    if (!NAME_SEGMENT.test(segment)) return `the segment "${segment}" has a character other than letters, digits, ".", "_" and "-"`
+  }
+  return undefined
+}
+
+const TRUE_VALUES = ['true', 'True', 'TRUE']
+const FALSE_VALUES = ['false', 'False', 'FALSE']
+
+/** Parses a boolean input by the YAML 1.2 core schema, as the toolkit does; empty means false. */
+export function parseBoolean(input: string, value: string): boolean {
+  if (value === '' || FALSE_VALUES.includes(value)) return false
+  if (TRUE_VALUES.includes(value)) return true
+  throw new InputError(input, value, 'it is not a boolean', 'Use true or false.')
+}
+
+export function parseOnExit(input: string, value: string): OnExit | undefined {
+  if (value === '') return undefined
+  if (value === 'keep' || value === 'remove') return value
+  throw new InputError(input, value, 'it is neither keep nor remove', 'Use on-exit: keep or on-exit: remove.')
+}
+
+/**
+ * The rescue input: a list of artifact and branch, or none, or auto (artifact on a GitHub-hosted runner,
+ * whose machine is deleted after the job; none elsewhere, where the disk keeps what is kept).
+ */
+export function parseRescue(input: string, value: string, env: NodeJS.ProcessEnv = process.env): RescueTarget[] {
+  const items = [...new Set(value.split(/[\s,]+/).filter(Boolean))]
+  const fix = 'Use auto, none, or a list of artifact and branch (for example "artifact, branch").'
+  for (const item of items) {
+    if (!['auto', 'none', 'artifact', 'branch'].includes(item)) throw new InputError(input, value, `"${item}" is not a rescue target`, fix)
+  }
+  if (items.length > 1 && (items.includes('auto') || items.includes('none'))) throw new InputError(input, value, 'auto and none stand alone', fix)
+  if (!items.length || items[0] === 'auto') return env.RUNNER_ENVIRONMENT === 'github-hosted' ? ['artifact'] : []
+  return items.filter((item): item is RescueTarget => item === 'artifact' || item === 'branch')
+}
+
+/**
+ * The restore input: none, auto, or a rescue's name as the rescuing step gave it (its rescue-artifact or
+ * rescue-ref output): an artifact agent-worktree-rescue-<name>-<tail>, or a branch agent-worktree-rescue/<name>/<tail>.
+ */
+export function parseRestore(input: string, value: string): RestoreRequest | undefined {
+  if (value === '' || value === 'none') return undefined
+  if (value === 'auto') return 'auto'
+  if (!value.includes('..')) {
+    if (/^agent-worktree-rescue\/[A-Za-z0-9._+-]+\/[A-Za-z0-9._-]+$/.test(value)) return { kind: 'branch', name: value }
+    if (/^agent-worktree-rescue-[A-Za-z0-9._+-]+$/.test(value)) return { kind: 'artifact', name: value }
+  }
+  throw new InputError(
+    input,
+    value,
+    'it is neither none, auto, nor the name of a rescue (an artifact agent-worktree-rescue-… or a branch agent-worktree-rescue/…/…)',
+    'Use none, auto, or the rescue-artifact or rescue-ref output of the exit that rescued the work.'
+  )
+}
+
+const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 }
+
+/** A size such as 100MB, 2GB or 512K (powers of 1024). */
+export function parseSize(input: string, value: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim())
+  const unit = match ? UNITS[match[2].toLowerCase()] : undefined
+  if (!match || unit === undefined || Number(match[1]) <= 0)
+    throw new InputError(input, value, 'it is not a size', 'Use a number with KB, MB or GB, for example 100MB.')
+  return Math.round(Number(match[1]) * unit)
+}
+
+// Control characters have no place in a name, ref or path, and a newline could forge a file-command line.
+function checked(input: string): string {
+  const value = core.getInput(input)
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    throw new InputError(input, value, 'it contains a control character such as a newline', 'Remove it.')
+  }
+  return value
+}
+
+function optional(input: string): string | undefined {
+  return checked(input) || undefined
+}
+
+/** A list of relative paths inside the checkout, one per line or separated by commas. */
+function pathList(input: string): string[] {
+  const value = core.getInput(input)
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/.test(value)) {
+    throw new InputError(input, value, 'it contains a control character', 'Remove it; separate paths with newlines or commas.')
+  }
+  const entries = value
+    .split(/[\r\n,]+/)
+    .map(e =>
+      e
+        .trim()
+        .replace(/^(\.\/)+/, '')
+        .replace(/\/+$/, '')
+    )
+    .filter(Boolean)
+  for (const entry of entries) {
+    if (path.isAbsolute(entry) || entry.split('/').some(segment => segment === '..' || segment === '.') || entry.startsWith('-')) {
+      throw new InputError(
+        input,
+        entry,
+        'it is not a plain path relative to the checkout',
+        'Give folders inside the checkout, such as node_modules or packages/app, without "..".'
+      )
+    }
+  }
+  return [...new Set(entries)]
+}
+
+function absolute(p: string): string {
+  return path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), p)
+}
+
+export function getEnterSettings(): EnterSettings {
+  const name = optional('name')
+  const worktreePath = optional('path')
+  if (name !== undefined) {
+    const problem = nameProblem(name)
+    if (problem) {
+      throw new InputError('name', name, problem, 'Use "/"-separated segments of letters, digits, ".", "_" and "-", at most 64 characters in all.')
+    }
+  }
+  if (name !== undefined && worktreePath !== undefined) {
+    throw new InputError(
+      'path',
+      worktreePath,
+      'it cannot be given together with name',
+      'Give name to create a new worktree, or path to enter an existing one, not both.'
+    )
+  }
+  const branch = optional('branch')
+  const baseRef = optional('base-ref')
+  const worktreesDir = optional('worktrees-dir')
+  const fetch = parseBoolean('fetch', checked('fetch'))
+  const includeFile = optional('include-file')
+  const symlinkDirs = pathList('symlink-dirs')
+  const sparsePaths = pathList('sparse-paths')
+  const recycle = parseBoolean('recycle', checked('recycle'))
+  const restore = parseRestore('restore', checked('restore'))
+  if (restore && (worktreePath !== undefined || recycle)) {
+    throw new InputError(
+      'restore',
+      checked('restore'),
+      worktreePath !== undefined
+        ? 'a rescue is restored only into a new worktree, and path enters an existing one'
+        : 'a rescue is restored only into a new worktree, and recycle takes one from the pool',
+      worktreePath !== undefined ? 'Remove path to create a new worktree, or remove restore.' : 'Remove recycle, or remove restore.'
+    )
+  }
+  if (recycle && sparsePaths.length) {
+    throw new InputError('recycle', 'true', 'the pool holds whole worktrees, and sparse-paths asks for a sparse one', 'Use recycle or sparse-paths, not both.')
+  }
+  if (worktreePath !== undefined) {
+    // These shape a new worktree; an existing one keeps its own.
+    const shaping: [string, string | undefined][] = [
+      ['branch', branch],
+      ['base-ref', baseRef],
+      ['worktrees-dir', worktreesDir],
+      ['fetch', fetch ? 'true' : undefined],
+      ['include-file', includeFile],
+      ['symlink-dirs', symlinkDirs.join(',') || undefined],
+      ['sparse-paths', sparsePaths.join(',') || undefined],
+      ['recycle', recycle ? 'true' : undefined]
+    ]
+    for (const [input, value] of shaping) {
+      if (value !== undefined) {
+        throw new InputError(
+          input,
+          value,
+          'it applies only to a new worktree, and path enters an existing one',
+          `Remove ${input}, or remove path to create a new worktree.`
+        )
+      }
+    }
+  }
+  return {
+    name,
+    path: worktreePath === undefined ? undefined : absolute(worktreePath),
+    baseRef: baseRef ?? 'HEAD',
+    branch,
+    repositoryPath: absolute(optional('repository-path') ?? '.'),
+    worktreesDir: worktreesDir === undefined ? undefined : absolute(worktreesDir),
+    onExit: parseOnExit('on-exit', checked('on-exit')),
+    discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
+    rescue: parseRescue('rescue', checked('rescue')),
+    rescueMaxBytes: parseSize('rescue-max-size', checked('rescue-max-size') || DEFAULT_RESCUE_MAX_SIZE),
+    fetch,
+    includeFile,
+    symlinkDirs,
+    sparsePaths,
+    recycle,
+    leg: parseLeg('leg', checked('leg')),
+    restore
+  }
+}
+
+/** The leg input's default in action.yml, which the runner evaluates. */
+export const LEG_DEFAULT = '${{ strategy.job-index }}/${{ strategy.job-total }}'
+
+/**
+ * `<index>/<total>` as the runner fills in the default; a leg only where there are several. Tools that run an
+ * action without evaluating its defaults (@github/local-action) pass the expression itself: no matrix there.
+ */
+export function parseLeg(input: string, value: string): string | undefined {
+  if (value === '' || value === LEG_DEFAULT) return undefined
+  const match = /^(\d+)\/(\d+)$/.exec(value)
+  if (!match) throw new InputError(input, value, 'it is not <index>/<total> of a matrix leg', 'Leave it out: its default is right in every workflow.')
+  return Number(match[2]) > 1 ? match[1] : undefined
+}
+
+export function getExitSettings(): ExitSettings {
+  const worktreePath = optional('path')
+  const rescue = optional('rescue')
+  return {
+    path: worktreePath === undefined ? undefined : absolute(worktreePath),
+    onExit: parseOnExit('on-exit', checked('on-exit')),
+    discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
+    rescue: rescue === undefined ? undefined : parseRescue('rescue', rescue)
+  }
+}

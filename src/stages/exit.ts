@@ -1,0 +1,83 @@
+// The exit sub-action: leave a worktree in the middle of a job; the post step never overrides it.
+import * as core from '@actions/core'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { evidenceOf } from '../exit/evidence.js'
+import { exitWorktree } from '../exit/exit-worktree.js'
+import { CancelledError, Git, handleCancellation } from '../git/git-command-manager.js'
+import { InputError } from '../record/settings.js'
+import { getExitSettings } from '../runner/inputs.js'
+import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../record/ownership.js'
+import { samePath } from '../os/paths.js'
+import { POST_LOCK_TIMEOUT_MS } from './post.js'
+import { report, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
+import { adminDirOf, lockOf, openRepository, type Repository } from '../git/repository.js'
+import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
+
+export async function run(): Promise<void> {
+  handleCancellation()
+  try {
+    const settings = getExitSettings()
+    const { record, repo, sealed } = await findRecord(settings.path)
+    // Without an on-exit of its own: the main step's, when it was given; else remove what was created, keep
+    // what was entered by path.
+    const onExit = settings.onExit ?? (record.onExitGiven ? record.onExit : record.created ? 'remove' : 'keep')
+    const options = {
+      onExit,
+      discardChanges: settings.discardChanges,
+      step: 'exit' as const,
+      rescue: settings.rescue ?? record.rescue,
+      lockTimeoutMs: POST_LOCK_TIMEOUT_MS
+    }
+    const result = await exitWorktree(evidenceOf(record, sealed ? 'sealed' : 'hint'), options, repo)
+    report(result)
+    setExitOutputs(result)
+    await writeSummary(result)
+  } catch (error) {
+    // A cancelled exit leaves the worktree as it was: the outputs say so, for a step that runs always().
+    if (error instanceof CancelledError) setCancelledOutputs(error.message)
+    core.setFailed((error as Error).message)
+  }
+}
+
+/**
+ * The record the main step left in the worktree's git dir. The agent can write that file, so nothing in
+ * it chooses the target: the worktree is the one at the given path (or AGENT_WORKTREE_PATH), in the
+ * repository opened from there; its record must carry the token of its lock, and belong to this job.
+ */
+async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean }> {
+  const target = given ?? process.env[ENV_WORKTREE_PATH]
+  const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`
+  const fix = "Give the worktree-path output of this job's agent-worktree step."
+  if (!target)
+    throw new InputError(
+      'path',
+      '',
+      'no worktree was entered in this job',
+      'Run the agent-worktree action before this step, or give the path of a worktree it entered.'
+    )
+  // A folder the agent deleted is still registered in the repository the job came from.
+  const start = fs.existsSync(target) ? target : process.env[ENV_ORIGINAL_PATH]
+  const opened = start ? await openRepository(start, input).catch(() => undefined) : undefined
+  const gitDir = opened && adminDirOf(opened.commonDir, target)
+  const record = gitDir ? readRecordFile(gitDir) : undefined
+  if (!opened || !gitDir || !record || !samePath(record.commonDir ?? '', opened.commonDir)) {
+    throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', fix)
+  }
+  const lock = lockOf(gitDir)
+  const parked = record.exited === 'parked' && parseLock(lock).kind === 'parked'
+  if (!parked && lockToken(lock) !== record.token) {
+    throw new InputError(input, target, `its lock (${lock ?? 'none'}) is not the one agent-worktree set when it entered`, fix)
+  }
+  if (!sameJob(record.owner, currentOwner())) {
+    throw new InputError(input, target, `another job entered it (${describeOwner(record.owner)})`, fix)
+  }
+  // Sealed by this job, the record is the main step's own: its facts are evidence (the base, the filters and
+  // push settings at enter). Its git dir is the one found from the path, whatever id the record names.
+  const sealed = isSealed(record) && record.id === path.basename(gitDir)
+  return {
+    sealed,
+    record: { ...record, id: path.basename(gitDir), commonDir: opened.commonDir },
+    repo: { toplevel: record.repository, commonDir: opened.commonDir, git: new Git(opened.commonDir) }
+  }
+}

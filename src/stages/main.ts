@@ -1,0 +1,36 @@
+// The main step: check every input, enter the worktree, and say where it is.
+import * as core from '@actions/core'
+import { enterWorktree } from '../enter/enter.js'
+import { handleCancellation } from '../git/git-command-manager.js'
+import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, claimState } from '../record/state-helper.js'
+import { actFate } from '../runner/act.js'
+import { getEnterSettings } from '../runner/inputs.js'
+import { reportEntered, reportRestored } from '../runner/report.js'
+
+export async function run(): Promise<void> {
+  handleCancellation()
+  claimState()
+  try {
+    const settings = getEnterSettings()
+    setOutputs(await enterWorktree(settings))
+  } catch (error) {
+    core.setFailed(error instanceof Error ? error.message : String(error))
+  }
+}
+
+function setOutputs({ record, gitDir, commonDir, restored }: Awaited<ReturnType<typeof enterWorktree>>): void {
+  core.setOutput('worktree-path', record.path)
+  core.setOutput('original-path', record.repository)
+  core.setOutput('name', record.name)
+  core.setOutput('branch', restored?.onBranch === false ? '' : record.branch)
+  core.setOutput('base-sha', record.baseSha)
+  core.setOutput('git-dir', gitDir)
+  core.setOutput('git-common-dir', commonDir)
+  core.setOutput('created', String(record.created))
+  core.setOutput('restored', String(restored !== undefined))
+  core.setOutput('restored-from', restored?.name ?? '')
+  core.exportVariable(ENV_WORKTREE_PATH, record.path)
+  core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
+  reportEntered({ ...record, branch: restored?.onBranch === false ? '' : record.branch }, actFate(record))
+  if (restored) reportRestored(restored, record)
+}
