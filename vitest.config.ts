@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['__tests__/**/*.test.ts'],
     // No test depends on the environment of whoever runs it (act, a GitHub Actions job, a git hook).
     setupFiles: ['__tests__/helpers/setup.ts'],
+    // The end-to-end tests run dist/: it is built first when a source is newer.
+    globalSetup: ['__tests__/helpers/fresh-bundle.ts'],
     // Real git in real repositories: slower than a unit test, still well under these.
     testTimeout: 60_000,
     hookTimeout: 60_000,
