@@ -9,6 +9,7 @@ import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
 import { isInside, samePath } from '../os/paths.js'
+import { entryOf, gitDirOf, makeClone } from '../exit/clones.js'
 import { exitPlan, planCreate, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
@@ -56,16 +57,16 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const { record, included, restored, shared } = settings.path
       ? await enterByPath(repo, settings, settingsAtEnter, known)
       : await create(repo, settings, settingsAtEnter, lfs, excludesFile, known, lookup?.found)
-    const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
+    const entry = entryOf(repo.commonDir, record)
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
     // work and never leaves the machine.
     const excludes = [readSmall(path.join(repo.commonDir, 'info', 'exclude')), readSmall(excludesFile)].filter(Boolean).join('\n')
     record.brought = writeStepFile({ excludes, included, restored: restored?.untracked }, record.token, 'brought')
     record.shared = shared
-    writeRecordFile(gitDir, record)
+    writeRecordFile(entry, record)
     saveRecordState(record)
-    return { record, gitDir, commonDir: repo.commonDir, restored }
+    return { record, gitDir: gitDirOf(repo.commonDir, record), commonDir: record.isolation === 'clone' ? gitDirOf(repo.commonDir, record) : repo.commonDir, restored }
   } finally {
     await lookup?.dispose()
   }
@@ -134,13 +135,17 @@ async function create(
     const reason = lockReason(record.token, record.owner)
     const taken = record.recycle ? await takeParked(repo, record, reason) : undefined
     reportHeldBack(taken?.heldBack ?? [])
-    if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
-    if (taken?.gitDir) record.taken = new Date().toISOString()
-    record.id = path.basename(taken?.gitDir || adminDirOf(repo.commonDir, record.path) || '')
-    if (!record.id) throw new Error(`git created ${record.path} but did not register it`)
-    const gitDir = path.join(repo.commonDir, 'worktrees', record.id)
-    if (!taken?.gitDir) await shapeCheckout(record, gitDir, settings)
-    writeRecordFile(gitDir, record)
+    if (record.isolation === 'clone') {
+      const made = await makeClone(repo, record, reason, pinned.push, found ? [found.snapshot.commit] : [])
+      Object.assign(record, { id: path.basename(made.entry), borrowed: made.borrowed })
+    } else {
+      if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
+      if (taken?.gitDir) record.taken = new Date().toISOString()
+      record.id = path.basename(taken?.gitDir || adminDirOf(repo.commonDir, record.path) || '')
+      if (!record.id) throw new Error(`git created ${record.path} but did not register it`)
+    }
+    if (!taken?.gitDir) await shapeCheckout(record, gitDirOf(repo.commonDir, record), settings)
+    writeRecordFile(entryOf(repo.commonDir, record), record)
     saveRecordState(record)
     return { ...planned, taken: Boolean(taken?.gitDir) }
   })
@@ -162,8 +167,8 @@ async function create(
     throw checkoutError(error as Error, record)
   }
   record.checkedOut = true
-  const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
-  writeRecordFile(gitDir, record)
+  const gitDir = gitDirOf(repo.commonDir, record)
+  writeRecordFile(entryOf(repo.commonDir, record), record)
   saveRecordState(record)
   if (plan.taken) reportTaken(record.path)
   // Before the job's own files (links, include-file copies) go in: those go only where the rescue left room.
@@ -203,7 +208,7 @@ async function restore(
   const { restoreInto } = await import('../rescue/restore.js')
   try {
     await prefetchBlobs(repo, [found.snapshot.index, found.snapshot.tree], checkout.sparsePaths)
-    return await restoreInto(found, record, gitDir, repo.commonDir, checkout.lfs)
+    return await restoreInto(found, record, gitDir, record.isolation === 'clone' ? gitDir : repo.commonDir, checkout.lfs)
   } catch (error) {
     throw checkoutError(error as Error, record)
   }

@@ -9,9 +9,10 @@ import type { EnterSettings } from '../runner/inputs.js'
 import { currentOwner } from '../record/ownership.js'
 import { isInside, isReallyInside, realPath } from '../os/paths.js'
 import { planLinks, resolveIncludeFile } from './prepare-worktree.js'
-import { adminDirOf, listWorktrees, type Repository } from '../git/repository.js'
+import { adminDirOf, folderOf, listWorktrees, type Repository } from '../git/repository.js'
 import { refsNamed } from '../shared/shared-refs.js'
 import type { WorktreeRecord } from '../record/state-helper.js'
+import { cloneEntries } from '../exit/clones.js'
 
 export interface Plan {
   record: WorktreeRecord
@@ -36,7 +37,7 @@ export async function planCreate(repo: Repository, settings: EnterSettings, pinn
   const worktreesDir = await checkWorktreesDir(repo, settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel), settings.worktreesDir !== undefined)
   const worktreePath = path.join(worktreesDir, flattenName(name))
   // A registration whose folder is gone counts too: git would refuse to add at its path.
-  if (fs.existsSync(worktreePath) || adminDirOf(repo.commonDir, worktreePath)) {
+  if (fs.existsSync(worktreePath) || adminDirOf(repo.commonDir, worktreePath) || cloneEntries(repo.commonDir).some(e => folderOf(e) === worktreePath)) {
     throw new InputError(
       nameInput,
       name,
@@ -62,6 +63,7 @@ export async function planCreate(repo: Repository, settings: EnterSettings, pinn
     created: true,
     links,
     recycle: settings.recycle || undefined,
+    isolation: settings.isolation === 'clone' ? 'clone' : undefined,
     ...exitPlan(settings, 'remove', repo.commonDir),
     ...pinned,
     owner: currentOwner()

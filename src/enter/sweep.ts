@@ -7,6 +7,7 @@ import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
 import { currentOwner, inRunner, jobOver, lockToken, type Owner } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
+import { cloneEntries, entryOf } from '../exit/clones.js'
 import { defaultWorktreesDir } from './plan.js'
 import { withRepositoryLock } from '../git/repository-lock.js'
 import { KEPT_REFS } from '../rescue/snapshot.js'
@@ -32,10 +33,13 @@ export interface Leftover {
 export function findLeftovers(repo: Repository, keptIds: Set<string>, me: Owner = currentOwner()): Leftover[] {
   if (!inRunner(me)) return []
   const leftovers: Leftover[] = []
-  for (const gitDir of adminDirs(repo.commonDir)) {
+  const clones = cloneEntries(repo.commonDir)
+  for (const gitDir of [...adminDirs(repo.commonDir), ...clones]) {
     const token = lockToken(lockOf(gitDir))
     const record = readRecordFile(gitDir)
     if (!token || record?.token !== token || !record.owner || !folderOf(gitDir)) continue
+    // A record says what it is; where it lies decides.
+    if ((record.isolation === 'clone') !== clones.includes(gitDir)) continue
     if (!samePath(record.commonDir ?? '', repo.commonDir) || (record.id !== undefined && record.id !== path.basename(gitDir))) continue
     const over = jobOver(record.owner, me)
     if (!over) continue
@@ -60,7 +64,7 @@ export async function sweep(repo: Repository, me: Owner = currentOwner(), env: N
   )
   for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, me)) {
     if (onPurpose) {
-      kept.push({ path: folderOf(path.join(repo.commonDir, 'worktrees', record.id!)) ?? record.path, over })
+      kept.push({ path: folderOf(entryOf(repo.commonDir, record)) ?? record.path, over })
       continue
     }
     const result = await exitWorktree(evidenceOf(record, 'hint'), { onExit: 'remove', discardChanges: false, step: 'sweep', rescue: [] }, repo)

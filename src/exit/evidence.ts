@@ -36,6 +36,7 @@ export type Stated = Pick<
   | 'original'
   | 'owner'
   | 'leg'
+  | 'isolation'
 >
 
 /** What only the step's own record vouches for. */
@@ -62,6 +63,8 @@ export interface Believed {
   brought?: BroughtIn
   /** What every worktree of the repository shared once the main step had entered. */
   shared?: SharedState
+  /** A clone's commit whose parents are what it borrowed from the original: saved, as the original keeps it. */
+  borrowed?: string
 }
 
 export interface Evidence extends Stated {
@@ -94,7 +97,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
     pinned: record.pinned,
     original: record.original,
     owner: record.owner,
-    leg: record.leg
+    leg: record.leg,
+    isolation: record.isolation
   }
   const believed: Believed = own
     ? {
@@ -108,7 +112,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         ownBranch: record.created,
         ownAdd: source === 'state' && record.created,
         brought: readStepFile<BroughtIn>(record.brought),
-        shared: readStepFile<SharedState>(record.shared)
+        shared: readStepFile<SharedState>(record.shared),
+        borrowed: record.borrowed
       }
     : {
         ephemeral: env.RUNNER_ENVIRONMENT === 'github-hosted',

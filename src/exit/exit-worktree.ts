@@ -5,9 +5,10 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Evidence } from './evidence.js'
-import { throwIfCancelled } from '../git/git-command-manager.js'
+import { Git, throwIfCancelled } from '../git/git-command-manager.js'
 import type { OnExit, RescueTarget } from '../record/settings.js'
 import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from '../shared/original-checkout.js'
+import { bringIn, cloneEntries, entryOf } from './clones.js'
 import { protectFromNextCheckout } from './next-checkout.js'
 import { lockToken, ownershipOf, type Ownership } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
@@ -97,16 +98,18 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   if (exited) {
     // Kept by an exit step: decided; what the end of the job does to a kept worktree is still to do.
     const kept = exited === 'keep' && mayRemove(found)
-    const protectedFrom = kept ? await protectFromNextCheckout(repo, evidence, found.gitDir, found.folder, lockOptions(options)) : {}
-    const keptMark = kept ? keptRef(found.gitDir, evidence.token) : undefined
+    const protectedFrom = kept && !found.clone ? await protectFromNextCheckout(repo, evidence, found.gitDir, found.folder, lockOptions(options)) : {}
+    const keptMark = kept ? keptRef(found.entry, evidence.token) : undefined
     return { ...base, path: found.folder, reason: 'exited', exited, keptRef: keptMark, ...protectedFrom, warning: false }
   }
-  const settled = await settleFolder(found.folder, found.gitDir, found.hints?.removing === true)
+  const settled = await settleFolder(found.folder, pointerOf(found), found.hints?.removing === true)
   const { gate, links } = await gateFor(repo, evidence, found, settled)
   // The sweep reports neither the original checkout nor what is shared: it was not there while that job ran.
-  const own = { id: path.basename(found.gitDir), branch: evidence.branch, token: evidence.token }
+  const own = { id: path.basename(found.entry), branch: evidence.branch, token: evidence.token }
+  const nothingLeft: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
   const [findings, breach, shared] = await Promise.all([
-    inspect(gate),
+    // A clone whose folder is gone took all it had with it: nothing is left to keep.
+    found.clone && settled.state === 'missing' ? nothingLeft : inspect(gate),
     options.step === 'sweep' ? [] : isolationBreach(evidence),
     options.step === 'sweep' ? [] : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own)
   ])
@@ -120,7 +123,7 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     const outcome = await removeIt(repo, evidence, found, settled, gate, links, findings, verdict, options)
     return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }
   }
-  const keptAt = await putBack(settled, found.folder, found.gitDir)
+  const keptAt = await putBack(settled, found.folder, pointerOf(found))
   const kept = await keep(repo, evidence, found, keptAt, findings, verdict, options)
   return {
     ...judged,
@@ -138,7 +141,12 @@ function rescueWarns(rescue: RescueResult | undefined): boolean {
 }
 
 interface Located {
+  /** Where git keeps its state: the worktree's git dir, or the clone's own .git. */
   gitDir: string
+  /** Where this action keeps its lock and record: the worktree's git dir, or the clone's folder of ours in the original. */
+  entry: string
+  /** A clone of the agent's own (isolation: clone). */
+  clone?: boolean
   /** Where git has the folder registered. */
   folder: string
   /** Its lock reason, as written. */
@@ -155,26 +163,34 @@ interface Located {
  * record's token. Known by its git dir, not by its path, so that a worktree the agent moved is found.
  */
 export function locate(commonDir: string, evidence: Evidence): Located | undefined {
-  // Only ever a git dir under <common dir>/worktrees: an id is a single name.
-  const own = evidence.id && isPlainName(evidence.id) ? path.join(commonDir, 'worktrees', evidence.id) : undefined
-  for (const gitDir of own ? [own, ...adminDirs(commonDir)] : adminDirs(commonDir)) {
-    const lock = lockOf(gitDir)
-    const file = readRecordFile(gitDir)
-    const folder = folderOf(gitDir)
+  // Only ever a folder under <common dir>/worktrees or the clones' folder: an id is a single name.
+  const own = evidence.id && isPlainName(evidence.id) ? entryOf(commonDir, evidence) : undefined
+  const entries = evidence.isolation === 'clone' ? cloneEntries(commonDir) : adminDirs(commonDir)
+  for (const entry of own ? [own, ...entries] : entries) {
+    const lock = lockOf(entry)
+    const file = readRecordFile(entry)
+    const folder = folderOf(entry)
     if (!folder) continue
+    const clone = evidence.isolation === 'clone'
+    const gitDir = clone ? path.join(folder, '.git') : entry
     const ownership = ownershipOf(lock, file?.token, evidence.token)
     // git marks a worktree "initializing" until its add finishes: at the path planned under the lock, with
     // no record yet, that is this step's own add, cut short.
     const cutShort = evidence.believed.ownAdd && ownership === 'initializing' && !file && samePath(folder, evidence.path)
     if (ownership === 'ours' || file?.token === evidence.token || cutShort)
-      return { gitDir, folder, lock, ownership, hints: file?.token === evidence.token ? file : undefined }
+      return { gitDir, entry, clone, folder, lock, ownership, hints: file?.token === evidence.token ? file : undefined }
   }
   // The post's own record names the git dir; neither lock nor record carries a token any more (the agent
   // unlocked it and deleted the record?): it may well be ours, but it cannot be proven. Kept, never removed.
   const folder = own && folderOf(own)
   if (evidence.believed.ownAdd && own && folder && samePath(folder, evidence.path) && !lockOf(own) && !readRecordFile(own))
-    return { gitDir: own, folder, ownership: 'unlocked', unproven: true }
+    return { gitDir: evidence.isolation === 'clone' ? path.join(folder, '.git') : own, entry: own, clone: evidence.isolation === 'clone', folder, ownership: 'unlocked', unproven: true }
   return undefined
+}
+
+/** What the folder's .git must name: the worktree's git dir, or, for a clone, itself (a folder, where it is). */
+function pointerOf(found: Located): string {
+  return found.clone ? '.git' : found.gitDir
 }
 
 function isPlainName(id: string): boolean {
@@ -190,17 +206,19 @@ function mayRemove(found: Located): boolean {
 async function exitedBefore(repo: Repository, evidence: Evidence, found: Located, options: ExitOptions): Promise<string | undefined> {
   if (found.hints?.exited === 'parked') return found.ownership === 'parked' ? 'parked' : undefined
   if (found.hints?.exited !== 'keep' || options.step !== 'post') return undefined
-  const mark = await repo.git.run(['rev-parse', '--verify', '--quiet', keptRef(found.gitDir, evidence.token)])
+  const mark = await repo.git.run(['rev-parse', '--verify', '--quiet', keptRef(found.entry, evidence.token)])
   return mark.exitCode === 0 ? 'keep' : undefined
 }
 
 async function gateFor(repo: Repository, evidence: Evidence, found: Located, settled: Settled): Promise<{ gate: GateInput; links: string[] }> {
   const intact = settled.state === 'intact'
   const links = intact ? ownLinks(evidence.repository, settled.here, evidence.links) : []
+  // A clone's git dir is inside its folder, wherever a removal cut short left it.
+  const gitDir = found.clone ? path.join(settled.here, '.git') : found.gitDir
   const gate: GateInput = {
     repository: repo.git,
-    commonDir: repo.commonDir,
-    gitDir: found.gitDir,
+    commonDir: found.clone ? gitDir : repo.commonDir,
+    gitDir,
     folder: intact ? settled.here : undefined,
     fileMode: evidence.fileMode,
     pinned: evidence.pinned,
@@ -209,13 +227,14 @@ async function gateFor(repo: Repository, evidence: Evidence, found: Located, set
     included: evidence.believed.brought?.included,
     restored: evidence.believed.brought?.restored,
     baseSha: evidence.believed.base,
-    branchesToDelete: await branchToDelete(repo, evidence, found.gitDir),
+    branchesToDelete: found.clone ? [] : await branchToDelete(repo, evidence, found.gitDir),
     machineStays: !evidence.believed.ephemeral,
-    localRefsSurvive: !evidence.believed.ephemeral && !evidence.believed.inWorkspace,
+    localRefsSurvive: !found.clone && !evidence.believed.ephemeral && !evidence.believed.inWorkspace,
+    clone: found.clone ? { borrowed: evidence.believed.borrowed } : undefined,
     since: evidence.believed.since,
     ownLinks: links,
     expectIndex: !evidence.believed.checkoutUnfinished,
-    sparse: fs.existsSync(path.join(found.gitDir, 'info', 'sparse-checkout')),
+    sparse: fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')),
     tolerateDeletions: settled.finishing
   }
   return { gate, links }
@@ -282,6 +301,7 @@ async function removeIt(
   // The links go first, by unlink, which never touches what they point to.
   for (const link of links) fs.unlinkSync(path.join(settled.here, link))
   const parkable =
+    !found.clone &&
     verdict === 'remove-clean' &&
     evidence.recycle &&
     evidence.created &&
@@ -296,7 +316,7 @@ async function removeIt(
         const residents = gate.folder ? await waitForResidents(gate.folder) : []
         if (residents.length) return { reason: 'busy', residents }
         if (parkable && (await park(repo, evidence, found.gitDir, found.folder, findings, gate))) return { reason: 'parked' }
-        return removeWorktreeFolder(repo, evidence, found.gitDir, findings, gate)
+        return removeWorktreeFolder(repo, evidence, found.entry, findings, gate)
       },
       lockOptions(options)
     )
@@ -351,14 +371,18 @@ async function keep(
   if (!mayRemove(found)) return { rescue: rescued }
   let mark = rescued?.snapshot?.ref
   if (!rescued && findings.head) {
-    mark = keptRef(found.gitDir, evidence.token)
+    mark = keptRef(found.entry, evidence.token)
     unlinkReflogLinks(repo.commonDir, mark)
-    await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', mark, findings.head])
+    // A clone's HEAD may be a commit of its own: it comes into the original.
+    if (found.clone) await bringIn(repo, found.gitDir, findings.head, mark)
+    else await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', mark, findings.head])
   }
   giveBackLock(evidence, found)
   // Kept on purpose from now on: the post after an exit does not decide again, and later sweeps only report it.
-  writeHints(found.gitDir, { exited: 'keep' }, evidence.own)
-  const protectedFrom = options.step === 'exit' ? {} : await protectFromNextCheckout(repo, evidence, found.gitDir, folder, lockOptions(options))
+  writeHints(found.entry, { exited: 'keep' }, evidence.own)
+  // A clone has nothing in the original that the next actions/checkout could take: its branches are its own.
+  const protectedFrom =
+    options.step === 'exit' || found.clone ? {} : await protectFromNextCheckout(repo, evidence, found.gitDir, folder, lockOptions(options))
   return { rescue: rescued, keptRef: mark, ...protectedFrom }
 }
 
@@ -375,13 +399,21 @@ async function copyUnsaved(
   // Also an unknown state, and a branch without a commit yet: the files as they are on disk go into it.
   if (!(hasUnsavedWork(findings) || verdict === 'keep-unknown') || !(findings.head || fs.existsSync(folder))) return undefined
   const facts = { ...evidence, ...evidence.believed, unsealed: evidence.source === 'hint' }
-  const snapshot = await keepSnapshot({ repo, facts, gitDir: found.gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
+  const gitDir = found.clone ? path.join(folder, '.git') : found.gitDir
+  // A clone's snapshot is made in the clone (its objects are there), then brought into the original, where the
+  // rescue finds it and a later job can.
+  const own = found.clone ? { toplevel: folder, commonDir: gitDir, git: new Git(folder, [`--git-dir=${gitDir}`]) } : repo
+  const snapshot = await keepSnapshot({ repo: own, facts, gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
+  if (found.clone && typeof snapshot !== 'string') {
+    await bringIn(repo, gitDir, snapshot.commit, snapshot.ref)
+    await own.git.run(['update-ref', '-d', snapshot.ref])
+  }
   return rescue(snapshot, facts, options.rescue, repo)
 }
 
 /** A worktree entered by path gets back the lock it had. */
 function giveBackLock(evidence: Evidence, found: Located): void {
   if (evidence.priorLock === undefined || lockToken(found.lock) !== evidence.token) return
-  if (evidence.priorLock === '') fs.rmSync(path.join(found.gitDir, 'locked'), { force: true })
-  else writeReplacing(path.join(found.gitDir, 'locked'), evidence.priorLock)
+  if (evidence.priorLock === '') fs.rmSync(path.join(found.entry, 'locked'), { force: true })
+  else writeReplacing(path.join(found.entry, 'locked'), evidence.priorLock)
 }

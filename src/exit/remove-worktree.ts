@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Evidence } from './evidence.js'
+import { CLONES_DIR, dropClone } from './clones.js'
 import { dropSparseInclude } from './next-checkout.js'
 import { ownershipOf } from '../record/ownership.js'
 import { isInside, realPath, samePath } from '../os/paths.js'
@@ -167,11 +168,19 @@ function readMountTable(platform: Platform): string[] {
  * unregistered while files remain.
  */
 export async function removeWorktreeFolder(repo: Repository, evidence: Evidence, gitDir: string, findings: Findings, gate: GateInput): Promise<Outcome> {
-  // Never anything but a linked worktree's git dir, whatever a record named.
-  if (!samePath(path.dirname(gitDir), path.join(repo.commonDir, 'worktrees'))) throw new Error(`${gitDir} is not a git dir of a worktree of ${repo.commonDir}`)
+  const clone = samePath(path.dirname(gitDir), path.join(repo.commonDir, CLONES_DIR))
+  // Never anything but a linked worktree's git dir or a clone's folder of ours, whatever a record named.
+  if (!clone && !samePath(path.dirname(gitDir), path.join(repo.commonDir, 'worktrees')))
+    throw new Error(`${gitDir} is not a git dir of a worktree of ${repo.commonDir}`)
   if (gate.folder) {
     const removed = await removeFolder(evidence, gitDir, findings, gate, gate.folder)
     if (removed) return removed
+  }
+  if (clone) {
+    // The clone's own git dir went with its folder; what the original kept for it goes now.
+    await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, evidence.token))
+    await dropClone(repo, gitDir)
+    return { reason: 'clean' }
   }
   fs.rmSync(gitDir, { recursive: true, force: true })
   try {
@@ -191,7 +200,7 @@ export async function removeWorktreeFolder(repo: Repository, evidence: Evidence,
 async function removeFolder(evidence: Evidence, gitDir: string, findings: Findings, gate: GateInput, folder: string): Promise<Outcome | undefined> {
   // Submodules' git dirs name their folders by path (core.worktree): a worktree with submodules is
   // checked again where it is, which leaves a window of a few milliseconds open.
-  const aside = fs.existsSync(path.join(gitDir, 'modules')) ? folder : quarantinePath(folder)
+  const aside = fs.existsSync(path.join(gate.gitDir, 'modules')) ? folder : quarantinePath(folder)
   // (A removal cut short is finished where it was moved: quarantinePath gives the same folder.)
   const mark = (removing: boolean): void => writeHints(gitDir, { removing }, evidence.own)
   const mounted = mountsInside(folder)
@@ -204,7 +213,9 @@ async function removeFolder(evidence: Evidence, gitDir: string, findings: Findin
     mark(false)
     return { reason: 'busy', unmovable: (error as NodeJS.ErrnoException).code ?? (error as Error).message }
   }
-  const again = await inspect({ ...gate, folder: aside, previous: findings })
+  // A clone's git dir moved with its folder.
+  const moved = gate.clone ? { gitDir: path.join(aside, '.git'), commonDir: path.join(aside, '.git') } : {}
+  const again = await inspect({ ...gate, ...moved, folder: aside, previous: findings })
   const mountedSince = mountsInside(aside)
   if (!nothingNew(findings, again) || mountedSince.length) {
     if (aside !== folder) await renameFolder(aside, folder)

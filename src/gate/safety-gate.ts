@@ -87,6 +87,11 @@ export interface GateInput {
   tolerateDeletions?: boolean
   /** The findings of a moment ago, for a check again just before a removal. */
   previous?: Findings
+  /**
+   * A clone of the agent's own (gitDir and commonDir are its .git): every ref of it goes with it and counts, but
+   * its remote-tracking branches, which a push moves; `borrowed` reaches what it borrowed from the original.
+   */
+  clone?: { borrowed?: string }
 }
 
 /** Files compared byte for byte with what checkout would write, at most (CRLF files under a text attribute). */
@@ -529,9 +534,17 @@ async function unsavedCommits(
         ...(await must(git, ['for-each-ref', '--format=%(objectname)', 'refs/stash', 'refs/notes/'])).split('\n').filter(Boolean),
         ...refReflogCommits(input.commonDir, 'refs/stash')
       ]
+  // A clone's refs are all its own, and go with it: branches, tags, the stash, notes.
+  const ownRefs = input.clone
+    ? (await must(git, ['for-each-ref', '--format=%(objectname) %(refname)']))
+        .split('\n')
+        .filter(line => line && !line.includes(' refs/remotes/'))
+        .map(line => line.slice(0, line.indexOf(' ')))
+    : []
   const tips = [
     ...new Set([
       ...(head ? [head] : []),
+      ...ownRefs,
       ...gitDirCommits(input.gitDir, input.since),
       ...Object.values(branchTips),
       ...input.branchesToDelete.flatMap(b => refReflogCommits(input.commonDir, `refs/heads/${b}`, input.since)),
@@ -546,6 +559,7 @@ async function unsavedCommits(
   // stays and no actions/checkout prepares the repository, the other local branches and tags.
   const saved = [
     ...(input.baseSha ? [input.baseSha] : []),
+    ...(input.clone?.borrowed ? [input.clone.borrowed] : []),
     '--remotes',
     ...(input.localRefsSurvive ? [...input.branchesToDelete.map(b => `--exclude=${b}`), '--branches', '--tags'] : [])
   ]

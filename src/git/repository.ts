@@ -214,7 +214,8 @@ export function worktreeGit(adminDir: string, p: string): Git {
 /**
  * Whether the folder is still the worktree git registered: intact, missing, replaced (a symbolic link or a
  * file in its place, which may lead anywhere), or repointed (its .git file names another git dir, and git
- * would speak of another repository). Only an intact folder is inspected or removed as ours.
+ * would speak of another repository). Only an intact folder is inspected or removed as ours. A clone's folder
+ * is intact with a .git folder of its own: its adminDir is '.git'.
  */
 export type FolderState = 'intact' | 'missing' | 'replaced' | 'repointed'
 
@@ -223,6 +224,8 @@ export function checkFolder(p: string, adminDir: string): FolderState {
   if (kind === 'missing') return 'missing'
   // A link anywhere on its path (the agent can rewrite where git has it) would lead a removal elsewhere.
   if (kind !== 'directory' || normalizePath(realPath(p)) !== normalizePath(p)) return 'replaced'
+  // A clone's git dir is its own .git folder (adminDir '.git', relative to wherever the folder is).
+  if (kindOf(path.join(p, '.git')) === 'directory') return samePath(path.resolve(p, adminDir), path.join(p, '.git')) ? 'intact' : 'repointed'
   const pointer = /^gitdir: (.*)$/m.exec(readSmall(path.join(p, '.git')) ?? '')?.[1]
   return pointer && samePath(path.resolve(p, pointer.trim()), adminDir) ? 'intact' : 'repointed'
 }

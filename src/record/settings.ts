@@ -1,6 +1,8 @@
 // What the workflow asks of an exit and a rescue, as every layer reads it, and the error that names a bad input.
 export type OnExit = 'keep' | 'remove'
 export type RescueTarget = 'artifact' | 'branch'
+/** What the agent gets: a linked worktree of the repository, or a repository of its own that borrows its objects. */
+export type Isolation = 'worktree' | 'clone'
 /** What a new worktree starts from besides its base: the rescue the previous attempt left (auto), or one by name. */
 export type RestoreRequest = 'auto' | { kind: RescueTarget; name: string }
 

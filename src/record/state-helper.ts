@@ -4,7 +4,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import type { OnExit, RescueTarget } from './settings.js'
+import type { Isolation, OnExit, RescueTarget } from './settings.js'
 import type { Owner } from './ownership.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 
@@ -93,6 +93,10 @@ export interface WorktreeRecord {
   original?: string
   /** The job that entered it. */
   owner: Owner
+  /** isolation: clone: a repository of the agent's own at `path`, whose lock and record this action keeps in the original. */
+  isolation?: Isolation
+  /** A clone's commit (in the original, under its borrowed ref) whose parents are what it borrowed when it was made. */
+  borrowed?: string
   /** The lock the worktree had before this job entered it by path ('' for none); restored when it is kept. */
   priorLock?: string
   /** recycle: true: park the worktree in the pool at exit instead of deleting it. */

@@ -2,7 +2,7 @@
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { NAME_MAX_LENGTH } from '../record/names.js'
-import { InputError, type OnExit, type RescueTarget, type RestoreRequest } from '../record/settings.js'
+import { InputError, type Isolation, type OnExit, type RescueTarget, type RestoreRequest } from '../record/settings.js'
 
 export interface EnterSettings {
   /** Worktree name; undefined means generate one. */
@@ -33,6 +33,7 @@ export interface EnterSettings {
   leg?: string
   /** A rescue to restore into the new worktree; undefined: none. */
   restore?: RestoreRequest
+  isolation: Isolation
 }
 
 export interface ExitSettings {
@@ -202,6 +203,7 @@ export function getEnterSettings(): EnterSettings {
       worktreePath !== undefined ? 'Remove path to create a new worktree, or remove restore.' : 'Remove recycle, or remove restore.'
     )
   }
+  const isolation = isolationFor(worktreePath, recycle)
   if (recycle && sparsePaths.length) {
     throw new InputError('recycle', 'true', 'the pool holds whole worktrees, and sparse-paths asks for a sparse one', 'Use recycle or sparse-paths, not both.')
   }
@@ -245,8 +247,30 @@ export function getEnterSettings(): EnterSettings {
     sparsePaths,
     recycle,
     leg: parseLeg('leg', checked('leg')),
-    restore
+    restore,
+    isolation
   }
+}
+
+/** The isolation input, with what it cannot go with. */
+function isolationFor(worktreePath: string | undefined, recycle: boolean): Isolation {
+  const isolation = parseIsolation('isolation', checked('isolation'))
+  if (isolation === 'clone' && worktreePath !== undefined) {
+    throw new InputError(
+      'isolation',
+      'clone',
+      'a clone is made only for a new worktree, and path enters an existing one, which stays what it is',
+      'Remove path to create a new clone, or remove isolation to enter the worktree.'
+    )
+  }
+  if (isolation === 'clone' && recycle)
+    throw new InputError('recycle', 'true', 'the pool holds linked worktrees, and isolation: clone asks for a clone', 'Use recycle or isolation: clone, not both.')
+  return isolation
+}
+
+export function parseIsolation(input: string, value: string): Isolation {
+  if (value === '' || value === 'worktree' || value === 'clone') return value || 'worktree'
+  throw new InputError(input, value, 'it is neither worktree nor clone', 'Use isolation: worktree (the default) or isolation: clone.')
 }
 
 /** The leg input's default in action.yml, which the runner evaluates. */

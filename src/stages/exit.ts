@@ -13,6 +13,7 @@ import { POST_LOCK_TIMEOUT_MS } from './post.js'
 import { report, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
 import { adminDirOf, lockOf, openRepository, type Repository } from '../git/repository.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
+import { CLONES_DIR, cloneEntryOf } from '../exit/clones.js'
 
 export async function run(): Promise<void> {
   handleCancellation()
@@ -58,10 +59,17 @@ async function findRecord(given: string | undefined): Promise<{ record: Worktree
     )
   // A folder the agent deleted is still registered in the repository the job came from.
   const start = fs.existsSync(target) ? target : process.env[ENV_ORIGINAL_PATH]
-  const opened = start ? await openRepository(start, input).catch(() => undefined) : undefined
-  const gitDir = opened && adminDirOf(opened.commonDir, target)
+  let opened = start ? await openRepository(start, input).catch(() => undefined) : undefined
+  let gitDir = opened && adminDirOf(opened.commonDir, target)
+  // A clone (isolation: clone) is a repository of its own: its record is in the repository the job came from.
+  const original = process.env[ENV_ORIGINAL_PATH]
+  if (!gitDir && original) {
+    opened = await openRepository(original, input).catch(() => undefined)
+    gitDir = opened && cloneEntryOf(opened.commonDir, target)
+  }
   const record = gitDir ? readRecordFile(gitDir) : undefined
-  if (!opened || !gitDir || !record || !samePath(record.commonDir ?? '', opened.commonDir)) {
+  const isClone = gitDir !== undefined && path.basename(path.dirname(gitDir)) === CLONES_DIR
+  if (!opened || !gitDir || !record || !samePath(record.commonDir ?? '', opened.commonDir) || (record.isolation === 'clone') !== isClone) {
     throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', fix)
   }
   const lock = lockOf(gitDir)
