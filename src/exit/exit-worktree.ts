@@ -403,7 +403,7 @@ async function copyUnsaved(
   // A clone's snapshot is made in the clone (its objects are there), then brought into the original, where the
   // rescue finds it and a later job can.
   const own = found.clone ? { toplevel: folder, commonDir: gitDir, git: new Git(folder, [`--git-dir=${gitDir}`]) } : repo
-  const snapshot = await keepSnapshot({ repo: own, facts, gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
+  const snapshot = await keepSnapshot({ repo: own, facts, gitDir, entry: found.entry, folder: fs.existsSync(folder) ? folder : undefined, findings })
   if (found.clone && typeof snapshot !== 'string') {
     await bringIn(repo, gitDir, snapshot.commit, snapshot.ref)
     await own.git.run(['update-ref', '-d', snapshot.ref])

@@ -87,6 +87,8 @@ export async function keepSnapshot(input: {
   repo: Repository
   facts: SnapshotFacts
   gitDir: string
+  /** Where the worktree's lock and record are, which names its kept ref: its git dir, unless it is a clone. */
+  entry?: string
   folder?: string
   findings: Findings
 }): Promise<Snapshot | string> {
@@ -137,7 +139,7 @@ export async function keepSnapshot(input: {
       )
     const tree = (await git.exec(['write-tree'])).trim()
     const commit = await commitSnapshot(made, repo, facts, gitDir, findings, { tree, indexTree, leftOut })
-    const ref = keptRef(gitDir, facts.token)
+    const ref = keptRef(input.entry ?? gitDir, facts.token)
     unlinkReflogLinks(repo.commonDir, ref)
     await repo.git.exec(['update-ref', '-m', 'agent-worktree: kept', ref, commit])
     const base = facts.base ?? findings.head ?? commit

@@ -1,0 +1,154 @@
+// isolation: clone, through the committed bundles as the runner runs them: each agent gets a repository of its
+// own that borrows the original's objects; the original's refs, config, hooks and stash stay as they were.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { describe, expect, it, type TestContext } from 'vitest'
+import { Job, type StepResult } from '../../scripts/runner.mjs'
+import { commit, git, makeRepos, write, type Repos } from '../helpers/repos.js'
+
+function reposFor(t: TestContext): Repos {
+  const repos = makeRepos()
+  t.onTestFinished(() => repos.cleanup())
+  return repos
+}
+
+/** A job of its own runner whose workspace is not the shared clone: the clone is given as repository-path. */
+function job(repos: Repos, runner: string): Job {
+  const workspace = path.join(repos.root, runner, 'workspace')
+  fs.mkdirSync(workspace, { recursive: true })
+  return new Job({ workspace, temp: path.join(repos.root, runner, '_temp'), env: { RUNNER_NAME: runner, GITHUB_RUN_ID: '7', GITHUB_JOB: runner } })
+}
+
+async function enter(j: Job, inputs: Record<string, string>): Promise<StepResult> {
+  const main = await j.uses('.', inputs)
+  expect(main.exitCode, main.stdout).toBe(0)
+  return main
+}
+
+/** What every worktree of the original would share: its refs but this action's own, config, hooks, stash. */
+function sharedOf(repo: string): Record<string, string> {
+  const hooks = path.join(repo, '.git', 'hooks')
+  return {
+    refs: git(repo, 'for-each-ref', '--format=%(objectname) %(refname)')
+      .split('\n')
+      .filter(line => !line.includes(' refs/agent-worktree/'))
+      .join('\n'),
+    config: fs.readFileSync(path.join(repo, '.git', 'config'), 'utf8'),
+    hooks: fs.existsSync(hooks) ? fs.readdirSync(hooks).sort().join(',') : '',
+    stash: git(repo, 'stash', 'list', '--format=%H %gs')
+  }
+}
+
+const agentIdentity = ['-c', 'user.name=agent', '-c', 'user.email=agent@example.com']
+
+/** What an agent does in its clone that, in a worktree, would change what every worktree shares. */
+function meddle(clone: string, leg: string): string {
+  const made = commit(clone, `${leg}.txt`)
+  write(clone, 'README.md', `stashed by ${leg}\n`)
+  git(clone, ...agentIdentity, 'stash', 'push', '-m', `stash of ${leg}`)
+  git(clone, 'branch', '--force', 'release', made)
+  git(clone, 'tag', '--delete', 'v1.0.0')
+  git(clone, 'config', 'user.email', `${leg}@example.com`)
+  write(clone, '.git/hooks/pre-commit', '#!/bin/sh\nexit 0\n')
+  fs.chmodSync(path.join(clone, '.git', 'hooks', 'pre-commit'), 0o755)
+  return made
+}
+
+describe.concurrent('isolation: clone', () => {
+  it('gives two legs in one shared clone repositories of their own: the original is untouched, each sees its own stash', async t => {
+    const repos = reposFor(t)
+    const shared = repos.clone
+    git(shared, 'branch', 'release')
+    git(shared, 'push', '--quiet', 'origin', 'release')
+    git(shared, 'fetch', '--quiet')
+    git(shared, 'tag', '-a', '-m', 'one', 'v1.0.0')
+    write(shared, 'README.md', 'the original its own stash\n')
+    git(shared, ...agentIdentity, 'stash', 'push', '-m', 'the original its own')
+    write(shared, '.git/hooks/post-checkout', '#!/bin/sh\n')
+    const before = sharedOf(shared)
+    const [a, b] = [job(repos, 'leg-a'), job(repos, 'leg-b')]
+    const [mainA, mainB] = await Promise.all([
+      enter(a, { 'repository-path': shared, isolation: 'clone', name: 'leg-a' }),
+      enter(b, { 'repository-path': shared, isolation: 'clone', name: 'leg-b' })
+    ])
+    const [cloneA, cloneB] = [mainA.outputs['worktree-path'], mainB.outputs['worktree-path']]
+    for (const [main, clone] of [
+      [mainA, cloneA],
+      [mainB, cloneB]
+    ] as const) {
+      // A repository of its own, on its own branch, with the original's remote and its remote-tracking branches.
+      expect(main.outputs['git-dir']).toBe(path.join(clone, '.git'))
+      expect(main.outputs['git-common-dir']).toBe(path.join(clone, '.git'))
+      expect(git(clone, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe(main.outputs.branch)
+      expect(git(clone, 'remote', 'get-url', 'origin')).toBe(repos.origin)
+      expect(git(clone, 'rev-parse', 'origin/release')).toBe(git(shared, 'rev-parse', 'origin/release'))
+      expect(git(clone, 'status', '--porcelain')).toBe('')
+      expect(git(clone, 'stash', 'list')).toBe('')
+    }
+    const madeA = meddle(cloneA, 'leg-a')
+    const madeB = meddle(cloneB, 'leg-b')
+    expect(git(cloneA, 'stash', 'list', '--format=%gs')).toBe('On worktree-leg-a: stash of leg-a')
+    expect(git(cloneB, 'stash', 'list', '--format=%gs')).toBe('On worktree-leg-b: stash of leg-b')
+    expect(sharedOf(shared)).toEqual(before)
+
+    // Leg a saves everything (its commit pushed, its stash dropped): the post removes the clone.
+    git(cloneA, 'push', '--quiet', 'origin', 'HEAD:refs/heads/agent/leg-a')
+    git(cloneA, 'stash', 'drop', '--quiet')
+    const [postA] = await a.runPosts()
+    expect(postA.stdout).toContain('Removed')
+    expect(fs.existsSync(cloneA)).toBe(false)
+    expect(git(repos.origin, 'rev-parse', 'agent/leg-a')).toBe(madeA)
+
+    // Leg b does not: its exit keeps the clone, and its commits are reachable from the original.
+    const exitB = await b.uses('exit')
+    expect(exitB.outputs.removed, exitB.stdout).toBe('false')
+    expect(exitB.outputs.reason).toBe('unsaved')
+    const kept = git(shared, 'for-each-ref', '--format=%(refname)', 'refs/agent-worktree/kept/')
+    expect(kept).toMatch(/^refs\/agent-worktree\/kept\/leg-b\/[0-9a-f]{16}$/)
+    git(shared, 'merge-base', '--is-ancestor', madeB, kept)
+    expect(git(cloneB, 'stash', 'list', '--format=%gs')).toBe('On worktree-leg-b: stash of leg-b')
+    // Nothing of either agent reached what the original's worktrees would share.
+    expect(sharedOf(shared)).toEqual(before)
+    expect(git(shared, 'for-each-ref', '--format=%(refname)', 'refs/agent-worktree/borrowed/')).not.toContain('leg-a')
+  })
+
+  it('loses nothing when the original is gc-ed with --prune=now while the clone lives', async t => {
+    const repos = reposFor(t)
+    const shared = repos.clone
+    // The base is on a branch the original then deletes: only the clone stands on it.
+    git(shared, 'switch', '--quiet', '-c', 'side')
+    const base = commit(shared, 'side.txt')
+    git(shared, 'switch', '--quiet', 'main')
+    const j = job(repos, 'gc')
+    const main = await enter(j, { 'repository-path': shared, isolation: 'clone', 'base-ref': base })
+    const clone = main.outputs['worktree-path']
+    git(shared, 'branch', '--quiet', '-D', 'side')
+    git(shared, 'reflog', 'expire', '--expire=now', '--all')
+    git(shared, 'gc', '--quiet', '--prune=now')
+    const made = commit(clone, 'work.txt')
+    git(shared, 'gc', '--quiet', '--prune=now')
+    git(clone, 'fsck', '--no-dangling')
+    expect(git(clone, 'log', '--format=%H', '-2')).toBe(`${made}\n${base}`)
+    expect(fs.readFileSync(path.join(clone, 'side.txt'), 'utf8')).toBe('side.txt\n')
+    const [post] = await j.runPosts()
+    expect(post.stdout).toContain('Kept')
+    git(shared, 'gc', '--quiet', '--prune=now')
+    git(clone, 'fsck', '--no-dangling')
+    git(shared, 'fsck', '--no-dangling')
+    const kept = git(shared, 'for-each-ref', '--format=%(refname)', 'refs/agent-worktree/kept/')
+    git(shared, 'merge-base', '--is-ancestor', made, kept)
+  })
+
+  it('refuses path and recycle, before anything is created', async t => {
+    const repos = reposFor(t)
+    const j = job(repos, 'inputs')
+    const byPath = await j.uses('.', { 'repository-path': repos.clone, isolation: 'clone', path: repos.clone })
+    expect(byPath.exitCode).toBe(1)
+    expect(byPath.stdout).toContain(`Input 'isolation' has the value "clone": a clone is made only for a new worktree`)
+    const pooled = await j.uses('.', { 'repository-path': repos.clone, isolation: 'clone', recycle: 'true' })
+    expect(pooled.stdout).toContain(`Input 'recycle' has the value "true"`)
+    const wrong = await j.uses('.', { 'repository-path': repos.clone, isolation: 'copy' })
+    expect(wrong.stdout).toContain(`Input 'isolation' has the value "copy": it is neither worktree nor clone`)
+    expect(fs.existsSync(`${repos.clone}.worktrees`)).toBe(false)
+  })
+})
