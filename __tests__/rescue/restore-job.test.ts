@@ -33,12 +33,12 @@ function gitView(wt: string): Record<string, string> {
 }
 
 /** What the agent left in a worktree of the lab's first job, and that job's post: the rescue's names. */
-async function rescued(t: TestContext, kind: Checkout, work: (wt: string) => string[] = wt => everyKind(wt, kind)) {
+async function rescued(t: TestContext, kind: Checkout, work: (wt: string) => string[] = wt => everyKind(wt, kind), inputs: Record<string, string> = {}) {
   const l = lab(t, kind)
   const service = await startResultsService()
   t.onTestFinished(() => service.close())
   const first = hostedJob(l, service.env)
-  const main = await first.uses('.', { rescue: 'artifact,branch' })
+  const main = await first.uses('.', { rescue: 'artifact,branch', ...inputs })
   expect(main.exitCode, main.stdout).toBe(0)
   const wt = main.outputs['worktree-path']
   const commits = work(wt)
@@ -82,6 +82,20 @@ describe.concurrent('a re-run and a later job pick up a rescue as it was left, b
     const later = await laterJob(l, service, { GITHUB_JOB: 'publish' }, { restore: branch, rescue: 'none' })
     expect(later.main.exitCode, later.main.stdout).toBe(0)
     expect(later.main.outputs).toMatchObject({ restored: 'true', 'restored-from': branch })
+    expectAsLeft(later.wt, before, commits)
+  })
+
+  it.for(['push', 'pull_request', 'sparse'] as const)('%s checkout, isolation: clone: a clone is rescued, and restored into a clone, as it was left', async (kind, t) => {
+    const clone = { isolation: 'clone' }
+    const { l, service, commits, before, artifact, branch } = await rescued(t, kind, undefined, clone)
+    const rerun = await laterJob(l, service, { GITHUB_RUN_ATTEMPT: '2' }, { restore: 'auto', rescue: 'artifact', ...clone })
+    expect(rerun.main.outputs).toMatchObject({ restored: 'true', 'restored-from': artifact })
+    expectAsLeft(rerun.wt, before, commits)
+    expect(rerun.main.outputs['git-dir']).toBe(path.join(rerun.wt, '.git'))
+    // The restored commits live in the original, where no ref but the clone's borrowed one holds them.
+    git(rerun.workspace, 'gc', '--quiet', '--prune=now')
+    git(rerun.wt, 'fsck', '--no-dangling')
+    const later = await laterJob(l, service, { GITHUB_JOB: 'publish' }, { restore: branch, rescue: 'none', ...clone })
     expectAsLeft(later.wt, before, commits)
   })
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { sandboxFacts, sandboxPaths, type SandboxFacts } from '../../src/sandbox/paths.js'
+import { clonePaths, sandboxFacts, sandboxPaths, type SandboxFacts } from '../../src/sandbox/paths.js'
 import { git, makeRepos, type Repos } from '../helpers/repos.js'
 
 const FACTS: SandboxFacts = {
@@ -68,6 +68,22 @@ describe('sandboxPaths', () => {
         expect(new Set(readOnly).size).toBe(readOnly.length)
       })
     )
+  })
+})
+
+describe('clonePaths', () => {
+  it("writes the clone, .git included, but what git obeys there; reads the original's objects, never writes them", () => {
+    expect(clonePaths('/w/repo.worktrees/x', '/w/repo/.git/objects')).toEqual({
+      write: ['/w/repo.worktrees/x'],
+      readOnly: [
+        '/w/repo.worktrees/x/.git/config',
+        '/w/repo.worktrees/x/.git/hooks',
+        '/w/repo.worktrees/x/.git/info',
+        '/w/repo.worktrees/x/.git/shallow',
+        '/w/repo.worktrees/x/.git/objects/info',
+        '/w/repo/.git/objects'
+      ]
+    })
   })
 })
 

@@ -97,6 +97,9 @@ export async function makeClone(repo: Repository, record: WorktreeRecord, lockRe
   await repo.git.exec(['init', '--quiet', '--template=', `--object-format=${format.trim()}`, '--', record.path])
   const gitDir = path.join(record.path, '.git')
   fs.writeFileSync(path.join(gitDir, 'objects', 'info', 'alternates'), `${path.join(repo.commonDir, 'objects')}\n`)
+  // A shallow original (a checkout of depth 1): the clone stops where its history does.
+  const shallow = readSmall(path.join(repo.commonDir, 'shallow'), 64 * 1024 * 1024)
+  if (shallow) fs.writeFileSync(path.join(gitDir, 'shallow'), shallow)
   // The original's refs in one file, as git packs them; a symbolic ref (refs/remotes/origin/HEAD) as its own file.
   const packed: string[] = []
   for (const line of refs) {

@@ -71,3 +71,15 @@ export function sandboxFacts(worktree: string, gitDir: string, commonDir: string
   const otherGitDirs = names.map(name => path.join(root, name)).filter(dir => dir !== gitDir)
   return { worktree, gitDir, commonDir, otherGitDirs, mainIndex: fs.existsSync(path.join(commonDir, 'index')) }
 }
+
+/** In a clone's own .git (isolation: clone): what git obeys, and the alternates through which every later git call reads objects. */
+const CLONE_OBEYED = ['config', 'hooks', 'info', 'shallow', 'objects/info']
+
+/**
+ * A clone of the agent's own (isolation: clone) is the agent's whole: its folder with its .git, but what git obeys
+ * there. The original's object store, which the clone borrows, is read, never written (nothing else of the
+ * original is in reach at all).
+ */
+export function clonePaths(clone: string, originalObjects: string): SandboxPaths {
+  return { write: [clone], readOnly: [...CLONE_OBEYED.map(name => path.join(clone, '.git', ...name.split('/'))), originalObjects] }
+}
