@@ -139,6 +139,27 @@ describe.concurrent('isolation: clone', () => {
     git(shared, 'merge-base', '--is-ancestor', made, kept)
   })
 
+  it('is swept as a worktree is: a later job of the runner removes a clean clone an ended job left, keeps one with work', async t => {
+    const repos = reposFor(t)
+    const earlier = job(repos, 'sweeper')
+    const clean = (await enter(earlier, { 'repository-path': repos.clone, isolation: 'clone', name: 'clean' })).outputs['worktree-path']
+    const dirty = (await enter(earlier, { 'repository-path': repos.clone, isolation: 'clone', name: 'dirty' })).outputs['worktree-path']
+    const made = commit(dirty, 'work.txt')
+    // The posts never run (the runner was killed); the next job of this runner sweeps.
+    const later = new Job({
+      workspace: path.join(repos.root, 'sweeper', 'workspace'),
+      temp: path.join(repos.root, 'sweeper', '_temp'),
+      env: { RUNNER_NAME: 'sweeper', GITHUB_RUN_ID: '8', GITHUB_JOB: 'sweeper' }
+    })
+    const main = await enter(later, { 'repository-path': repos.clone, isolation: 'clone', name: 'next' })
+    expect(fs.existsSync(clean), main.stdout).toBe(false)
+    expect(git(dirty, 'rev-parse', 'HEAD')).toBe(made)
+    expect(main.stdout).toContain(`Kept ${dirty}: it has 1 unsaved commit.`)
+    const borrowed = git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/agent-worktree/borrowed/').split('\n')
+    expect(borrowed.sort()).toEqual(['refs/agent-worktree/borrowed/dirty', 'refs/agent-worktree/borrowed/next'])
+    git(repos.clone, 'merge-base', '--is-ancestor', made, git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/agent-worktree/kept/'))
+  })
+
   it('refuses path and recycle, before anything is created', async t => {
     const repos = reposFor(t)
     const j = job(repos, 'inputs')

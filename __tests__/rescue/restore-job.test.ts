@@ -85,19 +85,22 @@ describe.concurrent('a re-run and a later job pick up a rescue as it was left, b
     expectAsLeft(later.wt, before, commits)
   })
 
-  it.for(['push', 'pull_request', 'sparse'] as const)('%s checkout, isolation: clone: a clone is rescued, and restored into a clone, as it was left', async (kind, t) => {
-    const clone = { isolation: 'clone' }
-    const { l, service, commits, before, artifact, branch } = await rescued(t, kind, undefined, clone)
-    const rerun = await laterJob(l, service, { GITHUB_RUN_ATTEMPT: '2' }, { restore: 'auto', rescue: 'artifact', ...clone })
-    expect(rerun.main.outputs).toMatchObject({ restored: 'true', 'restored-from': artifact })
-    expectAsLeft(rerun.wt, before, commits)
-    expect(rerun.main.outputs['git-dir']).toBe(path.join(rerun.wt, '.git'))
-    // The restored commits live in the original, where no ref but the clone's borrowed one holds them.
-    git(rerun.workspace, 'gc', '--quiet', '--prune=now')
-    git(rerun.wt, 'fsck', '--no-dangling')
-    const later = await laterJob(l, service, { GITHUB_JOB: 'publish' }, { restore: branch, rescue: 'none', ...clone })
-    expectAsLeft(later.wt, before, commits)
-  })
+  it.for(['push', 'pull_request', 'sparse'] as const)(
+    '%s checkout, isolation: clone: a clone is rescued, and restored into a clone, as it was left',
+    async (kind, t) => {
+      const clone = { isolation: 'clone' }
+      const { l, service, commits, before, artifact, branch } = await rescued(t, kind, undefined, clone)
+      const rerun = await laterJob(l, service, { GITHUB_RUN_ATTEMPT: '2' }, { restore: 'auto', rescue: 'artifact', ...clone })
+      expect(rerun.main.outputs).toMatchObject({ restored: 'true', 'restored-from': artifact })
+      expectAsLeft(rerun.wt, before, commits)
+      expect(rerun.main.outputs['git-dir']).toBe(path.join(rerun.wt, '.git'))
+      // The restored commits live in the original, where no ref but the clone's borrowed one holds them.
+      git(rerun.workspace, 'gc', '--quiet', '--prune=now')
+      git(rerun.wt, 'fsck', '--no-dangling')
+      const later = await laterJob(l, service, { GITHUB_JOB: 'publish' }, { restore: branch, rescue: 'none', ...clone })
+      expectAsLeft(later.wt, before, commits)
+    }
+  )
 
   it('push checkout: a later job restores the artifact by name, a re-run the branch (auto, rescue: branch)', async t => {
     const { l, service, commits, before, artifact } = await rescued(t, 'push')

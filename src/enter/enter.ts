@@ -66,7 +66,12 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     record.shared = shared
     writeRecordFile(entry, record)
     saveRecordState(record)
-    return { record, gitDir: gitDirOf(repo.commonDir, record), commonDir: record.isolation === 'clone' ? gitDirOf(repo.commonDir, record) : repo.commonDir, restored }
+    return {
+      record,
+      gitDir: gitDirOf(repo.commonDir, record),
+      commonDir: record.isolation === 'clone' ? gitDirOf(repo.commonDir, record) : repo.commonDir,
+      restored
+    }
   } finally {
     await lookup?.dispose()
   }

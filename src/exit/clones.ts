@@ -138,7 +138,15 @@ function writeLoose(gitDir: string, ref: string, content: string): void {
 async function keepCommits(git: Git, commits: string[]): Promise<string> {
   const tree = (await git.exec(['mktree'], { input: '' })).trim()
   const stamp = `agent-worktree <agent-worktree@users.noreply.github.com> ${Math.floor(Date.now() / 1000)} +0000`
-  const text = [`tree ${tree}`, ...commits.map(c => `parent ${c}`), `author ${stamp}`, `committer ${stamp}`, '', 'agent-worktree: what a clone borrows', ''].join('\n')
+  const text = [
+    `tree ${tree}`,
+    ...commits.map(c => `parent ${c}`),
+    `author ${stamp}`,
+    `committer ${stamp}`,
+    '',
+    'agent-worktree: what a clone borrows',
+    ''
+  ].join('\n')
   return (await git.exec(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: text })).trim()
 }
 
@@ -193,7 +201,8 @@ export async function bringIn(repo: Repository, cloneGitDir: string, commit: str
       ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--end-of-options', view, `+refs/heads/kept:${ref}`],
       { env: { GIT_ALLOW_PROTOCOL: 'file' }, stallMs: STALL_MS, interruptible: true, remote: true }
     )
-    if (fetched.exitCode !== 0) throw new Error(`the clone's commit ${commit.slice(0, 12)} could not be brought into ${repo.commonDir}: ${fetched.stderr.trim()}`)
+    if (fetched.exitCode !== 0)
+      throw new Error(`the clone's commit ${commit.slice(0, 12)} could not be brought into ${repo.commonDir}: ${fetched.stderr.trim()}`)
   } finally {
     fs.rmSync(view, { recursive: true, force: true })
   }

@@ -184,7 +184,14 @@ export function locate(commonDir: string, evidence: Evidence): Located | undefin
   // unlocked it and deleted the record?): it may well be ours, but it cannot be proven. Kept, never removed.
   const folder = own && folderOf(own)
   if (evidence.believed.ownAdd && own && folder && samePath(folder, evidence.path) && !lockOf(own) && !readRecordFile(own))
-    return { gitDir: evidence.isolation === 'clone' ? path.join(folder, '.git') : own, entry: own, clone: evidence.isolation === 'clone', folder, ownership: 'unlocked', unproven: true }
+    return {
+      gitDir: evidence.isolation === 'clone' ? path.join(folder, '.git') : own,
+      entry: own,
+      clone: evidence.isolation === 'clone',
+      folder,
+      ownership: 'unlocked',
+      unproven: true
+    }
   return undefined
 }
 
@@ -381,8 +388,7 @@ async function keep(
   // Kept on purpose from now on: the post after an exit does not decide again, and later sweeps only report it.
   writeHints(found.entry, { exited: 'keep' }, evidence.own)
   // A clone has nothing in the original that the next actions/checkout could take: its branches are its own.
-  const protectedFrom =
-    options.step === 'exit' || found.clone ? {} : await protectFromNextCheckout(repo, evidence, found.gitDir, folder, lockOptions(options))
+  const protectedFrom = options.step === 'exit' || found.clone ? {} : await protectFromNextCheckout(repo, evidence, found.gitDir, folder, lockOptions(options))
   return { rescue: rescued, keptRef: mark, ...protectedFrom }
 }
 

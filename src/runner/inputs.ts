@@ -264,7 +264,12 @@ function isolationFor(worktreePath: string | undefined, recycle: boolean): Isola
     )
   }
   if (isolation === 'clone' && recycle)
-    throw new InputError('recycle', 'true', 'the pool holds linked worktrees, and isolation: clone asks for a clone', 'Use recycle or isolation: clone, not both.')
+    throw new InputError(
+      'recycle',
+      'true',
+      'the pool holds linked worktrees, and isolation: clone asks for a clone',
+      'Use recycle or isolation: clone, not both.'
+    )
   return isolation
 }
 
