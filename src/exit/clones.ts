@@ -80,9 +80,10 @@ export async function makeClone(repo: Repository, record: WorktreeRecord, lockRe
   fs.mkdirSync(entry, { recursive: true })
   writeReplacing(path.join(entry, 'locked'), lockReason)
   writeReplacing(path.join(entry, 'gitdir'), `${path.join(record.path, '.git')}\n`)
-  const [listed, format, config] = await Promise.all([
+  // Few calls, most side by side: a clone costs what a worktree does.
+  const [listed, tree, config] = await Promise.all([
     repo.git.exec(['for-each-ref', '--format=%(objectname) %(objecttype) %(*objectname) %(*objecttype) %(refname) %(symref)', 'refs/remotes', 'refs/tags']),
-    repo.git.exec(['rev-parse', '--show-object-format']),
+    repo.git.exec(['rev-parse', '--verify', `${record.baseSha}^{tree}`]),
     repo.git.run(['config', '--local', '-z', '--list'])
   ])
   const refs = listed.split('\n').filter(Boolean)
@@ -92,23 +93,32 @@ export async function makeClone(repo: Repository, record: WorktreeRecord, lockRe
     if (type === 'commit') commits.add(id)
     else if (peeledType === 'commit') commits.add(peeled)
   }
-  const borrowed = await keepCommits(repo.git, [...commits])
+  const format = record.baseSha.length === 64 ? 'sha256' : 'sha1'
+  const [borrowed] = await Promise.all([
+    keepCommits(repo.git, tree.trim(), [...commits]),
+    repo.git.exec(['init', '--quiet', '--template=', `--object-format=${format}`, '--', record.path])
+  ])
   await repo.git.exec(['update-ref', '-m', 'agent-worktree: borrowed by a clone', borrowedRef(entry), borrowed])
-  await repo.git.exec(['init', '--quiet', '--template=', `--object-format=${format.trim()}`, '--', record.path])
   const gitDir = path.join(record.path, '.git')
   fs.writeFileSync(path.join(gitDir, 'objects', 'info', 'alternates'), `${path.join(repo.commonDir, 'objects')}\n`)
   // A shallow original (a checkout of depth 1): the clone stops where its history does.
   const shallow = readSmall(path.join(repo.commonDir, 'shallow'), 64 * 1024 * 1024)
   if (shallow) fs.writeFileSync(path.join(gitDir, 'shallow'), shallow)
-  // The original's refs in one file, as git packs them; a symbolic ref (refs/remotes/origin/HEAD) as its own file.
-  const packed: string[] = []
+  // The original's refs and the new branch in one file, as git packs them; a symbolic ref (refs/remotes/origin/HEAD)
+  // as its own file. No folder git does not need: the clone takes no more room than a worktree.
+  for (const empty of [
+    ['objects', 'pack'],
+    ['refs', 'tags'],
+    ['refs', 'heads']
+  ])
+    fs.rmdirSync(path.join(gitDir, ...empty))
+  const packed: string[] = [`${record.baseSha} refs/heads/${record.branch}`]
   for (const line of refs) {
     const [id, , , , name, symref] = line.split(' ')
     if (symref) writeLoose(gitDir, name, `ref: ${symref}`)
     else packed.push(`${id} ${name}`)
   }
-  fs.writeFileSync(path.join(gitDir, 'packed-refs'), packed.length ? `${packed.sort(byRef).join('\n')}\n` : '')
-  writeLoose(gitDir, `refs/heads/${record.branch}`, record.baseSha)
+  fs.writeFileSync(path.join(gitDir, 'packed-refs'), `${packed.sort(byRef).join('\n')}\n`)
   fs.writeFileSync(path.join(gitDir, 'HEAD'), `ref: refs/heads/${record.branch}\n`)
   fs.appendFileSync(path.join(gitDir, 'config'), copiedConfig(config.exitCode === 0 ? config.stdout : '', push))
   return { entry, borrowed }
@@ -134,9 +144,8 @@ function writeLoose(gitDir: string, ref: string, content: string): void {
   fs.writeFileSync(file, `${content}\n`)
 }
 
-/** One commit, on no branch, whose parents are `commits`: a ref to it keeps them all from a gc. */
-async function keepCommits(git: Git, commits: string[]): Promise<string> {
-  const tree = (await git.exec(['mktree'], { input: '' })).trim()
+/** One commit, on no branch, whose parents are `commits` (its tree, one they have): a ref to it keeps them all from a gc. */
+async function keepCommits(git: Git, tree: string, commits: string[]): Promise<string> {
   const stamp = `agent-worktree <agent-worktree@users.noreply.github.com> ${Math.floor(Date.now() / 1000)} +0000`
   const text = [
     `tree ${tree}`,
