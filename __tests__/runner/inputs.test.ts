@@ -113,7 +113,8 @@ describe('reading the inputs as the runner passes them', () => {
       sparsePaths: [],
       recycle: false,
       rescue: [],
-      rescueMaxBytes: 100 * 1024 * 1024
+      rescueMaxBytes: 100 * 1024 * 1024,
+      isolation: 'worktree'
     })
   })
 
