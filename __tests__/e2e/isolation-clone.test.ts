@@ -160,14 +160,42 @@ describe.concurrent('isolation: clone', () => {
     git(repos.clone, 'merge-base', '--is-ancestor', made, git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/agent-worktree/kept/'))
   })
 
-  it('refuses path and recycle, before anything is created', async t => {
+  it("parks a clean clone for the next job, which gets it as a new clone: its own branch at its base, none of the last agent's refs, config or hooks", async t => {
+    const repos = reposFor(t)
+    git(repos.clone, 'tag', '-a', '-m', 'one', 'v1.0.0')
+    const first = job(repos, 'pool-1')
+    const one = (await enter(first, { 'repository-path': repos.clone, isolation: 'clone', recycle: 'true', name: 'one' })).outputs['worktree-path']
+    meddle(one, 'one')
+    git(one, 'push', '--quiet', 'origin', 'HEAD:refs/heads/agent/one')
+    git(one, 'stash', 'drop', '--quiet')
+    const [post] = await first.runPosts()
+    expect(post.stdout).toContain(`Parked ${one} in the pool`)
+    expect(fs.existsSync(one)).toBe(true)
+    // The original moved on meanwhile: the next job starts from it.
+    const newer = commit(repos.clone, 'newer.txt')
+    git(repos.clone, 'push', '--quiet', 'origin', 'main')
+    const second = job(repos, 'pool-2')
+    const main = await enter(second, { 'repository-path': repos.clone, isolation: 'clone', recycle: 'true', name: 'two' })
+    const two = main.outputs['worktree-path']
+    expect(main.stdout).toContain(`Took ${two} from the pool`)
+    expect(fs.existsSync(one)).toBe(false)
+    expect(git(two, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('worktree-two')
+    expect(git(two, 'rev-parse', 'HEAD', 'origin/main')).toBe(`${newer}\n${newer}`)
+    expect(git(two, 'status', '--porcelain', '--ignored')).toBe('')
+    expect(git(two, 'for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/stash', 'refs/tags/')).toBe('refs/heads/worktree-two\nrefs/tags/v1.0.0')
+    expect(git(two, 'config', '--get-all', 'user.email')).not.toContain('one@example.com')
+    expect(fs.existsSync(path.join(two, '.git', 'hooks'))).toBe(false)
+    expect(fs.readFileSync(path.join(two, 'newer.txt'), 'utf8')).toBe('newer.txt\n')
+    const [again] = await second.runPosts()
+    expect(again.stdout).toContain(`Parked ${two} in the pool`)
+  })
+
+  it('refuses path with clone, and a value it does not know, before anything is created', async t => {
     const repos = reposFor(t)
     const j = job(repos, 'inputs')
     const byPath = await j.uses('.', { 'repository-path': repos.clone, isolation: 'clone', path: repos.clone })
     expect(byPath.exitCode).toBe(1)
     expect(byPath.stdout).toContain(`Input 'isolation' has the value "clone": a clone is made only for a new worktree`)
-    const pooled = await j.uses('.', { 'repository-path': repos.clone, isolation: 'clone', recycle: 'true' })
-    expect(pooled.stdout).toContain(`Input 'recycle' has the value "true"`)
     const wrong = await j.uses('.', { 'repository-path': repos.clone, isolation: 'copy' })
     expect(wrong.stdout).toContain(`Input 'isolation' has the value "copy": it is neither worktree nor clone`)
     expect(fs.existsSync(`${repos.clone}.worktrees`)).toBe(false)

@@ -27,7 +27,7 @@ import { reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnr
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { sweep } from './sweep.js'
-import { checkOutTaken, takeParked } from '../exit/worktree-pool.js'
+import { checkOutTaken, takeParked, takeParkedClone, type Taken } from '../exit/worktree-pool.js'
 import { STALL_MS } from '../rescue/rescue.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { unlinkReflogLinks } from '../git/worktree-refs.js'
@@ -138,11 +138,10 @@ async function create(
     throwIfCancelled()
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
     const reason = lockReason(record.token, record.owner)
-    const taken = record.recycle ? await takeParked(repo, record, reason) : undefined
+    let taken = record.recycle && record.isolation !== 'clone' ? await takeParked(repo, record, reason) : undefined
     reportHeldBack(taken?.heldBack ?? [])
     if (record.isolation === 'clone') {
-      const made = await makeClone(repo, record, reason, pinned.push, found ? [found.snapshot.commit] : [])
-      Object.assign(record, { id: path.basename(made.entry), borrowed: made.borrowed })
+      taken = await createClone(repo, record, reason, pinned, found)
     } else {
       if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
       if (taken?.gitDir) record.taken = new Date().toISOString()
@@ -259,6 +258,23 @@ async function prefetchBlobs(repo: Repository, tips: string[], sparsePaths: stri
       `This is a partial clone, and the files of ${tips[0].slice(0, 12)} could not be fetched from ${promisor}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`
     )
   }
+}
+
+/** A clone for the record, from the pool when recycle asks and one is proven untouched, else a new one; what was taken. */
+async function createClone(
+  repo: Repository,
+  record: WorktreeRecord,
+  reason: string,
+  pinned: ConfigAtEnter,
+  found: Found | undefined
+): Promise<Taken | undefined> {
+  const also = found ? [found.snapshot.commit] : []
+  const pooled = record.recycle ? await takeParkedClone(repo, record, reason, pinned.push, also) : undefined
+  reportHeldBack(pooled?.heldBack ?? [])
+  if (pooled?.made) record.taken = new Date().toISOString()
+  const made = pooled?.made ?? (await makeClone(repo, record, reason, pinned.push, also))
+  Object.assign(record, { id: path.basename(made.entry), borrowed: made.borrowed })
+  return pooled?.made ? pooled : undefined
 }
 
 async function addWorktree(repo: Repository, settings: EnterSettings, record: WorktreeRecord, reason: string): Promise<void> {

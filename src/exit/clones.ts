@@ -72,14 +72,27 @@ export interface Made {
  * Makes the clone at record.path, on a new branch at the base, without checking out its files: its folder of
  * ours first (locked: a step cut short from here on is found), then the ref that keeps what it borrows, then
  * the clone. It holds the original's remote-tracking branches and tags as they are now, and the original's
- * own settings but those of NOT_COPIED; `also`: commits it needs besides (a restored rescue). The caller
- * holds the repository lock.
+ * own settings but those of NOT_COPIED; `also`: commits it needs besides (a restored rescue). `reuse`: the folder
+ * of ours of a clone taken from the pool, already moved to record.path: its .git starts again as a new clone's,
+ * but for its objects and its index, from which the checkout moves its files to the base. The caller holds the
+ * repository lock.
  */
-export async function makeClone(repo: Repository, record: WorktreeRecord, lockReason: string, push: PushTarget | undefined, also: string[]): Promise<Made> {
-  const entry = freeEntry(repo.commonDir, path.basename(record.path))
+export async function makeClone(
+  repo: Repository,
+  record: WorktreeRecord,
+  lockReason: string,
+  push: PushTarget | undefined,
+  also: string[],
+  reuse?: string
+): Promise<Made> {
+  const entry = reuse ?? freeEntry(repo.commonDir, path.basename(record.path))
   fs.mkdirSync(entry, { recursive: true })
   writeReplacing(path.join(entry, 'locked'), lockReason)
   writeReplacing(path.join(entry, 'gitdir'), `${path.join(record.path, '.git')}\n`)
+  if (reuse) {
+    const dir = path.join(record.path, '.git')
+    for (const name of fs.readdirSync(dir)) if (!['objects', 'index'].includes(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true })
+  }
   // Few calls, most side by side: a clone costs what a worktree does.
   const [listed, tree, config] = await Promise.all([
     repo.git.exec(['for-each-ref', '--format=%(objectname) %(objecttype) %(*objectname) %(*objecttype) %(refname) %(symref)', 'refs/remotes', 'refs/tags']),
@@ -111,7 +124,7 @@ export async function makeClone(repo: Repository, record: WorktreeRecord, lockRe
     ['refs', 'tags'],
     ['refs', 'heads']
   ])
-    fs.rmdirSync(path.join(gitDir, ...empty))
+    if (!fs.readdirSync(path.join(gitDir, ...empty)).length) fs.rmdirSync(path.join(gitDir, ...empty))
   const packed: string[] = [`${record.baseSha} refs/heads/${record.branch}`]
   for (const line of refs) {
     const [id, , , , name, symref] = line.split(' ')

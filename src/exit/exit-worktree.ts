@@ -23,7 +23,7 @@ import { sharedChanges, type SharedChange } from '../shared/shared-state.js'
 import { readRecordFile, writeHints, type RecordHints } from '../record/state-helper.js'
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { unlinkReflogLinks } from '../git/worktree-refs.js'
-import { park } from './worktree-pool.js'
+import { park, parkClone } from './worktree-pool.js'
 
 /** A short, stable code for what was found and done, for workflows to branch on. */
 export type Reason =
@@ -308,7 +308,6 @@ async function removeIt(
   // The links go first, by unlink, which never touches what they point to.
   for (const link of links) fs.unlinkSync(path.join(settled.here, link))
   const parkable =
-    !found.clone &&
     verdict === 'remove-clean' &&
     evidence.recycle &&
     evidence.created &&
@@ -322,7 +321,12 @@ async function removeIt(
       async (): Promise<Outcome> => {
         const residents = gate.folder ? await waitForResidents(gate.folder) : []
         if (residents.length) return { reason: 'busy', residents }
-        if (parkable && (await park(repo, evidence, found.gitDir, found.folder, findings, gate))) return { reason: 'parked' }
+        const parked =
+          parkable &&
+          (found.clone
+            ? parkClone(repo, evidence, found.entry, found.folder, findings, gate)
+            : park(repo, evidence, found.gitDir, found.folder, findings, gate))
+        if (parked && (await parked)) return { reason: 'parked' }
         return removeWorktreeFolder(repo, evidence, found.entry, findings, gate)
       },
       lockOptions(options)

@@ -10,11 +10,20 @@ import { currentOwner, heldBackLock, jobOver, parkedLock, parseLock, type Owner 
 import type { WorktreeEntry } from '../git/porcelain.js'
 import { mountsInside, removeWorktreeFolder } from './remove-worktree.js'
 import { dropKeptRef, keptRef } from '../rescue/snapshot.js'
-import { adminDirOf, listWorktrees, type Repository, worktreeGit } from '../git/repository.js'
+import { adminDirOf, folderOf, listWorktrees, lockOf, type Repository, worktreeGit } from '../git/repository.js'
+import { borrowedRef, cloneEntries, makeClone, type Made } from './clones.js'
 import { deleteBranch, describeFindings, inspect, nothingNew, provenUntouched, type Findings, type GateInput } from '../gate/safety-gate.js'
 import { writeReplacing } from '../os/untrusted-files.js'
 import { unlinkReflogLinks } from '../git/worktree-refs.js'
-import { readRecordFile, restoreRecordFile, writeHints, writeRecordFile, type RecordFile, type WorktreeRecord } from '../record/state-helper.js'
+import {
+  readRecordFile,
+  restoreRecordFile,
+  writeHints,
+  writeRecordFile,
+  type PushTarget,
+  type RecordFile,
+  type WorktreeRecord
+} from '../record/state-helper.js'
 
 /** Parked worktrees of one repository, at most; beyond, a clean worktree is deleted as without recycle. */
 export const POOL_SIZE = 8
@@ -133,7 +142,10 @@ export async function takeParked(repo: Repository, record: WorktreeRecord, lockR
 /** Checks out the new branch in a worktree taken from the pool, and checks it is clean and at the base. */
 export async function checkOutTaken(record: WorktreeRecord, env?: Record<string, string>): Promise<void> {
   const git = new Git(record.path)
-  await git.exec(['checkout', '--quiet', record.branch], { env, interruptible: true, remote: true })
+  // A clone is on its new branch already (its .git made anew, with no reflog of the last job's): its files go
+  // from its index, the last job's, to the base, as a checkout moves them.
+  const checkout = record.isolation === 'clone' ? ['read-tree', '-m', '-u', 'HEAD'] : ['checkout', '--quiet', record.branch]
+  await git.exec(checkout, { env, interruptible: true, remote: true })
   const [head, status] = await Promise.all([git.exec(['rev-parse', 'HEAD']), git.exec(['status', '--porcelain', '--untracked-files=all'])])
   if (head.trim() !== record.baseSha || status !== '') {
     throw new Error(`the worktree taken from the pool is not clean at ${record.baseSha} after checkout: ${status.trim() || head.trim()}`)
@@ -155,5 +167,87 @@ export async function expireParked(repo: Repository, me: Owner = currentOwner(),
     const outcome = await removeWorktreeFolder(repo, evidenceOf(record, 'hint'), gitDir, findings, gate)
     if (outcome.reason === 'clean') removed.push(entry.path)
   }
+  for (const { entry, folder, since, record } of listParkedClones(repo)) {
+    if (now - since < PARKED_MAX_AGE_MS || !record || !jobOver(record.owner, me, now)) continue
+    const gate = await parkedCloneGate(repo, entry, folder, record, since)
+    const findings = await inspect(gate)
+    if (!provenUntouched(findings, record.parkedHead)) continue
+    const outcome = await removeWorktreeFolder(repo, evidenceOf(record, 'hint'), entry, findings, gate)
+    if (outcome.reason === 'clean') removed.push(folder)
+  }
   return removed
+}
+
+/** Parked clones (isolation: clone) of the repository, newest first: their folders of ours, locked as parked. */
+function listParkedClones(repo: Repository): { entry: string; folder: string; since: number; record?: RecordFile }[] {
+  const parked = []
+  for (const entry of cloneEntries(repo.commonDir)) {
+    const lock = parseLock(lockOf(entry))
+    const folder = folderOf(entry)
+    if (lock.kind === 'parked' && lock.since !== undefined && folder) parked.push({ entry, folder, since: lock.since, record: readRecordFile(entry) })
+  }
+  return parked.sort((a, b) => b.since - a.since)
+}
+
+/** The gate for a parked clone: as for a worktree, in the clone's own git dir; what it borrowed (the original's ref, not its record) is saved. */
+async function parkedCloneGate(repo: Repository, entry: string, folder: string, record: WorktreeRecord | undefined, since: number): Promise<GateInput> {
+  const gitDir = path.join(folder, '.git')
+  const borrowed = await repo.git.resolveCommit(borrowedRef(entry))
+  return { ...parkedGate(repo, gitDir, folder, record, since), commonDir: gitDir, clone: { borrowed } }
+}
+
+/**
+ * Parks a clone the gate proved clean, after proving it again now: HEAD detached at the same commit, ignored
+ * files cleaned, locked as parked. Its refs, config, hooks and reflogs stay until a job takes it, which makes
+ * its .git anew. False when the pool of clones is full or the clone changed.
+ */
+export async function parkClone(repo: Repository, evidence: Evidence, entry: string, folder: string, findings: Findings, gate: GateInput): Promise<boolean> {
+  if (listParkedClones(repo).length >= POOL_SIZE || !findings.head || mountsInside(folder).length) return false
+  const again = await inspect({ ...gate, previous: findings })
+  if (!nothingNew(findings, again) || again.loose?.length) return false
+  const gitDir = path.join(folder, '.git')
+  const git = new Git(folder, [`--git-dir=${gitDir}`, `--work-tree=${folder}`])
+  unlinkReflogLinks(gitDir, 'HEAD')
+  await git.exec(['update-ref', '--no-deref', '-m', 'agent-worktree: parked', 'HEAD', findings.head])
+  await git.exec(['clean', '-ffdXq'])
+  await dropKeptRef(repo.git, repo.commonDir, keptRef(entry, evidence.token))
+  const since = new Date().toISOString()
+  writeReplacing(path.join(entry, 'locked'), parkedLock(since))
+  writeHints(entry, { exited: 'parked', parked: since, parkedHead: findings.head })
+  return true
+}
+
+/**
+ * Takes a parked clone for `record`, on the proof a worktree is taken on: moved to the new path, its folder of
+ * ours the job's, its .git made anew (makeClone) but for its objects and index. One that gained anything is
+ * taken out of the pool and kept.
+ */
+export async function takeParkedClone(
+  repo: Repository,
+  record: WorktreeRecord,
+  lockReason: string,
+  push: PushTarget | undefined,
+  also: string[]
+): Promise<(Taken & { made?: Made }) | undefined> {
+  const heldBack: string[] = []
+  for (const { entry, folder, since, record: parked } of listParkedClones(repo)) {
+    if (!fs.existsSync(folder)) continue
+    const findings = await inspect(await parkedCloneGate(repo, entry, folder, parked, since))
+    if (!provenUntouched(findings, parked?.parkedHead)) {
+      const what = findings.error ? `its state could not be read (${findings.error})` : `it holds ${describeFindings(findings)}`
+      writeReplacing(path.join(entry, 'locked'), heldBackLock(what))
+      heldBack.push(`${folder}: ${what}`)
+      continue
+    }
+    fs.mkdirSync(path.dirname(record.path), { recursive: true })
+    try {
+      fs.renameSync(folder, record.path)
+    } catch {
+      // Another file system, for one: it stays parked.
+      continue
+    }
+    const made = await makeClone(repo, record, lockReason, push, also, entry)
+    return { gitDir: entry, heldBack, made }
+  }
+  return heldBack.length ? { gitDir: '', heldBack } : undefined
 }

@@ -203,7 +203,7 @@ export function getEnterSettings(): EnterSettings {
       worktreePath !== undefined ? 'Remove path to create a new worktree, or remove restore.' : 'Remove recycle, or remove restore.'
     )
   }
-  const isolation = isolationFor(worktreePath, recycle)
+  const isolation = isolationFor(worktreePath)
   if (recycle && sparsePaths.length) {
     throw new InputError('recycle', 'true', 'the pool holds whole worktrees, and sparse-paths asks for a sparse one', 'Use recycle or sparse-paths, not both.')
   }
@@ -253,7 +253,7 @@ export function getEnterSettings(): EnterSettings {
 }
 
 /** The isolation input, with what it cannot go with. */
-function isolationFor(worktreePath: string | undefined, recycle: boolean): Isolation {
+function isolationFor(worktreePath: string | undefined): Isolation {
   const isolation = parseIsolation('isolation', checked('isolation'))
   if (isolation === 'clone' && worktreePath !== undefined) {
     throw new InputError(
@@ -263,13 +263,6 @@ function isolationFor(worktreePath: string | undefined, recycle: boolean): Isola
       'Remove path to create a new clone, or remove isolation to enter the worktree.'
     )
   }
-  if (isolation === 'clone' && recycle)
-    throw new InputError(
-      'recycle',
-      'true',
-      'the pool holds linked worktrees, and isolation: clone asks for a clone',
-      'Use recycle or isolation: clone, not both.'
-    )
   return isolation
 }
 
