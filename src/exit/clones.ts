@@ -12,7 +12,7 @@ import type { Git } from '../git/git-command-manager.js'
 import { samePath } from '../os/paths.js'
 import { folderOf, type Repository } from '../git/repository.js'
 import { STALL_MS } from '../rescue/rescue.js'
-import { privateTemp } from '../git/sealed-git.js'
+import { privateTemp, quote } from '../git/sealed-git.js'
 import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 
@@ -194,11 +194,6 @@ function copiedConfig(listed: string, push: PushTarget | undefined): string {
   }
   for (const file of push?.credentialFiles ?? []) lines.push('[include]', `\tpath = ${quote(file)}`)
   return lines.length ? `${lines.join('\n')}\n` : ''
-}
-
-/** A config value or subsection, quoted so that nothing in it ends the line or starts a comment. */
-function quote(value: string): string {
-  return `"${value.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`
 }
 
 /**

@@ -115,6 +115,6 @@ function pinnedSettings(settings: string[]): [string, string][] {
 }
 
 /** A config value, quoted so that nothing in it ends the line or starts a comment. */
-function quote(value: string): string {
+export function quote(value: string): string {
   return `"${value.replace(/["\\]/g, '\\$&').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`
 }
