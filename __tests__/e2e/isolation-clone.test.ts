@@ -141,6 +141,10 @@ describe.concurrent('isolation: clone', () => {
 
   it('is swept as a worktree is: a later job of the runner removes a clean clone an ended job left, keeps one with work', async t => {
     const repos = reposFor(t)
+    // A tag on a commit no remote has: the clones borrow it, and that is no work of theirs.
+    git(repos.clone, 'switch', '--quiet', '-c', 'local')
+    git(repos.clone, 'tag', '-a', '-m', 'local', 'local-only', commit(repos.clone, 'local.txt'))
+    git(repos.clone, 'switch', '--quiet', 'main')
     const earlier = job(repos, 'sweeper')
     const clean = (await enter(earlier, { 'repository-path': repos.clone, isolation: 'clone', name: 'clean' })).outputs['worktree-path']
     const dirty = (await enter(earlier, { 'repository-path': repos.clone, isolation: 'clone', name: 'dirty' })).outputs['worktree-path']

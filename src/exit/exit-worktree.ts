@@ -8,7 +8,7 @@ import type { Evidence } from './evidence.js'
 import { Git, throwIfCancelled } from '../git/git-command-manager.js'
 import type { OnExit, RescueTarget } from '../record/settings.js'
 import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from '../shared/original-checkout.js'
-import { bringIn, cloneEntries, entryOf } from './clones.js'
+import { borrowedRef, bringIn, cloneEntries, entryOf } from './clones.js'
 import { protectFromNextCheckout } from './next-checkout.js'
 import { lockToken, ownershipOf, type Ownership } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
@@ -237,7 +237,9 @@ async function gateFor(repo: Repository, evidence: Evidence, found: Located, set
     branchesToDelete: found.clone ? [] : await branchToDelete(repo, evidence, found.gitDir),
     machineStays: !evidence.believed.ephemeral,
     localRefsSurvive: !found.clone && !evidence.believed.ephemeral && !evidence.believed.inWorkspace,
-    clone: found.clone ? { borrowed: evidence.believed.borrowed } : undefined,
+    // What a clone borrowed: as its main step recorded it, or (a hint) as the original's ref keeps it, which is
+    // as much the original's as its remote-tracking branches are.
+    clone: found.clone ? { borrowed: evidence.believed.borrowed ?? (await repo.git.resolveCommit(borrowedRef(found.entry))) } : undefined,
     since: evidence.believed.since,
     ownLinks: links,
     expectIndex: !evidence.believed.checkoutUnfinished,
