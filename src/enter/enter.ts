@@ -29,7 +29,7 @@ import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from '../exit/worktree-pool.js'
 import { STALL_MS } from '../rescue/rescue.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { deleteRef, unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 
 /** What the main step entered, for its outputs. */
 export interface EnteredWorktree {
@@ -122,8 +122,7 @@ async function create(
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
-      unlinkReflogLinks(repo.commonDir, fetched.ref)
-      await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
+      await writeRef(repo.git, fetched.ref, fetched.sha, { log: repo.commonDir, message: 'agent-worktree: fetch', required: true })
     }
     const planned = await planCreate(repo, settings, pinned)
     const { record } = planned
@@ -369,7 +368,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
     const sha = (await repo.git.exec(['rev-parse', '--verify', own])).trim()
     return { ref: `refs/remotes/${remote}/${branch}`, sha }
   } finally {
-    await repo.git.run(['update-ref', '-d', own])
+    await deleteRef(repo.git, own, { log: repo.commonDir })
   }
 }
 

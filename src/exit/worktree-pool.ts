@@ -13,7 +13,7 @@ import { dropKeptRef, keptRef } from '../rescue/snapshot.js'
 import { adminDirOf, listWorktrees, type Repository, worktreeGit } from '../git/repository.js'
 import { deleteBranch, describeFindings, inspect, nothingNew, provenUntouched, type Findings, type GateInput } from '../gate/safety-gate.js'
 import { writeReplacing } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 import { readRecordFile, restoreRecordFile, writeHints, writeRecordFile, type RecordFile, type WorktreeRecord } from '../record/state-helper.js'
 
 /** Parked worktrees of one repository, at most; beyond, a clean worktree is deleted as without recycle. */
@@ -40,8 +40,7 @@ export async function park(repo: Repository, evidence: Evidence, gitDir: string,
   // A repository nested where .gitignore does not reach would stay through the cleaning: no parking then.
   if (!nothingNew(findings, again) || again.loose?.length) return false
   const git = worktreeGit(gitDir, folder)
-  unlinkReflogLinks(gitDir, 'HEAD')
-  await git.exec(['update-ref', '--no-deref', '-m', 'agent-worktree: parked', 'HEAD', findings.head])
+  await writeRef(git, 'HEAD', findings.head, { log: gitDir, message: 'agent-worktree: parked', noDeref: true, required: true })
   const branch = gate.branchesToDelete[0]
   if (branch) await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] })
   await git.exec(['clean', '-ffdXq'])

@@ -12,7 +12,7 @@ import { adminDirs } from '../git/repository.js'
 import { openView } from '../git/sealed-git.js'
 import type { FilterDriver } from '../record/state-helper.js'
 import { identityOf, identitySize, isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from '../os/untrusted-files.js'
-import { gitDirCommits, refReflogCommits, unlinkReflogLinks } from '../git/worktree-refs.js'
+import { deleteRef, gitDirCommits, refReflogCommits } from '../git/worktree-refs.js'
 
 export interface Findings {
   /** Uncommitted changes as `XY path`: modified, staged, deleted, and untracked files that are not ignored. */
@@ -600,8 +600,7 @@ export async function deleteBranch(
     const unsaved = await repo.git.run(['log', '--format=%h', '-1', ref, '--not', proof.savedBeyond, '--remotes', '--'])
     if (unsaved.exitCode !== 0 || unsaved.stdout.trim() !== '') return { branch, deleted: false, why: 'unsaved' }
   }
-  unlinkReflogLinks(repo.commonDir, ref)
-  const deletion = await repo.git.run(['update-ref', '-d', ref, tip])
+  const deletion = await deleteRef(repo.git, ref, { log: repo.commonDir, from: tip })
   return deletion.exitCode === 0 ? { branch, deleted: true } : { branch, deleted: false, why: 'moved', detail: deletion.stderr.trim() }
 }
 

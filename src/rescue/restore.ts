@@ -17,7 +17,7 @@ import { privateTemp } from '../git/sealed-git.js'
 import { dropKeptRef, TRAILERS } from './snapshot.js'
 import { RESTORE_REFS, STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { deleteRef, writeRef } from '../git/worktree-refs.js'
 
 /** How long the artifact service may take to list and hand over a rescue. */
 const RESTORE_TIME_LIMIT_MS = 5 * 60_000
@@ -409,15 +409,14 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
   const { notRestored, untracked } = await writeAsLeft(git, record.path, snapshot)
   const message = `agent-worktree: restored ${found.name}`
   const branch = `refs/heads/${record.branch}`
-  unlinkReflogLinks(commonDir, branch)
-  unlinkReflogLinks(gitDir, 'HEAD')
-  if (!snapshot.head) await git.exec(['update-ref', '-m', message, '-d', branch, record.baseSha])
-  else if (!snapshot.branch) await git.exec(['update-ref', '--no-deref', '-m', message, 'HEAD', snapshot.head])
-  else await git.exec(['update-ref', '-m', message, branch, snapshot.head, record.baseSha])
+  const change = { log: commonDir, head: gitDir, message, required: true }
+  if (!snapshot.head) await deleteRef(git, branch, { ...change, from: record.baseSha })
+  else if (!snapshot.branch) await writeRef(git, 'HEAD', snapshot.head, { log: gitDir, message, noDeref: true, required: true })
+  else await writeRef(git, branch, snapshot.head, { ...change, from: record.baseSha })
   const kept: string[] = []
   for (const tip of snapshot.others) {
     kept.push(`${RESTORED_REFS}${kept.length + 1}`)
-    await git.exec(['update-ref', '-m', message, kept.at(-1)!, tip])
+    await writeRef(git, kept.at(-1)!, tip, { log: commonDir, message, required: true })
   }
   return {
     kind: found.kind,

@@ -21,7 +21,7 @@ import {
   plainPath,
   readSmall
 } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import type { BroughtIn, WorktreeRecord } from '../record/state-helper.js'
 
 const IDENTITY = {
@@ -138,8 +138,7 @@ export async function keepSnapshot(input: {
     const tree = (await git.exec(['write-tree'])).trim()
     const commit = await commitSnapshot(made, repo, facts, gitDir, findings, { tree, indexTree, leftOut })
     const ref = keptRef(gitDir, facts.token)
-    unlinkReflogLinks(repo.commonDir, ref)
-    await repo.git.exec(['update-ref', '-m', 'agent-worktree: kept', ref, commit])
+    await writeRef(repo.git, ref, commit, { log: repo.commonDir, message: 'agent-worktree: kept', required: true })
     const base = facts.base ?? findings.head ?? commit
     const size = await sendSize(repo.git, commit)
     const holdsBrought = await broughtInSent(made, repo.git, commit)
@@ -478,7 +477,6 @@ export const KEPT_REFS = 'refs/agent-worktree/kept/'
 export async function dropKeptRef(git: Git, commonDir: string, ref: string): Promise<void> {
   const packed = fs.existsSync(path.join(commonDir, 'packed-refs')) && [...linesOf(path.join(commonDir, 'packed-refs'))].some(line => line.endsWith(` ${ref}`))
   if (packed || fs.existsSync(path.join(commonDir, ...ref.split('/')))) {
-    unlinkReflogLinks(commonDir, ref)
-    await git.run(['update-ref', '-d', ref])
+    await deleteRef(git, ref, { log: commonDir })
   }
 }
