@@ -175,7 +175,7 @@ export function sealOf(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.
   const key = env.ACTIONS_RUNTIME_TOKEN
   return key
     ? createHmac('sha256', key)
-        .update(canonical(evidenceOf(record)))
+        .update(canonical(sealedFields(record)))
         .digest('hex')
     : undefined
 }
@@ -187,7 +187,7 @@ export function isSealed(file: RecordFile, env: NodeJS.ProcessEnv = process.env)
   return timingSafeEqual(Buffer.from(file.mac), Buffer.from(expected))
 }
 
-function evidenceOf(record: WorktreeRecord): Record<string, unknown> {
+function sealedFields(record: WorktreeRecord): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => !HINT_KEYS.has(key)))
 }
 
@@ -211,7 +211,7 @@ function writeFile(gitDir: string, content: object): void {
 
 /** Writes the step's own record, sealed: only the main step (and a take from the pool) has one to write. */
 export function writeRecordFile(gitDir: string, record: WorktreeRecord): void {
-  writeFile(gitDir, { ...evidenceOf(record), mac: sealOf(record) })
+  writeFile(gitDir, { ...sealedFields(record), mac: sealOf(record) })
 }
 
 /** Puts back a record file as it was read, seal and hints included. */
@@ -228,7 +228,7 @@ export function writeHints(gitDir: string, hints: RecordHints, fallback?: Worktr
   try {
     const current = readRecordFile(gitDir)
     if (current) writeFile(gitDir, { ...current, ...hints })
-    else if (fallback) writeFile(gitDir, { ...evidenceOf(fallback), mac: sealOf(fallback), ...hints })
+    else if (fallback) writeFile(gitDir, { ...sealedFields(fallback), mac: sealOf(fallback), ...hints })
   } catch {
     // the hint is lost
   }
