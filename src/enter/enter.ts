@@ -29,6 +29,7 @@ import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from '../exit/worktree-pool.js'
 import { STALL_MS } from '../rescue/rescue.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
+import { fetchRef } from '../record/refs.js'
 import { deleteRef, unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 
 /** What the main step entered, for its outputs. */
@@ -337,7 +338,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
       'Use for example base-ref: origin/main, or fetch: false.'
     )
   }
-  const own = `refs/agent-worktree/fetch/${randomBytes(6).toString('hex')}`
+  const own = fetchRef(randomBytes(6).toString('hex'))
   let lastError = ''
   const fetch = (): Promise<GitResult> =>
     repo.git.run(['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', remote, `+refs/heads/${branch}:${own}`], {

@@ -23,14 +23,6 @@ export function claimState(): void {
   for (const key of [STATE_RECORD, STATE_COMMON_DIR, STATE_RESTORE_REF]) core.saveState(key, '')
 }
 
-/** Where a restore fetches a rescue into, under a name of its own: the post deletes one a cut-short main left. */
-export const RESTORE_REFS = 'refs/agent-worktree/restore/'
-
-/** A ref a restore fetched into, and nothing else: its name reaches the post through the state. */
-export function isRestoreRef(ref: string): boolean {
-  return ref.startsWith(RESTORE_REFS) && /^[0-9a-f]{12}$/.test(ref.slice(RESTORE_REFS.length))
-}
-
 /** Environment variables that tell later steps (and the exit sub-action) where the job works: hints only. */
 export const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH'
 export const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH'
