@@ -12,6 +12,7 @@ import { currentOwner } from '../../src/record/ownership.js'
 import { openRepository } from '../../src/git/repository.js'
 import { writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
 import { takeParked } from '../../src/exit/worktree-pool.js'
+import { heldBackWhy } from '../../src/runner/report.js'
 import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
 import { createLikeMain, exitAs } from '../helpers/worktree.js'
 
@@ -280,7 +281,7 @@ describe('generated agent scenarios', () => {
           const left = leftFiles(agent.wt)
           const repo = await openRepository(repos.clone, 'repository-path')
           const next = { ...adopted(path.join(repos.root, 'wts', `taker-${id}`), id, false), branch: `taker-${id}`, created: true, baseSha: record.baseSha }
-          const taken = await takeParked(repo, next, `agent-worktree ${next.token}: test`)
+          const taken = await takeParked(repo, next, `agent-worktree ${next.token}: test`, heldBackWhy)
           if (used) {
             expect(taken?.gitDir ?? '', `handed out a parked worktree that was used: ${JSON.stringify(actions)}`).toBe('')
             for (const [file, content] of left) expect(fs.readFileSync(path.join(agent.wt, file), 'utf8')).toBe(content)

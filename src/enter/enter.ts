@@ -22,7 +22,7 @@ import {
   type StepFile,
   type WorktreeRecord
 } from '../record/state-helper.js'
-import { reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
+import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { sweep } from './sweep.js'
@@ -132,7 +132,7 @@ async function create(
     throwIfCancelled()
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
     const reason = lockReason(record.token, record.owner)
-    const taken = record.recycle ? await takeParked(repo, record, reason) : undefined
+    const taken = record.recycle ? await takeParked(repo, record, reason, heldBackWhy) : undefined
     reportHeldBack(taken?.heldBack ?? [])
     if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
     if (taken?.gitDir) record.taken = new Date().toISOString()

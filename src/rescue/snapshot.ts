@@ -253,7 +253,7 @@ async function hiddenByChangedRules(made: Made, list: List, everything: () => Pr
  * cannot be a pathspec on a command line).
  */
 async function hiddenBySelfHiding(everything: () => Promise<string[]>, findings: Findings): Promise<string[]> {
-  const counted = new Set(findings.uncommitted.filter(e => e === '?? .gitignore' || (e.startsWith('?? ') && e.endsWith('/.gitignore'))).map(e => e.slice(3)))
+  const counted = new Set(findings.uncommitted.filter(e => e.code === '??' && (e.path === '.gitignore' || e.path.endsWith('/.gitignore'))).map(e => e.path))
   if (!counted.size) return []
   const untracked = await everything()
   const folders = untracked
@@ -264,7 +264,7 @@ async function hiddenBySelfHiding(everything: () => Promise<string[]>, findings:
 
 /** Submodules and repositories nested in the folder that hold work of their own: a rescue does not hold it. */
 function ownRepositories(findings: Findings): LeftOut[] {
-  const paths = new Set([...findings.nested, ...findings.unsavedCommits].map(entry => /^(.+?): /.exec(entry)?.[1]).filter((p): p is string => !!p))
+  const paths = new Set([...findings.nested.map(n => n.path), ...findings.unsavedCommits.flatMap(c => (c.submodule ? [c.submodule] : []))])
   return [...paths].map(file => ({ file, why: 'a repository of its own: the work in it is not in the rescue' }))
 }
 
