@@ -1,3 +1,4 @@
+// Covers: src/stages/, src/record/ownership.ts, src/runner/act.ts through the bundles.
 // What the real runner does that a naive emulation hides: state reaches the post as environment
 // variables of bounded size, two runners on one host share a name, a post has a time limit, act keeps
 // less than a runner, and what depends on how it runs. Through the committed bundles.

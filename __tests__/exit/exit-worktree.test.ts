@@ -1,3 +1,4 @@
+// Covers: src/exit/exit-worktree.ts, src/exit/remove-worktree.ts.
 // The exit logic against real repositories, with the situations a workflow cannot easily stage.
 import * as fs from 'node:fs'
 import * as path from 'node:path'

@@ -1,3 +1,4 @@
+// Covers: src/gate/safety-gate.ts.
 // The gate sees every commit and every file the agent made, whatever git is told to hide: real git in
 // real repositories, each case one thing an agent does that once made the gate say "nothing unsaved".
 import { spawn } from 'node:child_process'

@@ -1,3 +1,4 @@
+// Covers: src/gate/safety-gate.ts (the verdict).
 import { describe, expect, it } from 'vitest'
 import { decide, type Findings } from '../../src/gate/safety-gate.js'
 

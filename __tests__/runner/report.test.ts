@@ -1,3 +1,4 @@
+// Covers: src/runner/report.ts.
 // The report turns what the gate found, which is data, into words: the counts of a message, and each item as
 // the summary and the warnings list it.
 import { describe, expect, it } from 'vitest'
