@@ -18,7 +18,7 @@ const HAS_UNSHARE = available(
   'the pid-namespace test of real-runner.test.ts'
 )
 
-/** How long a main step waits for the repository lock (src/repository-lock.ts). */
+/** How long a main step waits for the repository lock (src/git/repository-lock.ts). */
 const MAIN_LOCK_TIMEOUT_MS = 180_000
 
 let repos: Repos
