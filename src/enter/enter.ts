@@ -23,14 +23,15 @@ import {
   type StepFile,
   type WorktreeRecord
 } from '../record/state-helper.js'
-import { reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
+import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked, takeParkedClone, type Taken } from '../exit/worktree-pool.js'
 import { STALL_MS } from '../rescue/rescue.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { fetchRef } from '../record/refs.js'
+import { deleteRef, unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 
 /** What the main step entered, for its outputs. */
 export interface EnteredWorktree {
@@ -128,8 +129,7 @@ async function create(
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
-      unlinkReflogLinks(repo.commonDir, fetched.ref)
-      await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
+      await writeRef(repo.git, fetched.ref, fetched.sha, { log: repo.commonDir, message: 'agent-worktree: fetch', required: true })
     }
     const planned = await planCreate(repo, settings, pinned)
     const { record } = planned
@@ -138,7 +138,7 @@ async function create(
     throwIfCancelled()
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
     const reason = lockReason(record.token, record.owner)
-    let taken = record.recycle && record.isolation !== 'clone' ? await takeParked(repo, record, reason) : undefined
+    let taken = record.recycle && record.isolation !== 'clone' ? await takeParked(repo, record, reason, heldBackWhy) : undefined
     reportHeldBack(taken?.heldBack ?? [])
     if (record.isolation === 'clone') {
       taken = await createClone(repo, record, reason, pinned, found)
@@ -269,7 +269,7 @@ async function createClone(
   found: Found | undefined
 ): Promise<Taken | undefined> {
   const also = found ? [found.snapshot.commit] : []
-  const pooled = record.recycle ? await takeParkedClone(repo, record, reason, pinned.push, also) : undefined
+  const pooled = record.recycle ? await takeParkedClone(repo, record, reason, pinned.push, also, heldBackWhy) : undefined
   reportHeldBack(pooled?.heldBack ?? [])
   if (pooled?.made) record.taken = new Date().toISOString()
   const made = pooled?.made ?? (await makeClone(repo, record, reason, pinned.push, also))
@@ -364,7 +364,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
       'Use for example base-ref: origin/main, or fetch: false.'
     )
   }
-  const own = `refs/agent-worktree/fetch/${randomBytes(6).toString('hex')}`
+  const own = fetchRef(randomBytes(6).toString('hex'))
   let lastError = ''
   const fetch = (): Promise<GitResult> =>
     repo.git.run(['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', remote, `+refs/heads/${branch}:${own}`], {
@@ -395,7 +395,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
     const sha = (await repo.git.exec(['rev-parse', '--verify', own])).trim()
     return { ref: `refs/remotes/${remote}/${branch}`, sha }
   } finally {
-    await repo.git.run(['update-ref', '-d', own])
+    await deleteRef(repo.git, own, { log: repo.commonDir })
   }
 }
 

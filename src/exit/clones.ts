@@ -10,6 +10,8 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
 import { samePath } from '../os/paths.js'
+import { borrowedRef } from '../record/refs.js'
+import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { folderOf, type Repository } from '../git/repository.js'
 import { STALL_MS } from '../rescue/rescue.js'
 import { privateTemp, quote } from '../git/sealed-git.js'
@@ -18,8 +20,6 @@ import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 
 /** The folder of the original's common dir that holds one folder of ours per clone: `<dir>/<id>`. */
 export const CLONES_DIR = 'agent-worktree-clones'
-/** The refs that keep what each clone borrows: `<prefix><id>`. */
-export const BORROWED_REFS = 'refs/agent-worktree/borrowed/'
 
 /** Every clone folder of ours in the repository (<common dir>/agent-worktree-clones/*). */
 export function cloneEntries(commonDir: string): string[] {
@@ -47,10 +47,6 @@ export function entryOf(commonDir: string, record: Pick<WorktreeRecord, 'id' | '
 /** Where git keeps the state (HEAD, index, reflogs) of the worktree or clone at `folder`. */
 export function gitDirOf(commonDir: string, record: Pick<WorktreeRecord, 'id' | 'isolation' | 'path'>, folder = record.path): string {
   return record.isolation === 'clone' ? path.join(folder, '.git') : entryOf(commonDir, record)
-}
-
-export function borrowedRef(entry: string): string {
-  return `${BORROWED_REFS}${path.basename(entry)}`
 }
 
 /**
@@ -111,7 +107,7 @@ export async function makeClone(
     keepCommits(repo.git, tree.trim(), [...commits]),
     repo.git.exec(['init', '--quiet', '--template=', `--object-format=${format}`, '--', record.path])
   ])
-  await repo.git.exec(['update-ref', '-m', 'agent-worktree: borrowed by a clone', borrowedRef(entry), borrowed])
+  await writeRef(repo.git, borrowedRef(entry), borrowed, { log: repo.commonDir, message: 'agent-worktree: borrowed by a clone', required: true })
   const gitDir = path.join(record.path, '.git')
   fs.writeFileSync(path.join(gitDir, 'objects', 'info', 'alternates'), `${path.join(repo.commonDir, 'objects')}\n`)
   // A shallow original (a checkout of depth 1): the clone stops where its history does.
@@ -226,8 +222,8 @@ export async function bringIn(repo: Repository, cloneGitDir: string, commit: str
 }
 
 /** Drops what the original keeps for a clone that is gone: the ref of what it borrowed, and its folder of ours. */
-export async function dropClone(repo: Pick<Repository, 'git'>, entry: string): Promise<void> {
-  await repo.git.run(['update-ref', '-d', borrowedRef(entry)])
+export async function dropClone(repo: Pick<Repository, 'git' | 'commonDir'>, entry: string): Promise<void> {
+  await deleteRef(repo.git, borrowedRef(entry), { log: repo.commonDir })
   fs.rmSync(entry, { recursive: true, force: true })
   try {
     fs.rmdirSync(path.dirname(entry))
