@@ -1,3 +1,4 @@
+// Covers: src/exit/clones.ts, src/exit/worktree-pool.ts (clones), src/enter/ through the bundles.
 // isolation: clone, through the committed bundles as the runner runs them: each agent gets a repository of its
 // own that borrows the original's objects; the original's refs, config, hooks and stash stay as they were.
 import * as fs from 'node:fs'

@@ -1,3 +1,4 @@
+// Covers: src/exit/clones.ts.
 // A clone of the agent's own: what it is made of, what the original keeps for it, and how its work comes back.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
