@@ -8,9 +8,11 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { spawnSync } from 'node:child_process'
+import { parse } from 'yaml'
 import { git, makeRepos, worktreePaths, write, type Repos } from '../helpers/repos.js'
 import { inBwrap, inCodex, inSrt, refusingUserNamespaces, sandboxesHere, type Ran, type SandboxRun } from '../helpers/sandboxes.js'
-import { Job } from '../../scripts/runner.mjs'
+import { Job, ROOT } from '../../scripts/runner.mjs'
 
 const RUNS = sandboxesHere('the real-sandbox tests (__tests__/e2e/sandboxes.test.ts)')
 
@@ -133,6 +135,26 @@ function underEverySandbox(e: Entered): void {
 }
 
 describe.runIf(RUNS)('a sandboxed agent', () => {
+  it('given the git dir and the common dir writable whole (the recipe of old), plants a hook that the next push runs outside the sandbox', async () => {
+    const e = await enter(newJob(), { name: 'whole' }, otherJobsWorktree())
+    const settings = path.join(repos.root, 'whole.json')
+    const whole = [e.outputs['worktree-path'], e.outputs['git-dir'], e.outputs['git-common-dir']]
+    fs.writeFileSync(
+      settings,
+      JSON.stringify({ filesystem: { allowWrite: whole, denyWrite: [], denyRead: [] }, network: { allowedDomains: [], deniedDomains: [] } })
+    )
+    const marker = path.join(repos.root, 'ran-outside')
+    // Started in the worktree, as the old example's step: sandbox-runtime's own protection of .git/hooks is for the folder it starts in.
+    const planted = inSrt(settings, e.outputs['worktree-path'], {
+      ...agentRun(e, 'whole'),
+      script: `printf '#!/bin/sh\\ntouch ${marker}\\n' > "$(git rev-parse --git-common-dir)/hooks/pre-push" && chmod +x "$(git rev-parse --git-common-dir)/hooks/pre-push"`
+    })
+    expect(planted.status, planted.stderr).toBe(0)
+    git(e.outputs['worktree-path'], 'push', '--quiet', 'origin', `HEAD:refs/heads/${e.outputs.branch}`)
+    expect(fs.existsSync(marker)).toBe(true)
+    await e.job.runPosts()
+  })
+
   it('in a created worktree: its commits are unsaved, so the post keeps it; pushed, the post removes it', async () => {
     const other = otherJobsWorktree()
     const e = await enter(newJob(), { name: 'created' }, other)
@@ -228,6 +250,37 @@ describe.runIf(RUNS)('a sandboxed agent', () => {
     expect(post.exitCode, post.stdout).toBe(0)
     expect(fs.existsSync(e.outputs['worktree-path'])).toBe(true)
     expect(worktreePaths(shared)).toHaveLength(3)
+  })
+})
+
+describe.runIf(RUNS)("the Claude Code example's agent step, as written", () => {
+  it('runs Claude under sandbox-runtime from the checkout: the work lands in the worktree, a hook does not', async () => {
+    const e = await enter(newJob(), { name: 'claude/add-tests', 'symlink-dirs': '' }, otherJobsWorktree())
+    const example = parse(fs.readFileSync(path.join(ROOT, 'examples', 'claude-code-matrix.yml'), 'utf8')) as {
+      jobs: { claude: { steps: { run?: string; env?: Record<string, string> }[] } }
+    }
+    const step = example.jobs.claude.steps.find(s => s.run?.includes('claude -p'))!
+    const values: Record<string, string> = { 'secrets.ANTHROPIC_API_KEY': 'sk-test', 'matrix.task': 'add-tests' }
+    for (const [name, value] of Object.entries(e.outputs)) values[`steps.worktree.outputs.${name}`] = value
+    const env = Object.fromEntries(Object.entries(step.env!).map(([k, v]) => [k, v.replace(/\$\{\{ ([^}]+) \}\}/g, (_m, x: string) => values[x.trim()])]))
+    // Stands in for Claude Code: what it does with Bash(git:*), and a hook it plants.
+    const bin = path.join(repos.root, 'bin')
+    write(
+      bin,
+      'claude',
+      '#!/bin/sh\nmkdir -p "$CLAUDE_CONFIG_DIR" && echo state > "$CLAUDE_CONFIG_DIR/state" && echo state-kept\necho "$2" > claude.txt && git add claude.txt && git commit -qm "$TASK" && echo committed in "$PWD"\nhooks="$(git rev-parse --git-common-dir)/hooks"\n{ echo "#!/bin/sh" > "$hooks/pre-push"; } 2>/dev/null && echo WROTE the hook || echo refused the hook\n'
+    )
+    fs.chmodSync(path.join(bin, 'claude'), 0o755)
+    const shell = spawnSync('bash', ['-e', '-c', step.run!], {
+      cwd: repos.clone,
+      env: { ...process.env, ...e.job.env, ...IDENTITY, ...env, PATH: `${bin}:${path.join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` },
+      encoding: 'utf8'
+    })
+    expect(shell.stdout, shell.stderr).toBe(`state-kept\ncommitted in ${e.outputs['worktree-path']}\nrefused the hook\n`)
+    expect(git(e.outputs['worktree-path'], 'log', '-1', '--format=%s')).toBe('add-tests')
+    expect(fs.existsSync(path.join(e.outputs['git-common-dir'], 'hooks', 'pre-push'))).toBe(false)
+    fs.rmSync(path.join(env.CLAUDE_CONFIG_DIR, 'state'), { force: true })
+    await e.job.runPosts()
   })
 })
 
