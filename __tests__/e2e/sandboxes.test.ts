@@ -1,4 +1,4 @@
-// Covers: src/sandbox/, src/enter/enter.ts and src/stages/main.ts through the committed bundles, under the real sandboxes; examples/claude-code-matrix.yml.
+// Covers: src/sandbox/, src/enter/enter.ts and src/stages/main.ts through the committed bundles, under the real sandboxes; the agent steps of examples/claude-code-matrix.yml and examples/codex-matrix.yml.
 // A sandboxed agent in the worktree, through the committed bundles: under Claude Code's sandbox (the srt-settings
 // output), Codex's (the codex-home output's permission profile) and plain bubblewrap (the sandbox output as it
 // is), the agent edits, adds, commits, branches, stashes and rebases; every write that would reach outside
@@ -55,7 +55,7 @@ function work(tag: string, rebase: boolean): string {
     ['add', `git add src/${tag}.txt`],
     ['commit', `git commit -q -m "${tag}: first"`],
     ['branch', `git branch ${tag}-side`],
-    ['stash', `echo more >> src/${tag}.txt && git stash -q && test ! -s "$(git diff --name-only)" && git stash pop -q`],
+    ['stash', `echo more >> src/${tag}.txt && git stash -q && test -z "$(git diff --name-only)" && git stash pop -q`],
     ['commit-stashed', `git commit -q -am "${tag}: second"`],
     ['rebase', rebase ? 'git rebase -q --force-rebase HEAD~2' : 'true'],
     ['status', 'git status --porcelain >/dev/null']
