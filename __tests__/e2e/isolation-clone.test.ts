@@ -6,6 +6,7 @@ import * as path from 'node:path'
 import { describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../../scripts/runner.mjs'
 import { commit, git, makeRepos, write, type Repos } from '../helpers/repos.js'
+import { inBwrap, inCodex, inSrt, sandboxesHere, type Ran } from '../helpers/sandboxes.js'
 
 function reposFor(t: TestContext): Repos {
   const repos = makeRepos()
@@ -205,4 +206,46 @@ describe.concurrent('isolation: clone', () => {
     expect(wrong.stdout).toContain(`Input 'isolation' has the value "copy": it is neither worktree nor clone`)
     expect(fs.existsSync(`${repos.clone}.worktrees`)).toBe(false)
   })
+
+  it.skipIf(!sandboxesHere('the clone in real sandboxes'))(
+    "lets a sandboxed agent do its git work in its clone, by the sandbox output, and nothing else: not what git obeys there, not the original's objects",
+    async t => {
+      const repos = reposFor(t)
+      const j = job(repos, 'sandboxed')
+      const main = await enter(j, { 'repository-path': repos.clone, isolation: 'clone' })
+      const clone = main.outputs['worktree-path']
+      const real = fs.realpathSync(clone)
+      expect(JSON.parse(main.outputs.sandbox)).toEqual({
+        write: [real, path.join(real, '.git')],
+        readOnly: ['config', 'hooks', 'info', 'shallow', 'objects/info']
+          .map(n => path.join(real, '.git', n))
+          .concat(path.join(fs.realpathSync(repos.clone), '.git', 'objects'))
+      })
+      const objects = path.join(repos.clone, '.git', 'objects')
+      const script = (tag: string): string =>
+        [
+          `echo ${tag} > ${tag}.txt && git add ${tag}.txt && git -c user.name=a -c user.email=a@example.com commit -qm ${tag}`,
+          `echo more >> ${tag}.txt && git -c user.name=a -c user.email=a@example.com stash -q && git branch -f release-${tag} HEAD && git tag ${tag}`,
+          `(git config user.email x@example.com 2>/dev/null && echo CONFIG) || echo config-refused`,
+          `(mkdir -p .git/hooks && touch .git/hooks/pre-commit 2>/dev/null && echo HOOK) || echo hook-refused`,
+          `(touch ${objects}/planted 2>/dev/null && echo OBJECTS) || echo objects-refused`
+        ].join(' && ')
+      const env = { ...process.env, HOME: path.join(repos.root, 'home') }
+      fs.mkdirSync(env.HOME, { recursive: true })
+      const runs: [string, Ran][] = [
+        ['srt', inSrt(main.outputs['srt-settings'], repos.clone, { script: script('srt'), cwd: clone, env })],
+        ['codex', inCodex(main.outputs['codex-home'], path.join(repos.root, 'codex-tmp'), { script: script('codex'), cwd: clone, env })],
+        ['bwrap', inBwrap(JSON.parse(main.outputs.sandbox) as { write: string[]; readOnly: string[] }, { script: script('bwrap'), cwd: clone, env })]
+      ]
+      for (const [tag, ran] of runs) {
+        expect(ran.status, `${tag}: ${ran.stdout}${ran.stderr}`).toBe(0)
+        expect(ran.stdout.split('\n').filter(Boolean), tag).toEqual(['config-refused', 'hook-refused', 'objects-refused'])
+        expect(git(clone, 'log', '-1', '--format=%s', `release-${tag}`)).toBe(tag)
+      }
+      expect(git(clone, 'stash', 'list').split('\n')).toHaveLength(3)
+      expect(fs.existsSync(path.join(objects, 'planted'))).toBe(false)
+      // Nothing of it reached the original: its refs are its own, but this action's.
+      expect(git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/tags/', 'refs/stash')).toBe('refs/heads/main')
+    }
+  )
 })

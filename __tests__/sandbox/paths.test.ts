@@ -1,3 +1,4 @@
+// Covers: src/sandbox/paths.ts.
 // The lists a sandbox is given: what the agent writes to do its git work, and what inside stays read-only.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -74,7 +75,7 @@ describe('sandboxPaths', () => {
 describe('clonePaths', () => {
   it("writes the clone, .git included, but what git obeys there; reads the original's objects, never writes them", () => {
     expect(clonePaths('/w/repo.worktrees/x', '/w/repo/.git/objects')).toEqual({
-      write: ['/w/repo.worktrees/x'],
+      write: ['/w/repo.worktrees/x', '/w/repo.worktrees/x/.git'],
       readOnly: [
         '/w/repo.worktrees/x/.git/config',
         '/w/repo.worktrees/x/.git/hooks',

@@ -8,7 +8,7 @@ import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
-import { isInside, samePath } from '../os/paths.js'
+import { isInside, realPath, samePath } from '../os/paths.js'
 import { entryOf, gitDirOf, makeClone } from '../exit/clones.js'
 import { exitPlan, planCreate, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
@@ -27,6 +27,8 @@ import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, re
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { sweep } from './sweep.js'
+import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
+import { sandboxFacts } from '../sandbox/paths.js'
 import { checkOutTaken, takeParked, takeParkedClone, type Taken } from '../exit/worktree-pool.js'
 import { STALL_MS } from '../rescue/rescue.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
@@ -39,6 +41,8 @@ export interface EnteredWorktree {
   gitDir: string
   commonDir: string
   restored?: Restored
+  /** What a confined agent may write there, and the sandbox configurations made from it. */
+  sandbox: PreparedSandbox
 }
 
 /** Opens the repository, plans, saves the plan, then creates the worktree or enters it by path. */
@@ -67,12 +71,12 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     record.shared = shared
     writeRecordFile(entry, record)
     saveRecordState(record)
-    return {
-      record,
-      gitDir: gitDirOf(repo.commonDir, record),
-      commonDir: record.isolation === 'clone' ? gitDirOf(repo.commonDir, record) : repo.commonDir,
-      restored
-    }
+    // After the record file, so that the lists see it.
+    const gitDir = gitDirOf(repo.commonDir, record)
+    const clone = record.isolation === 'clone'
+    const facts = sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir))
+    const sandbox = prepareSandbox({ ...facts, clone }, record.token)
+    return { record, gitDir, commonDir: clone ? gitDir : repo.commonDir, restored, sandbox }
   } finally {
     await lookup?.dispose()
   }

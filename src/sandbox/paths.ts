@@ -12,7 +12,10 @@
 // - Both keep an absent read-only path absent by putting an empty file or folder in its place while they
 //   run (on the host, where other jobs of a shared clone see it). So an absent path is listed only where an
 //   empty file there changes nothing git or this action does; the main checkout's index is listed only
-//   when it exists, since an empty index is a broken one.
+//   when it exists, since an empty index is a broken one. Not listed for that reason: this action's
+//   repository lock, which an empty file would hold for every other job while the agent runs.
+// The worktree's own modules/ (its submodules' git dirs) stays writable: the agent can plant a repository
+// in its files just as well, and later steps must treat both alike.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { RECORD_FILE } from '../record/state-helper.js'
@@ -28,6 +31,8 @@ export interface SandboxFacts {
   otherGitDirs: readonly string[]
   /** Whether the repository's own checkout has an index (a bare repository has none). */
   mainIndex: boolean
+  /** isolation: clone: `worktree` is a repository of the agent's own (its git dir inside), borrowing the common dir's objects. */
+  clone?: boolean
 }
 
 export interface SandboxPaths {
@@ -45,6 +50,7 @@ const OWN_OBEYED = ['gitdir', 'commondir', 'locked', 'config.worktree', 'info', 
 
 export function sandboxPaths(facts: SandboxFacts): SandboxPaths {
   const { worktree, gitDir, commonDir } = facts
+  if (facts.clone) return clonePaths(worktree, path.join(commonDir, 'objects'))
   const readOnly = [
     // The pointer to the git dir: rewritten, it would hand every later git call a git dir of the agent's.
     path.join(worktree, '.git'),
@@ -81,5 +87,6 @@ const CLONE_OBEYED = ['config', 'hooks', 'info', 'shallow', 'objects/info']
  * original is in reach at all).
  */
 export function clonePaths(clone: string, originalObjects: string): SandboxPaths {
-  return { write: [clone], readOnly: [...CLONE_OBEYED.map(name => path.join(clone, '.git', ...name.split('/'))), originalObjects] }
+  // .git named too: Codex keeps a working tree's .git read-only unless told otherwise.
+  return { write: [clone, path.join(clone, '.git')], readOnly: [...CLONE_OBEYED.map(name => path.join(clone, '.git', ...name.split('/'))), originalObjects] }
 }
