@@ -44,9 +44,9 @@ export function entryOf(commonDir: string, record: Pick<WorktreeRecord, 'id' | '
   return path.join(commonDir, record.isolation === 'clone' ? CLONES_DIR : 'worktrees', record.id!)
 }
 
-/** Where git keeps the state (HEAD, index, reflogs) of the worktree or clone at `folder`. */
-export function gitDirOf(commonDir: string, record: Pick<WorktreeRecord, 'id' | 'isolation' | 'path'>, folder = record.path): string {
-  return record.isolation === 'clone' ? path.join(folder, '.git') : entryOf(commonDir, record)
+/** Where git keeps the state (HEAD, index, reflogs) of the worktree or clone. */
+export function gitDirOf(commonDir: string, record: Pick<WorktreeRecord, 'id' | 'isolation' | 'path'>): string {
+  return record.isolation === 'clone' ? path.join(record.path, '.git') : entryOf(commonDir, record)
 }
 
 /**
