@@ -27,7 +27,7 @@ import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { sweep } from './sweep.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
-import { sandboxFacts } from '../sandbox/paths.js'
+import { nameItself, sandboxFacts } from '../sandbox/paths.js'
 import { checkOutTaken, takeParked } from '../exit/worktree-pool.js'
 import { remoteTips, STALL_MS } from '../rescue/rescue.js'
 import type { OnRemote } from '../gate/safety-gate.js'
@@ -76,6 +76,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     writeRecordFile(gitDir, record)
     saveRecordState(record)
     // After the record file, so that the lists see it.
+    nameItself(repo.commonDir)
     const sandbox = prepareSandbox(sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir)), record.token)
     return { record, gitDir, commonDir: repo.commonDir, restored, sandbox }
   } finally {
