@@ -11,15 +11,16 @@ import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from '../sh
 import { bringIn, cloneEntries, entryOf } from './clones.js'
 import { protectFromNextCheckout } from './next-checkout.js'
 import { lockToken, ownershipOf, type Ownership } from '../record/ownership.js'
+import { once } from '../os/once.js'
 import { samePath } from '../os/paths.js'
 import { residentsOf, type Resident } from '../os/processes.js'
 import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type Outcome, type Settled } from './remove-worktree.js'
 import { adminDirs, folderOf, folderProblem, lockOf, type Repository } from '../git/repository.js'
 import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
-import { rescue, type RescueResult } from '../rescue/rescue.js'
+import { remoteTips, rescue, type RescueResult } from '../rescue/rescue.js'
 import { borrowedRef, keptRef } from '../record/refs.js'
 import { keepSnapshot } from '../rescue/snapshot.js'
-import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from '../gate/safety-gate.js'
+import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type OnRemote, type Verdict } from '../gate/safety-gate.js'
 import { sharedChanges, type SharedChange } from '../shared/shared-state.js'
 import { readRecordFile, writeHints, type RecordHints } from '../record/state-helper.js'
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
@@ -51,6 +52,8 @@ export interface ExitOptions {
   rescue: RescueTarget[]
   /** How long the repository lock is waited for before the worktree is kept and reported. */
   lockTimeoutMs?: number
+  /** The remote to ask where the evidence names none of its own: the sweep asks its own main step's remote of enter. */
+  onRemote?: () => Promise<OnRemote>
 }
 
 /** What an exit found and did. */
@@ -104,7 +107,8 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     return { ...base, path: found.folder, reason: 'exited', exited, keptRef: keptMark, ...protectedFrom, warning: false }
   }
   const settled = await settleFolder(found.folder, pointerOf(found), found.hints?.removing === true)
-  const { gate, links } = await gateFor(repo, evidence, found, settled)
+  const onRemote = remoteOf(repo, evidence, found, options)
+  const { gate, links } = await gateFor(repo, evidence, found, settled, onRemote)
   // The sweep reports neither the original checkout nor what is shared: it was not there while that job ran.
   const own = { id: path.basename(found.entry), branch: evidence.branch, token: evidence.token }
   const nothingLeft: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
@@ -121,11 +125,11 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   throwIfCancelled()
   const judged = { ...base, findings, breach, shared, verdict, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
-    const outcome = await removeIt({ repo, evidence, options, found }, settled, { gate, links, findings, verdict })
+    const outcome = await removeIt({ repo, evidence, options, found, onRemote }, settled, { gate, links, findings, verdict })
     return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }
   }
   const keptAt = await putBack(settled, found.folder, pointerOf(found))
-  const kept = await keep({ repo, evidence, options, found }, keptAt, { findings, verdict })
+  const kept = await keep({ repo, evidence, options, found, onRemote }, keptAt, { findings, verdict })
   return {
     ...judged,
     ...kept,
@@ -147,6 +151,8 @@ interface Exiting {
   evidence: Evidence
   options: ExitOptions
   found: Located
+  /** What the remote of enter has, asked once. */
+  onRemote: () => Promise<OnRemote>
 }
 
 /** What the gate found, and what was decided from it. */
@@ -210,6 +216,12 @@ export function locate(commonDir: string, evidence: Evidence): Located | undefin
   return undefined
 }
 
+/** Asks the remote of enter, once, what it has; a clone's pushed commits are in its own objects, which its word is checked against. */
+function remoteOf(repo: Repository, evidence: Evidence, found: Located, options: ExitOptions): () => Promise<OnRemote> {
+  const has = found.clone ? new Git(found.folder, [`--git-dir=${found.gitDir}`]) : undefined
+  return evidence.believed.push || !options.onRemote ? once(() => remoteTips(repo, evidence.believed.push, has)) : options.onRemote
+}
+
 /** What the folder's .git must name: the worktree's git dir, or, for a clone, itself (a folder, where it is). */
 function pointerOf(found: Located): string {
   return found.clone ? '.git' : found.gitDir
@@ -232,7 +244,13 @@ async function exitedBefore(repo: Repository, evidence: Evidence, found: Located
   return mark.exitCode === 0 ? 'keep' : undefined
 }
 
-async function gateFor(repo: Repository, evidence: Evidence, found: Located, settled: Settled): Promise<{ gate: GateInput; links: string[] }> {
+async function gateFor(
+  repo: Repository,
+  evidence: Evidence,
+  found: Located,
+  settled: Settled,
+  onRemote: () => Promise<OnRemote>
+): Promise<{ gate: GateInput; links: string[] }> {
   const intact = settled.state === 'intact'
   const links = intact ? ownLinks(evidence.repository, settled.here, evidence.links) : []
   // A clone's git dir is inside its folder, wherever a removal cut short left it.
@@ -250,6 +268,7 @@ async function gateFor(repo: Repository, evidence: Evidence, found: Located, set
     restored: evidence.believed.brought?.restored,
     baseSha: evidence.believed.base,
     branchesToDelete: found.clone ? [] : await branchToDelete(repo, evidence, found.gitDir),
+    onRemote,
     machineStays: !evidence.believed.ephemeral,
     localRefsSurvive: !found.clone && !evidence.believed.ephemeral && !evidence.believed.inWorkspace,
     // What a clone borrowed: as its main step recorded it, or (a hint) as the original's ref keeps it, which is
@@ -401,10 +420,14 @@ async function keep(exiting: Exiting, folder: string, judged: Judged): Promise<P
 }
 
 /** Unsaved work (or a state that could not be read) goes into one commit a ref keeps, and off the machine where asked. */
-async function copyUnsaved({ repo, evidence, options, found }: Exiting, folder: string, { findings, verdict }: Judged): Promise<RescueResult | undefined> {
+async function copyUnsaved(
+  { repo, evidence, options, found, onRemote }: Exiting,
+  folder: string,
+  { findings, verdict }: Judged
+): Promise<RescueResult | undefined> {
   // Also an unknown state, and a branch without a commit yet: the files as they are on disk go into it.
   if (!(hasUnsavedWork(findings) || verdict === 'keep-unknown') || !(findings.head || fs.existsSync(folder))) return undefined
-  const facts = { ...evidence, ...evidence.believed, unsealed: evidence.source === 'hint' }
+  const facts = { ...evidence, ...evidence.believed, unsealed: evidence.source === 'hint', onRemote: (await onRemote()).tips }
   const gitDir = found.clone ? path.join(folder, '.git') : found.gitDir
   // A clone's snapshot is made in the clone (its objects are there), then brought into the original, where the
   // rescue finds it and a later job can.

@@ -13,7 +13,9 @@ import { borrowedRef, keptRef } from '../record/refs.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
 import { adminDirOf, folderOf, listWorktrees, lockOf, type Repository, worktreeGit } from '../git/repository.js'
 import { cloneEntries, makeClone, type Made } from './clones.js'
-import { deleteBranch, inspect, nothingNew, provenUntouched, type Findings, type GateInput } from '../gate/safety-gate.js'
+import { remoteTips } from '../rescue/rescue.js'
+import { once } from '../os/once.js'
+import { deleteBranch, inspect, type OnRemote, nothingNew, provenUntouched, type Findings, type GateInput } from '../gate/safety-gate.js'
 import { writeReplacing } from '../os/untrusted-files.js'
 import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 import {
@@ -75,7 +77,14 @@ async function listParked(repo: Repository): Promise<{ entry: WorktreeEntry; git
  * The gate for a parked worktree: since it was parked, nothing at all may have appeared, ignored files
  * included. No base marks a commit saved: the record's parked HEAD is in a file anyone can write.
  */
-function parkedGate(repo: Repository, gitDir: string, folder: string, record: WorktreeRecord | undefined, since: number): GateInput {
+function parkedGate(
+  repo: Repository,
+  gitDir: string,
+  folder: string,
+  record: WorktreeRecord | undefined,
+  since: number,
+  onRemote: () => Promise<OnRemote>
+): GateInput {
   return {
     repository: repo.git,
     commonDir: repo.commonDir,
@@ -84,6 +93,7 @@ function parkedGate(repo: Repository, gitDir: string, folder: string, record: Wo
     fileMode: record?.fileMode ?? true,
     pinned: record?.pinned,
     branchesToDelete: [],
+    onRemote,
     machineStays: false,
     localRefsSurvive: false,
     since,
@@ -115,12 +125,13 @@ export async function takeParked(
   repo: Repository,
   record: WorktreeRecord,
   lockReason: string,
-  describe: (findings: Findings) => string
+  describe: (findings: Findings) => string,
+  onRemote: () => Promise<OnRemote>
 ): Promise<Taken | undefined> {
   const heldBack: HeldBack[] = []
   for (const { entry, gitDir, record: parked } of await listParked(repo)) {
     if (!fs.existsSync(entry.path)) continue
-    const findings = await inspect(parkedGate(repo, gitDir, entry.path, parked, parkedSince(entry)!))
+    const findings = await inspect(parkedGate(repo, gitDir, entry.path, parked, parkedSince(entry)!, onRemote))
     if (!provenUntouched(findings, parked?.parkedHead)) {
       writeReplacing(path.join(gitDir, 'locked'), heldBackLock(describe(findings)))
       heldBack.push({ path: entry.path, findings })
@@ -165,12 +176,12 @@ export async function checkOutTaken(record: WorktreeRecord, env?: Record<string,
  * Removes parked worktrees older than a day, of jobs that are provably over (the ownership rules of the
  * sweep), each through the gate. Outside a runner, nothing.
  */
-export async function expireParked(repo: Repository, me: Owner = currentOwner(), now = Date.now()): Promise<string[]> {
+export async function expireParked(repo: Repository, onRemote: () => Promise<OnRemote>, me: Owner = currentOwner(), now = Date.now()): Promise<string[]> {
   const removed: string[] = []
   for (const { entry, gitDir, record } of await listParked(repo)) {
     const since = parkedSince(entry)!
     if (now - since < PARKED_MAX_AGE_MS || !record || !jobOver(record.owner, me, now)) continue
-    const gate = parkedGate(repo, gitDir, entry.path, record, since)
+    const gate = parkedGate(repo, gitDir, entry.path, record, since, onRemote)
     const findings = await inspect(gate)
     if (!provenUntouched(findings, record.parkedHead)) continue
     const outcome = await removeWorktreeFolder(repo, evidenceOf(record, 'hint'), gitDir, findings, gate)
@@ -178,7 +189,7 @@ export async function expireParked(repo: Repository, me: Owner = currentOwner(),
   }
   for (const { entry, folder, since, record } of listParkedClones(repo)) {
     if (now - since < PARKED_MAX_AGE_MS || !record || !jobOver(record.owner, me, now)) continue
-    const gate = await parkedCloneGate(repo, entry, folder, record, since)
+    const gate = await parkedCloneGate(repo, entry, folder, record, since, onRemote)
     const findings = await inspect(gate)
     if (!provenUntouched(findings, record.parkedHead)) continue
     const outcome = await removeWorktreeFolder(repo, evidenceOf(record, 'hint'), entry, findings, gate)
@@ -199,10 +210,17 @@ function listParkedClones(repo: Repository): { entry: string; folder: string; si
 }
 
 /** The gate for a parked clone: as for a worktree, in the clone's own git dir; what it borrowed (the original's ref, not its record) is saved. */
-async function parkedCloneGate(repo: Repository, entry: string, folder: string, record: WorktreeRecord | undefined, since: number): Promise<GateInput> {
+async function parkedCloneGate(
+  repo: Repository,
+  entry: string,
+  folder: string,
+  record: WorktreeRecord | undefined,
+  since: number,
+  onRemote: () => Promise<OnRemote>
+): Promise<GateInput> {
   const gitDir = path.join(folder, '.git')
   const borrowed = await repo.git.resolveCommit(borrowedRef(entry))
-  return { ...parkedGate(repo, gitDir, folder, record, since), commonDir: gitDir, clone: { borrowed } }
+  return { ...parkedGate(repo, gitDir, folder, record, since, onRemote), commonDir: gitDir, clone: { borrowed } }
 }
 
 /**
@@ -241,7 +259,18 @@ export async function takeParkedClone(
   const heldBack: HeldBack[] = []
   for (const { entry, folder, since, record: parked } of listParkedClones(repo)) {
     if (!fs.existsSync(folder)) continue
-    const findings = await inspect(await parkedCloneGate(repo, entry, folder, parked, since))
+    // What the last job pushed is in the clone's own objects: the remote's word is checked against those.
+    const has = new Git(folder, [`--git-dir=${path.join(folder, '.git')}`])
+    const findings = await inspect(
+      await parkedCloneGate(
+        repo,
+        entry,
+        folder,
+        parked,
+        since,
+        once(() => remoteTips(repo, push, has))
+      )
+    )
     if (!provenUntouched(findings, parked?.parkedHead)) {
       writeReplacing(path.join(entry, 'locked'), heldBackLock(describe(findings)))
       heldBack.push({ path: folder, findings })

@@ -25,7 +25,9 @@ export interface PreparedSandbox {
 /**
  * Codex's profile. Codex lets the most specific entry win, so it also keeps <common dir>/worktrees read-only
  * around the worktree's own git dir: a worktree another job adds while the agent runs is out of its reach
- * too. /tmp is writable as Codex's own :workspace makes it, unless something of the job lies in it.
+ * too. The folders of the common dir that hold read-only entries are named writable of their own: Codex then
+ * mounts them, and a rename of one (with a new alternates or HEAD reflog inside) fails. /tmp is writable as
+ * Codex's own :workspace makes it, unless something of the job lies in it.
  */
 export function codexConfig(paths: SandboxPaths, worktrees: string, tmp: boolean): string {
   const entry = (p: string, access: string): string => `${JSON.stringify(p)} = "${access}"`
@@ -37,6 +39,7 @@ export function codexConfig(paths: SandboxPaths, worktrees: string, tmp: boolean
     entry(':root', 'read'),
     ...(tmp ? [entry('/tmp', 'write')] : []),
     ...paths.write.map(p => entry(p, 'write')),
+    ...['objects', 'logs', 'refs'].map(folder => entry(path.join(path.dirname(worktrees), folder), 'write')),
     entry(worktrees, 'read'),
     ...paths.readOnly.map(p => entry(p, 'read')),
     ''
@@ -65,7 +68,9 @@ export function prepareSandbox(facts: SandboxFacts, token: string, env: NodeJS.P
   const codexHome = path.join(dir, 'codex-home')
   fs.mkdirSync(codexHome, { recursive: true })
   const job = [env.RUNNER_TEMP, env.GITHUB_WORKSPACE, facts.commonDir, path.dirname(facts.worktree)].filter((f): f is string => !!f)
-  fs.writeFileSync(path.join(codexHome, 'config.toml'), codexConfig(paths, path.join(facts.commonDir, 'worktrees'), tmpIsFree(job)))
+  // A clone's git folders are its own .git's, never the original's, whose objects it only reads.
+  const gitRoot = facts.clone ? path.join(facts.worktree, '.git') : facts.commonDir
+  fs.writeFileSync(path.join(codexHome, 'config.toml'), codexConfig(paths, path.join(gitRoot, 'worktrees'), tmpIsFree(job)))
   const srt = path.join(dir, 'srt-settings.json')
   fs.writeFileSync(srt, srtSettings(paths))
   return { paths, codexHome, srtSettings: srt }
