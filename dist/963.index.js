@@ -202,7 +202,7 @@ async function artifactNames() {
  * commit), then that one ref into `ref`.
  */
 async function fetchArtifact(repo, name, ref, { push, maxBytes }, input) {
-    const dir = (0,_git_sealed_git_js__WEBPACK_IMPORTED_MODULE_9__/* .privateTemp */ .A)('agent-worktree-restore-');
+    const dir = (0,_git_sealed_git_js__WEBPACK_IMPORTED_MODULE_9__/* .privateTemp */ .Ag)('agent-worktree-restore-');
     try {
         const { artifact } = await service(client => client.getArtifact(name), name, input);
         // Told before the download: a name that is not a rescue's may be a build's gigabytes. A megabyte for the README and the zip.
