@@ -106,8 +106,9 @@ function withheldFrom(snapshot: Snapshot, facts: RescueFacts): Withheld | undefi
 /**
  * Pushes the snapshot, and nothing else, to the URL the remote had at enter: from a sealed view, so that no
  * setting of the repository (a receive-pack or ssh command, a push URL, insteadOf, push options, follow-tags,
- * a proxy) takes part, with only the credentials the repository had for it at enter. The branch must not
- * exist yet: a ref that is not ours is never overwritten.
+ * a proxy) takes part, authenticated as the workflow's own push was when the main step entered (the job's git
+ * set-up of enter: its ssh command, helpers, headers, insteadOf). The branch must not exist yet: a ref that is
+ * not ours is never overwritten.
  */
 async function pushBranch(
   repo: Repository,
@@ -117,17 +118,13 @@ async function pushBranch(
 ): Promise<{ remote: string; name: string } | Omit<RescueFailure, 'target'>> {
   const target = facts.push
   if (!target) return { cause: facts.unsealed ? 'unsealed' : 'no-remote', said: '' }
-  const headers = await credentialHeaders(repo.git, target)
   const view = openView({ objects: path.join(repo.commonDir, 'objects'), head: snapshot.commit })
   try {
     const settings = [
       'push.pushOption=',
       'push.followTags=false',
       'push.negotiate=false',
-      'push.recurseSubmodules=no',
-      // The ssh command of enter (or plain ssh): one a config file names now (a global one the job's environment
-      // points at) takes no part.
-      `core.sshCommand=${target.sshCommand ?? 'ssh'}`
+      'push.recurseSubmodules=no'
     ].flatMap(setting => ['-c', setting])
     for (let take = 1; ; take++) {
       const branch = rescueName(facts, '/', take)
@@ -147,7 +144,7 @@ async function pushBranch(
         ],
         // Only these transports, whatever a global config says.
         {
-          env: { ...configEnvironment(headers), GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
+          env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
           stallMs: STALL_MS,
           deadline,
           interruptible: true,
@@ -165,34 +162,6 @@ async function pushBranch(
   } finally {
     view.dispose()
   }
-}
-
-/**
- * The http.<url>.extraheader settings the repository had at enter, read now: from its own config (the keys
- * recorded at enter) and from the credentials files it included. Only extraheader keys are taken from those
- * files: nothing else in them is read as configuration.
- */
-async function credentialHeaders(git: Git, target: PushTarget): Promise<[string, string][]> {
-  const headers: [string, string][] = []
-  const read = async (args: string[]): Promise<void> => {
-    const listed = await git.run(['config', '-z', ...args])
-    if (listed.exitCode !== 0) return
-    for (const entry of listed.stdout.split('\0').filter(Boolean)) {
-      const newline = entry.indexOf('\n')
-      if (newline > 0 && /^http\..+\.extraheader$/i.test(entry.slice(0, newline))) headers.push([entry.slice(0, newline), entry.slice(newline + 1)])
-    }
-  }
-  for (const key of target.headerKeys) await read(['--local', '--get-regexp', `^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`])
-  for (const file of target.credentialFiles) await read(['--file', file, '--get-regexp', '^http\\..+\\.extraheader$'])
-  return headers
-}
-
-/** Settings handed to one git call through its environment (git 2.31): not on its command line, which any process can read. */
-/** Settings for one git call through its environment: a key may hold any character (`=` too), unlike `-c`. */
-export function configEnvironment(settings: [string, string][]): Record<string, string> {
-  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) }
-  settings.forEach(([key, value], i) => Object.assign(env, { [`GIT_CONFIG_KEY_${i}`]: key, [`GIT_CONFIG_VALUE_${i}`]: value }))
-  return env
 }
 
 /** The worktree's name as it may stand in a ref and a command: a name from a record file is only a hint. */

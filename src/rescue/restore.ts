@@ -12,8 +12,8 @@ import { throwIfCancelled, type Git, type GitResult } from '../git/git-command-m
 import { generatedNames } from '../record/names.js'
 import { InputError, type RescueTarget, type RestoreRequest } from '../record/settings.js'
 import { worktreeGit, type Repository } from '../git/repository.js'
-import { configEnvironment, neededCommits, REMOTE_PROTOCOLS, RESCUE_PREFIX, rescueLabel, rescueTail, STALL_MS } from './rescue.js'
-import { privateTemp } from '../git/sealed-git.js'
+import { neededCommits, REMOTE_PROTOCOLS, RESCUE_PREFIX, rescueLabel, rescueTail, STALL_MS } from './rescue.js'
+import { fetchThroughView, openView, privateTemp } from '../git/sealed-git.js'
 import { dropKeptRef, TRAILERS } from './snapshot.js'
 import { RESTORE_REFS, STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
@@ -49,6 +49,8 @@ export interface Found {
 export interface Nothing {
   attempt: number
   looked: RescueTarget[]
+  /** Rescues of this step's name, job and leg that auto cannot prove are this step's: named, for a restore by name. */
+  left: { kind: RescueTarget; name: string }[]
 }
 
 export interface Lookup {
@@ -101,57 +103,45 @@ function escapeRegExp(text: string): string {
 
 /**
  * The rescue the same step (its name, or a generated one of that attempt), leg and job left in the previous
- * attempt of this run, in the places this step rescues to. A branch is looked for first: git reads it whatever
- * the attempt, where the artifact service may hand an earlier attempt's artifacts out less reliably.
+ * attempt of this run, restored only where it is proven this step's. The proof is the artifact service: it holds
+ * the artifacts of this run alone, and only a step holding the job's runtime token (never a `run:` step, never an
+ * agent) uploads there. A branch anyone who may push could have made (a forged `-take9`), and two artifacts of one
+ * name (a reusable workflow called twice in one job, a worktree entered again) cannot be told apart: they are named
+ * and left, for a restore by name.
  */
 async function previousRescue(repo: Repository, context: LookupContext): Promise<{ kind: RescueTarget; name: string } | Nothing> {
   const env = context.env ?? process.env
   const attempt = Number(env.GITHUB_RUN_ATTEMPT) || 1
-  if (!env.GITHUB_RUN_ID || attempt < 2) return { attempt: 1, looked: [] }
+  if (!env.GITHUB_RUN_ID || attempt < 2) return { attempt: 1, looked: [], left: [] }
   const previous = attempt - 1
   const label = context.name === undefined ? generatedNames(env, previous) : escapeRegExp(rescueLabel({ name: context.name }))
   const tail = escapeRegExp(rescueTail({ job: env.GITHUB_JOB ?? '', run: `${env.GITHUB_RUN_ID}-${previous}`, since: '' }, context.leg))
-  const looked = (['branch', 'artifact'] as const).filter(kind => context.rescue.includes(kind))
-  for (const kind of looked) {
+  const looked = (['artifact', 'branch'] as const).filter(kind => context.rescue.includes(kind))
+  const named = (kind: RescueTarget, names: string[]): string[] => {
     const separator = kind === 'branch' ? '/' : '-'
-    // A step that rescued twice in that attempt (a worktree entered again) left takes: the last one is where it stopped.
-    const pattern = new RegExp(`^${RESCUE_PREFIX}${separator}${label}${separator}${tail}(?:-take(\\d+))?$`)
-    const names = lastTakes(
-      (kind === 'branch' ? await rescueBranches(repo, context.push) : await artifactNames()).filter(name => pattern.test(name)),
-      pattern
-    )
-    if (names.length > 1)
-      throw new InputError(
-        'restore',
-        'auto',
-        `attempt ${previous} left ${names.length} rescues this step could have made (${names.join(', ')})`,
-        'Give each agent-worktree step of the job a name of its own, or restore one rescue by name.'
-      )
-    if (names.length) return { kind, name: names[0] }
+    const pattern = new RegExp(`^${RESCUE_PREFIX}${separator}${label}${separator}${tail}(?:-take\\d+)?$`)
+    return names.filter(name => pattern.test(name)).sort()
   }
-  return { attempt, looked }
+  // No artifact service here (act, GHES) proves nothing: what is on the remote is named below.
+  const artifacts = looked.includes('artifact') ? named('artifact', await artifactNames().catch(() => [])) : []
+  if (artifacts.length === 1) return { kind: 'artifact', name: artifacts[0] }
+  const branches = looked.includes('branch') ? named('branch', await rescueBranches(repo, context.push)) : []
+  const left = [...artifacts.map(name => ({ kind: 'artifact' as const, name })), ...branches.map(name => ({ kind: 'branch' as const, name }))]
+  return { attempt, looked, left }
 }
 
-/** Of the names that differ only in their take, the last take of each. */
-function lastTakes(names: string[], pattern: RegExp): string[] {
-  const last = new Map<string, { name: string; take: number }>()
-  for (const name of names) {
-    const take = Number(pattern.exec(name)?.[1] ?? 1)
-    const stem = name.replace(/-take\d+$/, '')
-    if ((last.get(stem)?.take ?? 0) < take) last.set(stem, { name, take })
-  }
-  return [...last.values()].map(l => l.name)
-}
-
-/** The rescue branches on the remote of enter. */
+/** The rescue branches on the remote of enter, listed from a view: no setting of the repository's takes part. */
 async function rescueBranches(repo: Repository, push: PushTarget | undefined): Promise<string[]> {
   if (!push) return []
-  const listed = await repo.git.run(['ls-remote', '--refs', '--end-of-options', push.url, `refs/heads/${RESCUE_PREFIX}/*`], {
-    stallMs: STALL_MS,
-    interruptible: true,
-    remote: true,
-    env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
-  })
+  const view = openView({ objects: path.join(repo.commonDir, 'objects') })
+  const listed = await view.git
+    .run(['ls-remote', '--refs', '--end-of-options', push.url, `refs/heads/${RESCUE_PREFIX}/*`], {
+      stallMs: STALL_MS,
+      interruptible: true,
+      remote: true,
+      env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
+    })
+    .finally(() => view.dispose())
   if (listed.exitCode !== 0) {
     throwIfCancelled()
     throw new Error(`git ls-remote ${push.remote} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`)
@@ -186,12 +176,19 @@ async function fetchBranch(repo: Repository, name: string, ref: string, push: Pu
   throw new Error(`git fetch ${push.remote} ${name} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`)
 }
 
-/** A fetch of `what` from the remote of enter: no tags, no submodules, no FETCH_HEAD, watched for a stall. */
-function fetchFrom(repo: Repository, push: PushTarget, what: string[], options: string[] = []): Promise<GitResult> {
-  return repo.git.run(
-    ['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...options, '--end-of-options', push.url, ...what],
-    { stallMs: STALL_MS, interruptible: true, remote: true, env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS } }
-  )
+/**
+ * A fetch of `what` from the remote of enter, through a view (fetchThroughView), telling it the commits this clone
+ * has: no tags, no submodules, no FETCH_HEAD, watched for a stall. The refs it fetched into are set here.
+ */
+async function fetchFrom(repo: Repository, push: PushTarget, what: string[], options: string[] = []): Promise<GitResult> {
+  const haves = (await repo.git.exec(['for-each-ref', '--format=%(objectname)', 'refs/remotes/'])).split('\n').filter(Boolean)
+  const head = await repo.git.resolveCommit('HEAD')
+  const { result, refs } = await fetchThroughView(repo.commonDir, { haves: head ? [head, ...haves] : haves }, [...options, '--end-of-options', push.url, ...what], {
+    stallMs: STALL_MS,
+    env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
+  })
+  for (const [ref, id] of refs) await repo.git.exec(['update-ref', ref, id])
+  return result
 }
 
 type ArtifactClient = InstanceType<(typeof import('@actions/artifact'))['DefaultArtifactClient']>
@@ -401,7 +398,8 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
     [`filter.${name}.required`, 'false']
   ])
   await git.exec(['read-tree', '-m', '-u', record.baseSha, snapshot.index], {
-    env: { ...env, ...configEnvironment(quiet), GIT_LFS_SKIP_SMUDGE: '1' },
+    env: { ...env, GIT_LFS_SKIP_SMUDGE: '1' },
+    config: quiet,
     interruptible: true,
     remote: true
   })
