@@ -301,9 +301,19 @@ function checkoutError(error: Error, record: WorktreeRecord): Error {
   const text = error instanceof GitError ? error.result.stderr : error.message
   // git says "unable to write file" when the disk is full: the disk itself tells.
   if (/No space left/i.test(text) || diskFull(record.path)) return diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), record.path)
-  if (/lfs|smudge/i.test(text)) {
+  // git names the filter driver ("smudge filter <name> failed") or its command ("external filter '<cmd>' failed").
+  const driver = /smudge filter (\S+) failed/.exec(text)?.[1]
+  const command = /external filter '(.*)' failed/.exec(text)?.[1]
+  const said = text.trim().split('\n').slice(-2).join(' ')
+  if (driver === 'lfs' || (!driver && /git-lfs|Error downloading object/i.test(text))) {
     return new Error(
-      `Git LFS could not provide the files of ${record.path} (${text.trim().split('\n').slice(-2).join(' ')}). Check out with actions/checkout lfs: true (the objects are then copied from the checkout), or make the LFS server reachable.`
+      `Git LFS could not provide the files of ${record.path} (${said}). Check out with actions/checkout lfs: true (the objects are then copied from the checkout), or make the LFS server reachable.`
+    )
+  }
+  if (driver || command) {
+    const which = driver ? `the filter ${driver} (filter.${driver}.smudge or .process of the repository's config)` : `the filter program ${command}`
+    return new Error(
+      `${which} failed while the files of ${record.path} were checked out (${said}). Make the filter work on this runner (its program installed, its keys given before this step), or check out without it.`.replace(/^t/, 'T')
     )
   }
   return error

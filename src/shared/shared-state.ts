@@ -293,12 +293,12 @@ function headReflogs(worktrees: Worktree[], since: number): Map<string, Holder |
 }
 
 /**
- * A change that is not this job's to answer for: one in a worktree another job holds, or a remote-tracking
- * branch that followed its remote (a fetch, a pull, a push). Said in the log; the rest is a warning.
+ * A change that is not this job's to answer for: one in a worktree another job holds. Said in the log; the rest
+ * is a warning. A reflog's message is no proof: anyone who moves a ref writes it (`update-ref -m "fetch: …"`), so
+ * a remote-tracking branch that moved is the job's to answer for, its reflog quoted.
  */
 export function fromElsewhere(change: SharedChange): boolean {
-  if (change.origin?.holder?.whose === 'other-job') return true
-  return change.name.startsWith('refs/remotes/') && /^(fetch|pull|update by push|agent-worktree: fetch)\b/.test(change.origin?.reflog ?? '')
+  return change.origin?.holder?.whose === 'other-job'
 }
 
 /** At exit: what changed since enter, placed; nothing when enter left no record, or the repository cannot be read now. */
