@@ -12,7 +12,7 @@ import { describe, expect, it, type TestContext } from 'vitest'
 import { blob, bundleZip, entriesOf, raw, rawTree, scratch, snapshotCommit, type Entry } from '../helpers/craft.js'
 import { git, worktreePaths, write } from '../helpers/repos.js'
 import { checkout, hostedJob, lab } from '../helpers/restore.js'
-import { startResultsService } from '../helpers/results-service.js'
+import { deflatedZip, startResultsService } from '../helpers/results-service.js'
 
 const NAME = 'agent-worktree-rescue-crafted-agents-41-1'
 
@@ -150,6 +150,30 @@ describe.concurrent('what git or the file system refuses is named, or an input e
     })
     expect(main.exitCode, main.stdout).toBe(0)
     expect(fs.statSync(path.join(wt, 'logs/run-099.log')).size).toBe(6 * 1024 * 1024)
+  })
+
+  it('a file larger than one string of git’s output can hold (540 MiB, a few hundred KB sent) is restored', { timeout: 240_000 }, async t => {
+    const size = 540 * 1024 * 1024
+    const { main, wt } = await restoreCrafted(t, { left: repo => [['100644', 'model.bin', blob(repo, Buffer.alloc(size, 'w'))]] })
+    expect(main.exitCode, main.stdout).toBe(0)
+    expect(fs.statSync(path.join(wt, 'model.bin')).size).toBe(size)
+  })
+
+  it.for([
+    ['says it unpacks to 300 MB (more than rescue-max-size: 100MB holds)', {}, /its artifact unpacks to 300\.0 MB, more than a rescue within this step's rescue-max-size holds/],
+    ['says it holds a megabyte and inflates to 300 MB', { 'rescue.bundle': 1024 * 1024 }, /rescue\.bundle holds more than the 1048576 bytes its zip says/]
+  ] as const)('an artifact of a few hundred KB that %s: refused, and no more than it may hold is written', async ([, claims, error], t) => {
+    const l = lab(t, 'push')
+    const service = await startResultsService()
+    t.onTestFinished(() => service.close())
+    service.artifacts.set(NAME, deflatedZip({ 'rescue.bundle': Buffer.alloc(300 * 1024 * 1024), 'README.txt': 'A rescue.\n' }, claims))
+    expect(service.artifacts.get(NAME)!.length).toBeLessThan(1024 * 1024)
+    const workspace = checkout(l, path.join(l.repos.root, 'bomb', 'sample', 'sample'))
+    const j = hostedJob(l, { ...service.env, GITHUB_JOB: 'publish' }, workspace)
+    const main = await j.uses('.', { restore: NAME })
+    expect(main.exitCode, main.stdout).toBe(1)
+    expect(main.annotations.find(a => a.level === 'error')?.message).toMatch(error)
+    expect(worktreePaths(workspace)).toEqual([workspace])
   })
 
   it('an index tree with a .git entry is not a rescue', async t => {

@@ -14,6 +14,7 @@ import { InputError, type RescueTarget, type RestoreRequest } from '../record/se
 import { worktreeGit, type Repository } from '../git/repository.js'
 import { neededCommits, REMOTE_PROTOCOLS, RESCUE_PREFIX, rescueLabel, rescueTail, STALL_MS } from './rescue.js'
 import { fetchThroughView, openView, privateTemp } from '../git/sealed-git.js'
+import { extractEntry, zipEntries } from './artifact-zip.js'
 import { dropKeptRef, TRAILERS } from './snapshot.js'
 import { RESTORE_REFS, STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
@@ -243,7 +244,7 @@ async function fetchArtifact(repo: Repository, name: string, ref: string, { push
         `its artifact is ${(artifact.size / 1024 / 1024).toFixed(1)} MB, more than a rescue within this step's rescue-max-size holds`,
         "Set rescue-max-size here as large as the rescuing step's, or restore its branch."
       )
-    await service(client => client.downloadArtifact(artifact.id, { path: dir }), name, input)
+    await unpack(await service(() => downloadZip(artifact.id, dir), name, input), dir, maxBytes, name, input)
     const bundle = path.join(dir, 'rescue.bundle')
     const header = bundleHeader(bundle)
     if (!header) throw new InputError(input, name, 'it is not a rescue: it holds no git bundle rescue.bundle', FIX)
@@ -270,6 +271,35 @@ async function fetchArtifact(repo: Repository, name: string, ref: string, { push
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** The artifact's zip as it is, in a folder of its own under `dir`: the client unpacks nothing. */
+async function downloadZip(id: number, dir: string): Promise<string> {
+  const folder = path.join(dir, 'zip')
+  fs.mkdirSync(folder)
+  await (await artifactClient()).downloadArtifact(id, { path: folder, skipDecompress: true })
+  const [file] = fs.readdirSync(folder)
+  if (!file) throw new Error('the service handed over nothing')
+  return path.join(folder, file)
+}
+
+/**
+ * Unpacks what a restore reads of a rescue's zip (its bundle and README) into `dir`, and only when what the zip
+ * says it holds fits in what a rescue within this step's rescue-max-size holds (a megabyte more for the README).
+ */
+async function unpack(zip: string, dir: string, maxBytes: number, name: string, input: string): Promise<void> {
+  const entries = zipEntries(zip)
+  if (!entries) throw new InputError(input, name, 'it is not a rescue: its artifact is not a zip a rescue makes', FIX)
+  const held = entries.reduce((sum, entry) => sum + entry.size, 0)
+  if (held > maxBytes + 1024 * 1024)
+    throw new InputError(
+      input,
+      name,
+      `its artifact unpacks to ${(held / 1024 / 1024).toFixed(1)} MB, more than a rescue within this step's rescue-max-size holds`,
+      "Set rescue-max-size here as large as the rescuing step's, or restore its branch."
+    )
+  for (const entry of entries.filter(e => e.name === 'rescue.bundle' || e.name === 'README.txt')) await extractEntry(zip, entry, path.join(dir, entry.name))
+  fs.rmSync(zip)
 }
 
 /** The refs and prerequisites a git bundle names in its header; undefined when the file is not one. */
@@ -470,14 +500,12 @@ async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): 
     }
   }
   for (const batch of await batches(git, written)) {
-    const contents = await blobs(
-      git,
-      batch.map(entry => entry.blob)
-    )
-    batch.forEach((entry, i) => {
-      const why = writeEntry(folder, entry, contents[i])
+    // A blob larger than a batch is more than one string can hold: git writes it into its file itself.
+    const contents = batch.length === 1 && batch[0].size > BATCH_BYTES ? undefined : await blobs(git, batch.map(entry => entry.blob))
+    for (const [i, entry] of batch.entries()) {
+      const why = contents ? writeEntry(folder, entry, contents[i]) : await writeLarge(git, folder, entry)
       if (why) notRestored.push({ file: Buffer.from(entry.file, 'latin1').toString('utf8'), why })
-    })
+    }
   }
   const untracked = written
     .filter(entry => entry.added && !notRestored.some(n => n.file === Buffer.from(entry.file, 'latin1').toString('utf8')))
@@ -489,18 +517,19 @@ async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): 
 const BATCH_BYTES = 64 * 1024 * 1024
 
 /** The entries in groups whose blobs together are at most BATCH_BYTES (or one larger blob alone). */
-async function batches(git: Git, entries: Entry[]): Promise<Entry[][]> {
+async function batches(git: Git, entries: Entry[]): Promise<(Entry & { size: number })[][]> {
   if (!entries.length) return []
   const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number)
-  const groups: Entry[][] = [[]]
+  const groups: (Entry & { size: number })[][] = [[]]
   let bytes = 0
   entries.forEach((entry, i) => {
-    if (bytes + (sizes[i] || 0) > BATCH_BYTES && groups[groups.length - 1].length) {
+    const size = sizes[i] || 0
+    if (bytes + size > BATCH_BYTES && groups[groups.length - 1].length) {
       groups.push([])
       bytes = 0
     }
-    groups[groups.length - 1].push(entry)
-    bytes += sizes[i] || 0
+    groups[groups.length - 1].push({ ...entry, size })
+    bytes += size
   })
   return groups
 }
@@ -536,6 +565,22 @@ function writeEntry(folder: string, entry: Entry, content: Buffer): string | und
     return undefined
   } catch (error) {
     return (error as NodeJS.ErrnoException).code ?? 'it could not be written'
+  }
+}
+
+/** Writes one file larger than a batch, as writeEntry does, with git writing the blob's bytes into it. */
+async function writeLarge(git: Git, folder: string, entry: Entry): Promise<string | undefined> {
+  let fd: number | undefined
+  try {
+    const written = writeEntry(folder, entry, Buffer.alloc(0))
+    if (written) return written
+    fd = fs.openSync(inside(folder, entry.file, 'latin1'), fs.constants.O_WRONLY | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW)
+    await git.exec(['cat-file', 'blob', entry.blob], { stdout: fd, interruptible: true })
+    return undefined
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'it could not be written'
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
   }
 }
 
