@@ -69,6 +69,10 @@
 // few milliseconds is seen (its argv, and whether ACTIONS_RUNTIME_TOKEN is in its environment), and the shim
 // notes every git call whose environment carries the token.
 //
+// The shim is in every step's PATH, behind the folders GITHUB_PATH added (as a machine's own git sits behind
+// them), and becomes the git the emulation found when it started: it stands for the machine's git, so that a step
+// that runs the git it found at enter still meets it. addPath(dir) is a `run:` step's echo DIR >> "$GITHUB_PATH".
+//
 // Triggers: `cancel` and `crash` take `{ afterMs }` (a clock from node's spawn) or `{ onGit, nth }`. For
 // onGit a shim directory is put first in the step's PATH; its `git` (POSIX sh) logs "$*", and when "$*"
 // matches the shell glob `onGit` for the nth time in this step it writes its pid and a "fired" file, then

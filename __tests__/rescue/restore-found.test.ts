@@ -160,7 +160,11 @@ describe.concurrent('what git or the file system refuses is named, or an input e
   })
 
   it.for([
-    ['says it unpacks to 300 MB (more than rescue-max-size: 100MB holds)', {}, /its artifact unpacks to 300\.0 MB, more than a rescue within this step's rescue-max-size holds/],
+    [
+      'says it unpacks to 300 MB (more than rescue-max-size: 100MB holds)',
+      {},
+      /its artifact unpacks to 300\.0 MB, more than a rescue within this step's rescue-max-size holds/
+    ],
     ['says it holds a megabyte and inflates to 300 MB', { 'rescue.bundle': 1024 * 1024 }, /rescue\.bundle holds more than the 1048576 bytes its zip says/]
   ] as const)('an artifact of a few hundred KB that %s: refused, and no more than it may hold is written', async ([, claims, error], t) => {
     const l = lab(t, 'push')

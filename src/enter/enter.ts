@@ -231,17 +231,12 @@ async function prefetchBlobs(repo: Repository, tips: string[], sparsePaths: stri
   const missing = listed.split('\n').filter(line => line.startsWith('?'))
   if (!missing.length) return
   // Through a view with the promisor remote of enter: no upload-pack or helper of the repository's config takes part.
-  const { result: fetched } = await fetchThroughView(
-    repo.commonDir,
-    { promisor },
-    ['--filter=blob:none', '--stdin', promisor.remote],
-    {
-      input: missing.map(line => line.slice(1)).join('\n') + '\n',
-      stallMs: STALL_MS,
-      env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
-      config: [['fetch.negotiationAlgorithm', 'noop']]
-    }
-  )
+  const { result: fetched } = await fetchThroughView(repo.commonDir, { promisor }, ['--filter=blob:none', '--stdin', promisor.remote], {
+    input: missing.map(line => line.slice(1)).join('\n') + '\n',
+    stallMs: STALL_MS,
+    env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
+    config: [['fetch.negotiationAlgorithm', 'noop']]
+  })
   if (fetched.exitCode !== 0) {
     throwIfCancelled()
     throw new Error(
@@ -313,7 +308,10 @@ function checkoutError(error: Error, record: WorktreeRecord): Error {
   if (driver || command) {
     const which = driver ? `the filter ${driver} (filter.${driver}.smudge or .process of the repository's config)` : `the filter program ${command}`
     return new Error(
-      `${which} failed while the files of ${record.path} were checked out (${said}). Make the filter work on this runner (its program installed, its keys given before this step), or check out without it.`.replace(/^t/, 'T')
+      `${which} failed while the files of ${record.path} were checked out (${said}). Make the filter work on this runner (its program installed, its keys given before this step), or check out without it.`.replace(
+        /^t/,
+        'T'
+      )
     )
   }
   return error
@@ -336,7 +334,12 @@ async function prepare(repo: Repository, plan: Plan, excludesFile: string): Prom
  * helper written into the repository's config (by another job's agent, in a shared clone) takes part. The
  * remote-tracking branch is then moved under the lock.
  */
-async function fetchBase(repo: Repository, baseRef: string, remotes: Record<string, string>, promisor: Promisor | undefined): Promise<{ ref: string; sha: string }> {
+async function fetchBase(
+  repo: Repository,
+  baseRef: string,
+  remotes: Record<string, string>,
+  promisor: Promisor | undefined
+): Promise<{ ref: string; sha: string }> {
   const names = Object.keys(remotes)
   const remote = names.find(r => baseRef.startsWith(`${r}/`))
   const branch = remote && baseRef.slice(remote.length + 1)

@@ -145,7 +145,12 @@ function configText(settings: ViewSettings): string {
   if (settings.head?.length === 64) lines.push('\tobjectFormat = sha256')
   const promisor = settings.promisor
   if (promisor) {
-    lines.push(`\tpartialClone = ${quote(promisor.remote)}`, `[remote "${promisor.remote.replace(/["\\]/g, '\\$&')}"]`, `\turl = ${quote(promisor.url)}`, '\tpromisor = true')
+    lines.push(
+      `\tpartialClone = ${quote(promisor.remote)}`,
+      `[remote "${promisor.remote.replace(/["\\]/g, '\\$&')}"]`,
+      `\turl = ${quote(promisor.url)}`,
+      '\tpromisor = true'
+    )
     if (promisor.filter) lines.push(`\tpartialCloneFilter = ${quote(promisor.filter)}`)
   }
   for (const [name, driver] of Object.entries(settings.filters ?? {})) {

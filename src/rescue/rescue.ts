@@ -120,12 +120,7 @@ async function pushBranch(
   if (!target) return { cause: facts.unsealed ? 'unsealed' : 'no-remote', said: '' }
   const view = openView({ objects: path.join(repo.commonDir, 'objects'), head: snapshot.commit })
   try {
-    const settings = [
-      'push.pushOption=',
-      'push.followTags=false',
-      'push.negotiate=false',
-      'push.recurseSubmodules=no'
-    ].flatMap(setting => ['-c', setting])
+    const settings = ['push.pushOption=', 'push.followTags=false', 'push.negotiate=false', 'push.recurseSubmodules=no'].flatMap(setting => ['-c', setting])
     for (let take = 1; ; take++) {
       const branch = rescueName(facts, '/', take)
       const pushed = await view.git.run(

@@ -184,10 +184,15 @@ async function fetchBranch(repo: Repository, name: string, ref: string, push: Pu
 async function fetchFrom(repo: Repository, push: PushTarget, what: string[], options: string[] = []): Promise<GitResult> {
   const haves = (await repo.git.exec(['for-each-ref', '--format=%(objectname)', 'refs/remotes/'])).split('\n').filter(Boolean)
   const head = await repo.git.resolveCommit('HEAD')
-  const { result, refs } = await fetchThroughView(repo.commonDir, { haves: head ? [head, ...haves] : haves }, [...options, '--end-of-options', push.url, ...what], {
-    stallMs: STALL_MS,
-    env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
-  })
+  const { result, refs } = await fetchThroughView(
+    repo.commonDir,
+    { haves: head ? [head, ...haves] : haves },
+    [...options, '--end-of-options', push.url, ...what],
+    {
+      stallMs: STALL_MS,
+      env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
+    }
+  )
   for (const [ref, id] of refs) await repo.git.exec(['update-ref', ref, id])
   return result
 }
@@ -501,7 +506,13 @@ async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): 
   }
   for (const batch of await batches(git, written)) {
     // A blob larger than a batch is more than one string can hold: git writes it into its file itself.
-    const contents = batch.length === 1 && batch[0].size > BATCH_BYTES ? undefined : await blobs(git, batch.map(entry => entry.blob))
+    const contents =
+      batch.length === 1 && batch[0].size > BATCH_BYTES
+        ? undefined
+        : await blobs(
+            git,
+            batch.map(entry => entry.blob)
+          )
     for (const [i, entry] of batch.entries()) {
       const why = contents ? writeEntry(folder, entry, contents[i]) : await writeLarge(git, folder, entry)
       if (why) notRestored.push({ file: Buffer.from(entry.file, 'latin1').toString('utf8'), why })

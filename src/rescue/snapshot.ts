@@ -402,7 +402,10 @@ async function stageAsOnDisk(made: Made, folder: string, files: string[], fileMo
     }
   }
   // A file under a clean filter of enter goes as that filter stores it (ciphertext); the rest as its bytes.
-  const filtered = await cleanFilters(made, copies.map(c => c.file))
+  const filtered = await cleanFilters(
+    made,
+    copies.map(c => c.file)
+  )
   const plain = copies.filter(c => !filtered.has(c.file))
   // The copies have names of our own: one git reads them all, a line each.
   const ids = new Map<string, string>()

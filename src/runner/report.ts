@@ -271,9 +271,7 @@ function reportShared(result: ExitResult): void {
       { title: 'agent-worktree: shared state' }
     )
   if (elsewhere.length)
-    core.info(
-      oneLine(`Changed meanwhile in what every worktree of ${repository} shares, by another job: ${counted(elsewhere.map(describeShared))}.`)
-    )
+    core.info(oneLine(`Changed meanwhile in what every worktree of ${repository} shares, by another job: ${counted(elsewhere.map(describeShared))}.`))
 }
 
 function counted(items: string[]): string {
@@ -307,7 +305,10 @@ function originText(origin: Origin | undefined): string {
       : holder.whose === 'other-job'
         ? `the worktree ${holder.folder}, which another job holds (${holder.job})`
         : `the worktree ${holder.folder}`
-  const parts = [origin?.reflog && `reflog: ${quoted(origin.reflog.slice(0, 80))}`, who && (origin?.how === 'branch' ? `the branch of ${who}` : `made in ${who}`)]
+  const parts = [
+    origin?.reflog && `reflog: ${quoted(origin.reflog.slice(0, 80))}`,
+    who && (origin?.how === 'branch' ? `the branch of ${who}` : `made in ${who}`)
+  ]
   return parts.some(Boolean) ? ` (${parts.filter(Boolean).join('; ')})` : ''
 }
 
