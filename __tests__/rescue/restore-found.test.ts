@@ -111,7 +111,8 @@ describe.concurrent('restored work is work', () => {
     expect(git(l.workspace, 'rev-parse', 'refs/heads/precious')).toBe(precious)
   })
 
-  it('a re-run with two unnamed steps: the step that left no rescue takes none of the other’s', async t => {
+  // Four steps, two rescues uploaded and two listed and downloaded: a minute and more on a loaded machine.
+  it('a re-run with two unnamed steps: the step that left no rescue takes none of the other’s', { timeout: 180_000 }, async t => {
     const l = lab(t, 'push')
     const service = await startResultsService()
     t.onTestFinished(() => service.close())

@@ -47,7 +47,8 @@ async function setUp(t: TestContext) {
   return { l, service }
 }
 
-describe.concurrent('restore: auto takes only a rescue it can prove is this step’s', () => {
+// Each case runs two or three hosted jobs with artifact uploads: minutes on a loaded machine.
+describe.concurrent('restore: auto takes only a rescue it can prove is this step’s', { timeout: 180_000 }, () => {
   it('a forged snapshot pushed as -take9 beside the real rescue: the real one (its artifact) is restored', async t => {
     const { l, service } = await setUp(t)
     const post = await rescuedJob(l, service, { name: 'fix', rescue: 'artifact,branch' }, 'src/real.txt')

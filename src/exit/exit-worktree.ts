@@ -18,7 +18,7 @@ import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
 import { rescue, type RescueResult } from '../rescue/rescue.js'
 import { keepSnapshot, keptRef } from '../rescue/snapshot.js'
 import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from '../gate/safety-gate.js'
-import { sharedChanges, type SharedChange } from '../shared/shared-state.js'
+import { confirmedByRemote, sharedChanges, type SharedChange } from '../shared/shared-state.js'
 import { readRecordFile, writeHints, type RecordHints } from '../record/state-helper.js'
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { unlinkReflogLinks } from '../git/worktree-refs.js'
@@ -108,7 +108,11 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   const [findings, breach, shared] = await Promise.all([
     inspect(gate),
     options.step === 'sweep' ? [] : isolationBreach(evidence),
-    options.step === 'sweep' ? [] : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own)
+    options.step === 'sweep'
+      ? []
+      : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own).then(changes =>
+          confirmedByRemote(changes, repo.commonDir, evidence.believed.push)
+        )
   ])
   findings.error ??= folderProblem(settled.state, found.gitDir)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.

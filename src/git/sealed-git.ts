@@ -30,6 +30,9 @@ export interface ViewSettings {
   promisor?: Promisor
 }
 
+/** The transports a call to a remote (a rescue's push, a fetch, an ls-remote) may take: never one that runs a command (ext::, fd::, a remote helper). */
+export const REMOTE_PROTOCOLS = 'https:http:ssh:git:file'
+
 /** A partial clone's promisor remote, as the repository had it at enter. */
 export interface Promisor {
   remote: string

@@ -8,7 +8,9 @@ import type { Git } from '../git/git-command-manager.js'
 import type { RescueTarget } from '../record/settings.js'
 import type { Repository } from '../git/repository.js'
 import { shellQuote } from '../os/processes.js'
-import { openView } from '../git/sealed-git.js'
+import { openView, REMOTE_PROTOCOLS } from '../git/sealed-git.js'
+
+export { REMOTE_PROTOCOLS }
 import { linesOf } from '../os/untrusted-files.js'
 import type { Snapshot } from './snapshot.js'
 import type { BroughtIn, PushTarget, WorktreeRecord } from '../record/state-helper.js'
@@ -19,8 +21,6 @@ export const RESCUE_TIME_LIMIT_MS = 60_000
 const TAKES = 5
 /** A push or a transfer that says nothing for this long has stalled. */
 export const STALL_MS = 30_000
-/** The transports a rescue's push (and a restore's fetch) may take: never one that runs a command (ext::, fd::, a remote helper). */
-export const REMOTE_PROTOCOLS = 'https:http:ssh:git:file'
 
 /**
  * Why nothing was sent: over rescue-max-size; the bytes of a file the job brought in (it may hold a secret)

@@ -117,7 +117,7 @@ async function previousRescue(repo: Repository, context: LookupContext): Promise
   const previous = attempt - 1
   const label = context.name === undefined ? generatedNames(env, previous) : escapeRegExp(rescueLabel({ name: context.name }))
   const tail = escapeRegExp(rescueTail({ job: env.GITHUB_JOB ?? '', run: `${env.GITHUB_RUN_ID}-${previous}`, since: '' }, context.leg))
-  const looked = (['artifact', 'branch'] as const).filter(kind => context.rescue.includes(kind))
+  const looked = (['branch', 'artifact'] as const).filter(kind => context.rescue.includes(kind))
   const named = (kind: RescueTarget, names: string[]): string[] => {
     const separator = kind === 'branch' ? '/' : '-'
     const pattern = new RegExp(`^${RESCUE_PREFIX}${separator}${label}${separator}${tail}(?:-take\\d+)?$`)

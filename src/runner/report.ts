@@ -306,6 +306,7 @@ function originText(origin: Origin | undefined): string {
         ? `the worktree ${holder.folder}, which another job holds (${holder.job})`
         : `the worktree ${holder.folder}`
   const parts = [
+    origin?.remote && 'as the remote has it',
     origin?.reflog && `reflog: ${quoted(origin.reflog.slice(0, 80))}`,
     who && (origin?.how === 'branch' ? `the branch of ${who}` : `made in ${who}`)
   ]
