@@ -1,3 +1,4 @@
+// Covers: src/rescue/snapshot.ts (clean filters of enter) through the bundles.
 // A rescue sends what the gate counted as the repository stores it: a file under a clean filter the workflow set up
 // before the main step (an encrypting one, as git-crypt and transcrypt are) goes as that filter stores it, never as
 // the plaintext on disk, also when the agent takes the attribute away. Through the committed bundles.
