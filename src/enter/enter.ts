@@ -23,7 +23,7 @@ import {
   type StepFile,
   type WorktreeRecord
 } from '../record/state-helper.js'
-import { reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
+import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
@@ -31,7 +31,8 @@ import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from '../exit/worktree-pool.js'
 import { REMOTE_PROTOCOLS, STALL_MS } from '../rescue/rescue.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { fetchRef } from '../record/refs.js'
+import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 
 /** What the main step entered, for its outputs. */
 export interface EnteredWorktree {
@@ -128,8 +129,7 @@ async function create(
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef, at.remotes, at.promisor) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
-      unlinkReflogLinks(repo.commonDir, fetched.ref)
-      await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
+      await writeRef(repo.git, fetched.ref, fetched.sha, { log: repo.commonDir, message: 'agent-worktree: fetch', required: true })
     }
     const planned = await planCreate(repo, settings, pinned)
     const { record } = planned
@@ -138,7 +138,7 @@ async function create(
     throwIfCancelled()
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
     const reason = lockReason(record.token, record.owner)
-    const taken = record.recycle ? await takeParked(repo, record, reason) : undefined
+    const taken = record.recycle ? await takeParked(repo, record, reason, heldBackWhy) : undefined
     reportHeldBack(taken?.heldBack ?? [])
     if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
     if (taken?.gitDir) record.taken = new Date().toISOString()
@@ -353,7 +353,8 @@ async function fetchBase(
   }
   const ref = `refs/remotes/${remote}/${branch}`
   const haves = [await repo.git.resolveCommit(ref), await repo.git.resolveCommit('HEAD')].filter((id): id is string => !!id)
-  const fetched = 'refs/agent-worktree/fetched'
+  // A ref of the view's alone, named as every fetch ref of ours is.
+  const fetched = fetchRef(randomBytes(6).toString('hex'))
   // A partial clone's own remote is asked by name, with its filter; another by its URL of enter.
   const source = promisor?.remote === remote ? remote : remotes[remote]
   const { result, refs } = await fetchThroughView(repo.commonDir, { haves, promisor }, ['--end-of-options', source, `+refs/heads/${branch}:${fetched}`], {

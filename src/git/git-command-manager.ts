@@ -240,10 +240,6 @@ export function cancel(signal: NodeJS.Signals): void {
   if (signal === 'SIGTERM') setTimeout(() => process.exit(1), 1_000).unref()
 }
 
-export function cancelled(): NodeJS.Signals | undefined {
-  return cancelledBy
-}
-
 /** Throws when the step has been cancelled: called between the phases of a stage. */
 export function throwIfCancelled(): void {
   if (cancelledBy) throw new CancelledError(cancelledBy)

@@ -9,7 +9,8 @@ import { pinRecorded } from '../git/git-setup.js'
 import { settle } from '../git/repository-lock.js'
 import { listConfig } from '../git/repository.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
-import { isRestoreRef, loadRecordState, STATE_COMMON_DIR, STATE_RESTORE_REF } from '../record/state-helper.js'
+import { isRestoreRef } from '../record/refs.js'
+import { loadRecordState, STATE_COMMON_DIR, STATE_RESTORE_REF } from '../record/state-helper.js'
 
 /**
  * How long the post waits for another step's hold on the repository: it runs under the main step's time
