@@ -16,6 +16,8 @@ import { checkout, hostedJob, lab } from '../helpers/restore.js'
 import { deflatedZip, startResultsService } from '../helpers/results-service.js'
 
 const NAME = 'agent-worktree-rescue-crafted-agents-41-1'
+/** The cases of a file run at once, each a hosted job or more over hundreds of MB: minutes on a loaded machine. */
+const SLOW_MS = 180_000
 
 let machines = 0
 
@@ -43,7 +45,7 @@ async function restoreCrafted(
   return { l, j, main, workspace, wt: main.outputs['worktree-path'] }
 }
 
-describe.concurrent('nothing in a rescue runs a program in the main step or sends a credential', () => {
+describe.concurrent('nothing in a rescue runs a program in the main step or sends a credential', { timeout: SLOW_MS }, () => {
   it('a filter the rescued .gitattributes name (planted in the shared config by an earlier agent) does not run', async t => {
     const ran = path.join(fs.mkdtempSync('/tmp/restore-found-'), 'ran')
     t.onTestFinished(() => fs.rmSync(path.dirname(ran), { recursive: true, force: true }))
@@ -87,7 +89,7 @@ describe.concurrent('nothing in a rescue runs a program in the main step or send
   })
 })
 
-describe.concurrent('restored work is work', () => {
+describe.concurrent('restored work is work', { timeout: SLOW_MS }, () => {
   it('an untracked file put back that this checkout ignores (info/exclude) keeps the worktree', async t => {
     const { j, main, wt } = await restoreCrafted(t, {
       left: repo => [['100644', 'notes.local', blob(repo, 'two hours of findings\n')]],
@@ -112,8 +114,7 @@ describe.concurrent('restored work is work', () => {
     expect(git(l.workspace, 'rev-parse', 'refs/heads/precious')).toBe(precious)
   })
 
-  // Four steps, two rescues uploaded and two listed and downloaded: a minute and more on a loaded machine.
-  it('a re-run with two unnamed steps: the step that left no rescue takes none of the other’s', { timeout: 180_000 }, async t => {
+  it('a re-run with two unnamed steps: the step that left no rescue takes none of the other’s', async t => {
     const l = lab(t, 'push')
     const service = await startResultsService()
     t.onTestFinished(() => service.close())
@@ -130,7 +131,7 @@ describe.concurrent('restored work is work', () => {
   })
 })
 
-describe.concurrent('what git or the file system refuses is named, or an input error before anything is created', () => {
+describe.concurrent('what git or the file system refuses is named, or an input error before anything is created', { timeout: SLOW_MS }, () => {
   it('a name longer than the file system allows is named as not put back; the rest is restored', async t => {
     const { main, wt } = await restoreCrafted(t, {
       left: repo => [
@@ -154,7 +155,7 @@ describe.concurrent('what git or the file system refuses is named, or an input e
     expect(fs.statSync(path.join(wt, 'logs/run-099.log')).size).toBe(6 * 1024 * 1024)
   })
 
-  it('a file larger than one string of git’s output can hold (540 MiB, a few hundred KB sent) is restored', { timeout: 240_000 }, async t => {
+  it('a file larger than one string of git’s output can hold (540 MiB, a few hundred KB sent) is restored', async t => {
     const size = 540 * 1024 * 1024
     const { main, wt } = await restoreCrafted(t, { left: repo => [['100644', 'model.bin', blob(repo, Buffer.alloc(size, 'w'))]] })
     expect(main.exitCode, main.stdout).toBe(0)
