@@ -9,7 +9,7 @@ import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
-import { isInside, samePath } from '../os/paths.js'
+import { isInside, realPath, samePath } from '../os/paths.js'
 import { exitPlan, planCreate, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
@@ -28,8 +28,12 @@ import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
 import { sweep } from './sweep.js'
+import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
+import { nameItself, sandboxFacts } from '../sandbox/paths.js'
 import { checkOutTaken, takeParked } from '../exit/worktree-pool.js'
-import { REMOTE_PROTOCOLS, STALL_MS } from '../rescue/rescue.js'
+import { remoteTips, REMOTE_PROTOCOLS, STALL_MS } from '../rescue/rescue.js'
+import type { OnRemote } from '../gate/safety-gate.js'
+import { once } from '../os/once.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { fetchRef } from '../record/refs.js'
 import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
@@ -40,6 +44,8 @@ export interface EnteredWorktree {
   gitDir: string
   commonDir: string
   restored?: Restored
+  /** What a confined agent may write there, and the sandbox configurations made from it. */
+  sandbox: PreparedSandbox
 }
 
 /** Opens the repository, plans, saves the plan, then creates the worktree or enters it by path. */
@@ -50,18 +56,21 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const setup = pinAtEnter()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
+    const config = readConfigAtEnter(repo)
+    // The remote of enter, asked only where the pool or the sweep meets a commit nothing here saves.
+    const onRemote = once(async () => remoteTips(repo, (await config).push))
     const [snapshot, { excludesFile, configFile, entries, remotes, promisor, ...settingsAtEnter }, lfs] = await Promise.all([
       snapshotCheckout(repo.toplevel, repo.gitDir),
-      readConfigAtEnter(repo),
+      config,
       lfsEnvironment(repo),
-      sweep(repo)
+      sweep(repo, onRemote)
     ])
     settingsAtEnter.git = setupFromConfig(setup, entries)
     lookup = settings.restore ? await lookUp(repo, settings, settingsAtEnter) : undefined
     const known: Known = { configFile }
     const { record, included, restored, shared } = settings.path
       ? await enterByPath(repo, settings, settingsAtEnter, known)
-      : await create(repo, settings, settingsAtEnter, lfs, excludesFile, known, lookup?.found, { remotes, promisor })
+      : await create(repo, settings, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
@@ -71,7 +80,10 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     record.shared = shared
     writeRecordFile(gitDir, record)
     saveRecordState(record)
-    return { record, gitDir, commonDir: repo.commonDir, restored }
+    // After the record file, so that the lists see it.
+    nameItself(repo.commonDir)
+    const sandbox = prepareSandbox(sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir)), record.token)
+    return { record, gitDir, commonDir: repo.commonDir, restored, sandbox }
   } finally {
     await lookup?.dispose()
   }
@@ -116,17 +128,9 @@ async function lfsEnvironment(repo: Repository): Promise<Record<string, string> 
  * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
  * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
-async function create(
-  repo: Repository,
-  settings: EnterSettings,
-  pinned: ConfigAtEnter,
-  lfs: Record<string, string> | undefined,
-  excludesFile: string,
-  known: Known,
-  found: Found | undefined,
-  at: { remotes: Record<string, string>; promisor?: Promisor }
-): Promise<Entered> {
-  const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef, at.remotes, at.promisor) : undefined
+async function create(repo: Repository, settings: EnterSettings, atEnter: AtEnter, found: Found | undefined): Promise<Entered> {
+  const { pinned, lfs, excludesFile, known, onRemote, remotes, promisor } = atEnter
+  const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef, remotes, promisor) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
       await writeRef(repo.git, fetched.ref, fetched.sha, { log: repo.commonDir, message: 'agent-worktree: fetch', required: true })
@@ -138,7 +142,7 @@ async function create(
     throwIfCancelled()
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
     const reason = lockReason(record.token, record.owner)
-    const taken = record.recycle ? await takeParked(repo, record, reason, heldBackWhy) : undefined
+    const taken = record.recycle ? await takeParked(repo, record, reason, heldBackWhy, onRemote) : undefined
     reportHeldBack(taken?.heldBack ?? [])
     if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
     if (taken?.gitDir) record.taken = new Date().toISOString()
@@ -156,7 +160,7 @@ async function create(
   // shared keeps), of the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
   let shared: Promise<StepFile | undefined> | undefined
   try {
-    await prefetchBlobs(repo, [record.baseSha], settings.sparsePaths, at.promisor)
+    await prefetchBlobs(repo, [record.baseSha], settings.sparsePaths, promisor)
     const checkout = plan.taken
       ? checkOutTaken(record, lfs)
       : new Git(record.path).exec(['read-tree', '--reset', '-u', 'HEAD'], { env: lfs, interruptible: true, remote: true })
@@ -173,8 +177,21 @@ async function create(
   saveRecordState(record)
   if (plan.taken) reportTaken(record.path)
   // Before the job's own files (links, include-file copies) go in: those go only where the rescue left room.
-  const restored = found ? await restore(repo, record, gitDir, found, { lfs, sparsePaths: settings.sparsePaths, promisor: at.promisor }) : undefined
+  const restored = found ? await restore(repo, record, gitDir, found, { lfs, sparsePaths: settings.sparsePaths, promisor: promisor }) : undefined
   return { record, restored, included: await prepare(repo, plan, excludesFile), shared: await shared }
+}
+
+/** What the main step read before anything was made. */
+interface AtEnter {
+  pinned: ConfigAtEnter
+  /** The environment of the checkout's LFS state (pointers: no download). */
+  lfs: Record<string, string> | undefined
+  excludesFile: string
+  known: Known
+  onRemote: () => Promise<OnRemote>
+  /** The remotes' fetch URLs of enter, and a partial clone's promisor remote: where a fetch through a view asks. */
+  remotes: Record<string, string>
+  promisor?: Promisor
 }
 
 interface Entered {
