@@ -69,6 +69,10 @@
 // few milliseconds is seen (its argv, and whether ACTIONS_RUNTIME_TOKEN is in its environment), and the shim
 // notes every git call whose environment carries the token.
 //
+// The shim is in every step's PATH, behind the folders GITHUB_PATH added (as a machine's own git sits behind
+// them), and becomes the git the emulation found when it started: it stands for the machine's git, so that a step
+// that runs the git it found at enter still meets it. addPath(dir) is a `run:` step's echo DIR >> "$GITHUB_PATH".
+//
 // Triggers: `cancel` and `crash` take `{ afterMs }` (a clock from node's spawn) or `{ onGit, nth }`. For
 // onGit a shim directory is put first in the step's PATH; its `git` (POSIX sh) logs "$*", and when "$*"
 // matches the shell glob `onGit` for the nth time in this step it writes its pid and a "fired" file, then
@@ -330,6 +334,8 @@ export class Job {
   #emulationDir
   /** @type {string | undefined} */
   #shimBin
+  /** The machine's git, which the shim becomes: found once, on the PATH the emulation was started with. */
+  #realGit = which('git', process.env.PATH ?? '')
 
   /**
    * @param {JobOptions} options `user` runs every step's node as that uid and gid (needs root);
@@ -486,6 +492,14 @@ export class Job {
       .join(path.delimiter)
   }
 
+  /**
+   * What a `run:` step's `echo DIR >> "$GITHUB_PATH"` does: DIR goes first on PATH of every later step.
+   * @param {string} dir
+   */
+  addPath(dir) {
+    this.#prependPath = this.#prependPath.filter(p => p !== dir).concat(dir)
+  }
+
   /** The shim directory, made once per job. */
   #shim() {
     if (!this.#shimBin) {
@@ -540,7 +554,6 @@ export class Job {
       ...state,
       ...files
     })
-    env.PATH = this.#withPrependPath(env.PATH ?? '')
     delete env.NODE_ICU_DATA
     env.GITHUB_ACTIONS = 'true'
     env.CI ??= 'true'
@@ -552,8 +565,11 @@ export class Job {
     const gitTriggers = triggers.filter(t => 'onGit' in t.trigger)
     const watchChildren = Boolean(options.watchChildren || this.#options.watchChildren)
     const recordGit = Boolean(options.recordGit || this.#options.recordGit || gitTriggers.length || watchChildren)
+    // The shim stands for the machine's git in every step, behind the folders GITHUB_PATH added (as the
+    // runner's PATH has them before the image's own): a step records, or holds a call, only when asked.
+    env[`${SHIM}GIT`] = this.#realGit
+    env.PATH = this.#withPrependPath([this.#shim(), env.PATH].filter(Boolean).join(path.delimiter))
     if (recordGit) {
-      env[`${SHIM}GIT`] = which('git', env.PATH)
       env[`${SHIM}DIR`] = stepDir
       env[`${SHIM}TRIGGERS`] = gitTriggers.map(t => t.kind).join(' ')
       for (const { kind, trigger } of gitTriggers) {
@@ -562,7 +578,6 @@ export class Job {
         env[`${SHIM}${kind}_NTH`] = String(trigger.nth ?? 1)
         if (trigger.holdMs) env[`${SHIM}${kind}_HOLD`] = String(trigger.holdMs / 1000)
       }
-      env.PATH = `${this.#shim()}${path.delimiter}${env.PATH}`
     }
 
     const [node, nodeArgs] = user && this.#setpriv ? [this.#setpriv, [...this.#setprivArgs(user), process.execPath, script]] : [process.execPath, [script]]

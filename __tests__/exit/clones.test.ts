@@ -24,7 +24,7 @@ function recordFor(name: string): WorktreeRecord {
 async function clone(name: string, also: string[] = []): Promise<{ record: WorktreeRecord; entry: string; borrowed: string }> {
   const record = recordFor(name)
   fs.mkdirSync(path.dirname(record.path), { recursive: true })
-  const made = await makeClone(repo, record, 'agent-worktree 0123456789abcdef: test', undefined, also)
+  const made = await makeClone(repo, record, 'agent-worktree 0123456789abcdef: test', also)
   git(record.path, 'read-tree', '--reset', '-u', 'HEAD')
   return { record, ...made }
 }
@@ -60,13 +60,7 @@ describe('makeClone', () => {
     // The original's includeIf names the original's git dir: the clone includes the file for itself.
     const recordWithPush = { ...recordFor('credentials') }
     fs.mkdirSync(path.dirname(recordWithPush.path), { recursive: true })
-    await makeClone(
-      repo,
-      recordWithPush,
-      'agent-worktree 0123456789abcdef: test',
-      { remote: 'origin', url: repos.origin, headerKeys: [], credentialFiles: [credentials] },
-      []
-    )
+    await makeClone(repo, recordWithPush, 'agent-worktree 0123456789abcdef: test', [])
     expect(git(recordWithPush.path, 'config', '--get', 'http.https://github.com/.extraheader')).toBe('AUTHORIZATION: basic x')
   })
 

@@ -112,7 +112,7 @@ describe('saved means the remote has it, by its own word', () => {
   })
 
   it('a remote that cannot be asked proves nothing: unpushed-looking work is kept, and the message says why', async () => {
-    const record = created('unasked', { push: { remote: 'origin', url: path.join(repos.root, 'gone.git'), headerKeys: [], credentialFiles: [] } })
+    const record = created('unasked', { push: { remote: 'origin', url: path.join(repos.root, 'gone.git') } })
     const tip = commit(record.path, 'work.txt')
     git(record.path, 'push', '--quiet', 'origin', `HEAD:refs/heads/${record.branch}`)
     expect(git(repos.clone, 'rev-parse', `refs/remotes/origin/${record.branch}`)).toBe(tip)

@@ -21,7 +21,7 @@ export async function serveOrigin(bare: string, options: { open?: boolean } = {}
   const authorization = options.open ? undefined : `basic ${Buffer.from('x-access-token:emulated').toString('base64')}`
   const requests: HttpOrigin['requests'] = []
   const server = http.createServer((req, res) => {
-    const authorised = authorization === undefined || req.headers.authorization === authorization
+    const authorised = authorization === undefined || req.headers.authorization?.replace(/^basic /i, 'basic ') === authorization
     requests.push({ method: req.method ?? '', url: req.url ?? '', authorised })
     if (!authorised) {
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="origin"' })

@@ -132,28 +132,44 @@ export async function startResultsService(options: ServiceOptions = {}): Promise
 
 /** A zip of `files` (name → bytes), stored without compression: an artifact a test puts into the service itself. */
 export function storedZip(files: Record<string, string | Buffer>): Buffer {
+  return zipOf(files)
+}
+
+/**
+ * A zip of `files` deflated, as another zip tool makes one; `claims` gives the size its central directory says an
+ * entry holds (a zip that lies), by name.
+ */
+export function deflatedZip(files: Record<string, string | Buffer>, claims: Record<string, number> = {}): Buffer {
+  return zipOf(files, { deflate: true, claims })
+}
+
+function zipOf(files: Record<string, string | Buffer>, o: { deflate?: boolean; claims?: Record<string, number> } = {}): Buffer {
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
   let offset = 0
   for (const [name, content] of Object.entries(files)) {
-    const data = Buffer.from(content)
+    const plain = Buffer.from(content)
+    const data = o.deflate ? zlib.deflateRawSync(plain) : plain
+    const size = o.claims?.[name] ?? plain.length
     const fileName = Buffer.from(name)
-    const crc = zlib.crc32(data)
+    const crc = zlib.crc32(plain)
     const local = Buffer.alloc(30)
     local.writeUInt32LE(0x04034b50, 0)
     local.writeUInt16LE(20, 4)
+    local.writeUInt16LE(o.deflate ? 8 : 0, 8)
     local.writeUInt32LE(crc, 14)
     local.writeUInt32LE(data.length, 18)
-    local.writeUInt32LE(data.length, 22)
+    local.writeUInt32LE(size, 22)
     local.writeUInt16LE(fileName.length, 26)
     locals.push(local, fileName, data)
     const central = Buffer.alloc(46)
     central.writeUInt32LE(0x02014b50, 0)
     central.writeUInt16LE(20, 4)
     central.writeUInt16LE(20, 6)
+    central.writeUInt16LE(o.deflate ? 8 : 0, 10)
     central.writeUInt32LE(crc, 16)
     central.writeUInt32LE(data.length, 20)
-    central.writeUInt32LE(data.length, 24)
+    central.writeUInt32LE(size, 24)
     central.writeUInt16LE(fileName.length, 28)
     central.writeUInt32LE(offset, 42)
     centrals.push(central, fileName)

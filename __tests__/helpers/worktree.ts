@@ -41,7 +41,7 @@ export function createLikeMain(repos: Repos, name: string, overrides: Partial<Wo
     fileMode: true,
     owner: TEST_OWNER,
     // The remote the main step pins at enter: only its word makes a commit saved.
-    push: { remote: 'origin', url: repos.origin, headerKeys: [], credentialFiles: [] },
+    push: { remote: 'origin', url: repos.origin },
     ...overrides
   }
   git(repos.clone, 'worktree', 'add', '--quiet', '--lock', '--reason', `agent-worktree ${record.token}: test`, '-b', record.branch, wt, record.baseSha)

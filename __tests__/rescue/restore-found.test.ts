@@ -13,9 +13,11 @@ import { describe, expect, it, type TestContext } from 'vitest'
 import { blob, bundleZip, entriesOf, raw, rawTree, scratch, snapshotCommit, type Entry } from '../helpers/craft.js'
 import { git, worktreePaths, write } from '../helpers/repos.js'
 import { checkout, hostedJob, lab } from '../helpers/restore.js'
-import { startResultsService } from '../helpers/results-service.js'
+import { deflatedZip, startResultsService } from '../helpers/results-service.js'
 
 const NAME = 'agent-worktree-rescue-crafted-agents-41-1'
+/** The cases of a file run at once, each a hosted job or more over hundreds of MB: minutes on a loaded machine. */
+const SLOW_MS = 180_000
 
 let machines = 0
 
@@ -43,7 +45,7 @@ async function restoreCrafted(
   return { l, j, main, workspace, wt: main.outputs['worktree-path'] }
 }
 
-describe.concurrent('nothing in a rescue runs a program in the main step or sends a credential', () => {
+describe.concurrent('nothing in a rescue runs a program in the main step or sends a credential', { timeout: SLOW_MS }, () => {
   it('a filter the rescued .gitattributes name (planted in the shared config by an earlier agent) does not run', async t => {
     const ran = path.join(fs.mkdtempSync('/tmp/restore-found-'), 'ran')
     t.onTestFinished(() => fs.rmSync(path.dirname(ran), { recursive: true, force: true }))
@@ -87,7 +89,7 @@ describe.concurrent('nothing in a rescue runs a program in the main step or send
   })
 })
 
-describe.concurrent('restored work is work', () => {
+describe.concurrent('restored work is work', { timeout: SLOW_MS }, () => {
   it('an untracked file put back that this checkout ignores (info/exclude) keeps the worktree', async t => {
     const { j, main, wt } = await restoreCrafted(t, {
       left: repo => [['100644', 'notes.local', blob(repo, 'two hours of findings\n')]],
@@ -114,20 +116,22 @@ describe.concurrent('restored work is work', () => {
 
   it('a re-run with two unnamed steps: the step that left no rescue takes none of the other’s', async t => {
     const l = lab(t, 'push')
-    const first = hostedJob(l)
-    const a = await first.uses('.', { rescue: 'branch' })
-    await first.uses('.', { rescue: 'branch' })
+    const service = await startResultsService()
+    t.onTestFinished(() => service.close())
+    const first = hostedJob(l, service.env)
+    const a = await first.uses('.', { rescue: 'artifact' })
+    await first.uses('.', { rescue: 'artifact' })
     write(a.outputs['worktree-path'], 'planner-notes.txt', 'the planner step’s work\n')
     await first.runPosts()
-    const rerun = hostedJob(l, { GITHUB_RUN_ATTEMPT: '2' }, checkout(l, path.join(l.repos.root, 'rerun', 'sample', 'sample')))
-    const a2 = await rerun.uses('.', { rescue: 'branch', restore: 'auto' })
-    const b2 = await rerun.uses('.', { rescue: 'branch', restore: 'auto' })
+    const rerun = hostedJob(l, { ...service.env, GITHUB_RUN_ATTEMPT: '2' }, checkout(l, path.join(l.repos.root, 'rerun', 'sample', 'sample')))
+    const a2 = await rerun.uses('.', { rescue: 'artifact', restore: 'auto' })
+    const b2 = await rerun.uses('.', { rescue: 'artifact', restore: 'auto' })
     expect(a2.outputs.restored, a2.stdout).toBe('true')
     expect(b2.outputs.restored, b2.stdout).toBe('false')
   })
 })
 
-describe.concurrent('what git or the file system refuses is named, or an input error before anything is created', () => {
+describe.concurrent('what git or the file system refuses is named, or an input error before anything is created', { timeout: SLOW_MS }, () => {
   it('a name longer than the file system allows is named as not put back; the rest is restored', async t => {
     const { main, wt } = await restoreCrafted(t, {
       left: repo => [
@@ -149,6 +153,34 @@ describe.concurrent('what git or the file system refuses is named, or an input e
     })
     expect(main.exitCode, main.stdout).toBe(0)
     expect(fs.statSync(path.join(wt, 'logs/run-099.log')).size).toBe(6 * 1024 * 1024)
+  })
+
+  it('a file larger than one string of git’s output can hold (540 MiB, a few hundred KB sent) is restored', async t => {
+    const size = 540 * 1024 * 1024
+    const { main, wt } = await restoreCrafted(t, { left: repo => [['100644', 'model.bin', blob(repo, Buffer.alloc(size, 'w'))]] })
+    expect(main.exitCode, main.stdout).toBe(0)
+    expect(fs.statSync(path.join(wt, 'model.bin')).size).toBe(size)
+  })
+
+  it.for([
+    [
+      'says it unpacks to 300 MB (more than rescue-max-size: 100MB holds)',
+      {},
+      /its artifact unpacks to 300\.0 MB, more than a rescue within this step's rescue-max-size holds/
+    ],
+    ['says it holds a megabyte and inflates to 300 MB', { 'rescue.bundle': 1024 * 1024 }, /rescue\.bundle holds more than the 1048576 bytes its zip says/]
+  ] as const)('an artifact of a few hundred KB that %s: refused, and no more than it may hold is written', async ([, claims, error], t) => {
+    const l = lab(t, 'push')
+    const service = await startResultsService()
+    t.onTestFinished(() => service.close())
+    service.artifacts.set(NAME, deflatedZip({ 'rescue.bundle': Buffer.alloc(300 * 1024 * 1024), 'README.txt': 'A rescue.\n' }, claims))
+    expect(service.artifacts.get(NAME)!.length).toBeLessThan(1024 * 1024)
+    const workspace = checkout(l, path.join(l.repos.root, 'bomb', 'sample', 'sample'))
+    const j = hostedJob(l, { ...service.env, GITHUB_JOB: 'publish' }, workspace)
+    const main = await j.uses('.', { restore: NAME })
+    expect(main.exitCode, main.stdout).toBe(1)
+    expect(main.annotations.find(a => a.level === 'error')?.message).toMatch(error)
+    expect(worktreePaths(workspace)).toEqual([workspace])
   })
 
   it('an index tree with a .git entry is not a rescue', async t => {

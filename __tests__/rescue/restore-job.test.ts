@@ -12,6 +12,7 @@ import { describe, expect, it, type TestContext } from 'vitest'
 import { commit, git, worktreePaths, write } from '../helpers/repos.js'
 import { checkout, CHECKOUTS, digest, everyKind, hostedJob, lab, type Checkout, type Lab } from '../helpers/restore.js'
 import { startResultsService, storedZip, type ResultsService } from '../helpers/results-service.js'
+import { warnings } from '../helpers/steps.js'
 
 /** git's answer, or '' when it fails (HEAD without a commit, a detached HEAD). */
 function gitOr(wt: string, ...args: string[]): string {
@@ -103,14 +104,17 @@ describe.concurrent('a re-run and a later job pick up a rescue as it was left, b
     }
   )
 
-  it('push checkout: a later job restores the artifact by name, a re-run the branch (auto, rescue: branch)', async t => {
-    const { l, service, commits, before, artifact } = await rescued(t, 'push')
+  it('push checkout: a later job restores the artifact by name; a re-run (auto, rescue: branch) names the branch, which anyone who may push could have made, and restores it by name', async t => {
+    const { l, service, commits, before, artifact, branch } = await rescued(t, 'push')
     const later = await laterJob(l, service, { GITHUB_JOB: 'publish' }, { restore: artifact })
     expect(later.main.exitCode, later.main.stdout).toBe(0)
     expectAsLeft(later.wt, before, commits)
     const rerun = await laterJob(l, service, { GITHUB_RUN_ATTEMPT: '2' }, { restore: 'auto', rescue: 'branch' })
-    expect(rerun.main.outputs['restored-from'], rerun.main.stdout).toMatch(/^agent-worktree-rescue\/agents-41-1-[0-9a-f]{12}\/agents-41-1$/)
-    expectAsLeft(rerun.wt, before, commits)
+    expect(rerun.main.outputs.restored, rerun.main.stdout).toBe('false')
+    expect(warnings(rerun.main).join('\n')).toContain(`attempt 1 left the branch \`${branch}\``)
+    const byName = await laterJob(l, service, { GITHUB_RUN_ATTEMPT: '2' }, { restore: branch, rescue: 'branch' })
+    expect(byName.main.outputs['restored-from'], byName.main.stdout).toBe(branch)
+    expectAsLeft(byName.wt, before, commits)
   })
 
   it('an orphan branch with staged and untracked files, and a detached HEAD, come back as they were', async t => {
@@ -202,7 +206,7 @@ describe.concurrent('what a restore refuses, and what it says when there is noth
     expect(git(rerun.outputs['worktree-path'], 'status', '--porcelain')).toBe('')
   })
 
-  it('auto after an attempt that rescued one name twice (a worktree kept, entered again, kept again) takes the last take', async t => {
+  it('auto after an attempt that rescued one name twice (a worktree kept, entered again, kept again) names both takes and leaves them', async t => {
     const l = lab(t, 'push')
     const service = await startResultsService()
     t.onTestFinished(() => service.close())
@@ -216,8 +220,10 @@ describe.concurrent('what a restore refuses, and what it says when there is noth
     await first.runPosts()
     const rerun = await laterJob(l, service, { GITHUB_RUN_ATTEMPT: '2' }, { name: 'fix', restore: 'auto', rescue: 'branch' })
     expect(rerun.main.exitCode, rerun.main.stdout).toBe(0)
-    expect(rerun.main.outputs['restored-from']).toMatch(/^agent-worktree-rescue\/fix\/.*-take2$/)
-    expect(fs.readFileSync(path.join(rerun.wt, 'src/second.txt'), 'utf8')).toBe('second\n')
+    expect(rerun.main.outputs.restored).toBe('false')
+    const said = warnings(rerun.main).join('\n')
+    expect(said).toContain('`agent-worktree-rescue/fix/agents-41-1`')
+    expect(said).toContain('`agent-worktree-rescue/fix/agents-41-1-take2`')
   })
 })
 

@@ -56,7 +56,7 @@ describe.concurrent('what every worktree shares, at exit', () => {
       `refs/tags/v1.0.0 deleted (it was at ${release.slice(0, 12)})`,
       `refs/tags/v2.0.0 created at ${moved.slice(0, 12)}`,
       'refs/stash created at',
-      'reflog: "WIP on worktree-kinds',
+      'reflog: `WIP on worktree-kinds',
       'config user.email added',
       `hook ${repos.clone}/.git/hooks/pre-commit added`,
       `hook ${repos.clone}/.git/hooks/post-checkout changed`,
@@ -244,9 +244,9 @@ describe('comparing what is shared', () => {
     expect(compareShared(before, before, '')).toEqual([])
   })
 
-  it('leaves to the log what another job or the remote explains', () => {
+  it('leaves to the log what another job explains; a reflog that says "fetch" proves nothing (anyone writes one)', () => {
     const change = { kind: 'ref' as const, name: 'refs/remotes/origin/main', change: 'moved' as const }
-    expect(fromElsewhere({ ...change, origin: { reflog: 'fetch: fast-forward' } })).toBe(true)
+    expect(fromElsewhere({ ...change, origin: { reflog: 'fetch: fast-forward' } })).toBe(false)
     expect(fromElsewhere({ ...change, name: 'refs/heads/main', origin: { reflog: 'fetch: fast-forward' } })).toBe(false)
     expect(fromElsewhere({ ...change, origin: { holder: { folder: '/w', whose: 'other-job' }, how: 'made' } })).toBe(true)
     expect(fromElsewhere({ ...change, origin: { holder: { folder: '/w', whose: 'this-job' }, how: 'made' } })).toBe(false)

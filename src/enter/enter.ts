@@ -3,7 +3,8 @@ import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Git, GitError, throwIfCancelled, type GitResult } from '../git/git-command-manager.js'
+import { Git, GitError, throwIfCancelled } from '../git/git-command-manager.js'
+import { fetchThroughView, type Promisor } from '../git/sealed-git.js'
 import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
@@ -26,16 +27,17 @@ import {
 import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
+import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
 import { sweep } from './sweep.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
 import { nameItself, sandboxFacts } from '../sandbox/paths.js'
 import { checkOutTaken, takeParked, takeParkedClone, type Taken } from '../exit/worktree-pool.js'
-import { remoteTips, STALL_MS } from '../rescue/rescue.js'
+import { remoteTips, REMOTE_PROTOCOLS, STALL_MS } from '../rescue/rescue.js'
 import type { OnRemote } from '../gate/safety-gate.js'
 import { once } from '../os/once.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { fetchRef } from '../record/refs.js'
-import { deleteRef, unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
+import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 
 /** What the main step entered, for its outputs. */
 export interface EnteredWorktree {
@@ -51,22 +53,25 @@ export interface EnteredWorktree {
 export async function enterWorktree(settings: EnterSettings): Promise<EnteredWorktree> {
   let lookup: Lookup | undefined
   try {
+    // Before the first git call: git is what PATH names now, with the workflow's variables.
+    const setup = pinAtEnter()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
     const config = readConfigAtEnter(repo)
     // The remote of enter, asked only where the pool or the sweep meets a commit nothing here saves.
     const onRemote = once(async () => remoteTips(repo, (await config).push))
-    const [snapshot, { excludesFile, configFile, ...settingsAtEnter }, lfs] = await Promise.all([
+    const [snapshot, { excludesFile, configFile, entries, remotes, promisor, ...settingsAtEnter }, lfs] = await Promise.all([
       snapshotCheckout(repo.toplevel, repo.gitDir),
       config,
       lfsEnvironment(repo),
       sweep(repo, onRemote)
     ])
+    settingsAtEnter.git = setupFromConfig(setup, entries)
     lookup = settings.restore ? await lookUp(repo, settings, settingsAtEnter) : undefined
     const known: Known = { configFile }
     const { record, included, restored, shared } = settings.path
       ? await enterByPath(repo, settings, settingsAtEnter, known)
-      : await create(repo, settings, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote }, lookup?.found)
+      : await create(repo, settings, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
     const entry = entryOf(repo.commonDir, record)
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
@@ -128,8 +133,8 @@ async function lfsEnvironment(repo: Repository): Promise<Record<string, string> 
  * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
 async function create(repo: Repository, settings: EnterSettings, atEnter: AtEnter, found: Found | undefined): Promise<Entered> {
-  const { pinned, lfs, excludesFile, known, onRemote } = atEnter
-  const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
+  const { pinned, lfs, excludesFile, known, onRemote, remotes, promisor } = atEnter
+  const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef, remotes, promisor) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
       await writeRef(repo.git, fetched.ref, fetched.sha, { log: repo.commonDir, message: 'agent-worktree: fetch', required: true })
@@ -162,7 +167,7 @@ async function create(repo: Repository, settings: EnterSettings, atEnter: AtEnte
   // shared keeps), of the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
   let shared: Promise<StepFile | undefined> | undefined
   try {
-    await prefetchBlobs(repo, [record.baseSha], settings.sparsePaths)
+    await prefetchBlobs(repo, [record.baseSha], settings.sparsePaths, promisor)
     const checkout = plan.taken
       ? checkOutTaken(record, lfs)
       : new Git(record.path).exec(['read-tree', '--reset', '-u', 'HEAD'], { env: lfs, interruptible: true, remote: true })
@@ -179,7 +184,7 @@ async function create(repo: Repository, settings: EnterSettings, atEnter: AtEnte
   saveRecordState(record)
   if (plan.taken) reportTaken(record.path)
   // Before the job's own files (links, include-file copies) go in: those go only where the rescue left room.
-  const restored = found ? await restore(repo, record, gitDir, found, { lfs, sparsePaths: settings.sparsePaths }) : undefined
+  const restored = found ? await restore(repo, record, gitDir, found, { lfs, sparsePaths: settings.sparsePaths, promisor: promisor }) : undefined
   return { record, restored, included: await prepare(repo, plan, excludesFile), shared: await shared }
 }
 
@@ -191,6 +196,9 @@ interface AtEnter {
   excludesFile: string
   known: Known
   onRemote: () => Promise<OnRemote>
+  /** The remotes' fetch URLs of enter, and a partial clone's promisor remote: where a fetch through a view asks. */
+  remotes: Record<string, string>
+  promisor?: Promisor
 }
 
 interface Entered {
@@ -220,11 +228,11 @@ async function restore(
   record: WorktreeRecord,
   gitDir: string,
   found: Found,
-  checkout: { lfs?: Record<string, string>; sparsePaths: string[] }
+  checkout: { lfs?: Record<string, string>; sparsePaths: string[]; promisor?: Promisor }
 ): Promise<Restored> {
   const { restoreInto } = await import('../rescue/restore.js')
   try {
-    await prefetchBlobs(repo, [found.snapshot.index, found.snapshot.tree], checkout.sparsePaths)
+    await prefetchBlobs(repo, [found.snapshot.index, found.snapshot.tree], checkout.sparsePaths, checkout.promisor)
     return await restoreInto(found, record, gitDir, record.isolation === 'clone' ? gitDir : repo.commonDir, checkout.lfs)
   } catch (error) {
     throw checkoutError(error as Error, record)
@@ -236,11 +244,7 @@ async function restore(
  * remote that stalls would hold the step for ever. The missing files of the base are fetched first, as
  * git's own lazy fetch does, but watched: a transfer that says nothing for a while is stopped.
  */
-async function prefetchBlobs(repo: Repository, tips: string[], sparsePaths: string[]): Promise<void> {
-  const promisor = (await repo.git.run(['config', '--get-regexp', '^remote\\..*\\.promisor$'])).stdout
-    .split('\n')
-    .find(line => line.endsWith(' true'))
-    ?.replace(/^remote\.(.*)\.promisor true$/, '$1')
+async function prefetchBlobs(repo: Repository, tips: string[], sparsePaths: string[], promisor: Promisor | undefined): Promise<void> {
   if (!promisor) return
   // A sparse worktree needs its folders and the files at the top.
   const top = sparsePaths.length
@@ -250,25 +254,17 @@ async function prefetchBlobs(repo: Repository, tips: string[], sparsePaths: stri
   const listed = await repo.git.exec(['rev-list', '--objects', '--missing=print', '--no-walk', ...tips, ...scope], { interruptible: true })
   const missing = listed.split('\n').filter(line => line.startsWith('?'))
   if (!missing.length) return
-  const fetched = await repo.git.run(
-    [
-      '-c',
-      'fetch.negotiationAlgorithm=noop',
-      'fetch',
-      '--progress',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--recurse-submodules=no',
-      '--filter=blob:none',
-      '--stdin',
-      promisor
-    ],
-    { input: missing.map(line => line.slice(1)).join('\n') + '\n', stallMs: STALL_MS, interruptible: true, remote: true }
-  )
+  // Through a view with the promisor remote of enter: no upload-pack or helper of the repository's config takes part.
+  const { result: fetched } = await fetchThroughView(repo.commonDir, { promisor }, ['--filter=blob:none', '--stdin', promisor.remote], {
+    input: missing.map(line => line.slice(1)).join('\n') + '\n',
+    stallMs: STALL_MS,
+    env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
+    config: [['fetch.negotiationAlgorithm', 'noop']]
+  })
   if (fetched.exitCode !== 0) {
     throwIfCancelled()
     throw new Error(
-      `This is a partial clone, and the files of ${tips[0].slice(0, 12)} could not be fetched from ${promisor}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`
+      `This is a partial clone, and the files of ${tips[0].slice(0, 12)} could not be fetched from ${promisor.remote}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`
     )
   }
 }
@@ -285,7 +281,7 @@ async function createClone(
   const pooled = record.recycle ? await takeParkedClone(repo, record, reason, pinned.push, also, heldBackWhy) : undefined
   reportHeldBack(pooled?.heldBack ?? [])
   if (pooled?.made) record.taken = new Date().toISOString()
-  const made = pooled?.made ?? (await makeClone(repo, record, reason, pinned.push, also))
+  const made = pooled?.made ?? (await makeClone(repo, record, reason, also))
   Object.assign(record, { id: path.basename(made.entry), borrowed: made.borrowed })
   return pooled?.made ? pooled : undefined
 }
@@ -341,9 +337,22 @@ function checkoutError(error: Error, record: WorktreeRecord): Error {
   const text = error instanceof GitError ? error.result.stderr : error.message
   // git says "unable to write file" when the disk is full: the disk itself tells.
   if (/No space left/i.test(text) || diskFull(record.path)) return diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), record.path)
-  if (/lfs|smudge/i.test(text)) {
+  // git names the filter driver ("smudge filter <name> failed") or its command ("external filter '<cmd>' failed").
+  const driver = /smudge filter (\S+) failed/.exec(text)?.[1]
+  const command = /external filter '(.*)' failed/.exec(text)?.[1]
+  const said = text.trim().split('\n').slice(-2).join(' ')
+  if (driver === 'lfs' || (!driver && /git-lfs|Error downloading object/i.test(text))) {
     return new Error(
-      `Git LFS could not provide the files of ${record.path} (${text.trim().split('\n').slice(-2).join(' ')}). Check out with actions/checkout lfs: true (the objects are then copied from the checkout), or make the LFS server reachable.`
+      `Git LFS could not provide the files of ${record.path} (${said}). Check out with actions/checkout lfs: true (the objects are then copied from the checkout), or make the LFS server reachable.`
+    )
+  }
+  if (driver || command) {
+    const which = driver ? `the filter ${driver} (filter.${driver}.smudge or .process of the repository's config)` : `the filter program ${command}`
+    return new Error(
+      `${which} failed while the files of ${record.path} were checked out (${said}). Make the filter work on this runner (its program installed, its keys given before this step), or check out without it.`.replace(
+        /^t/,
+        'T'
+      )
     )
   }
   return error
@@ -361,55 +370,47 @@ async function prepare(repo: Repository, plan: Plan, excludesFile: string): Prom
 }
 
 /**
- * Fetches a remote-tracking base from its remote, outside the repository lock and with a time limit (a
- * remote that accepts and never answers would hold every job), into a ref of this step's own; the
+ * Fetches a remote-tracking base from its remote of enter, outside the repository lock and with a time limit (a
+ * remote that accepts and never answers would hold every job), through a view: no upload-pack, ssh command or
+ * helper written into the repository's config (by another job's agent, in a shared clone) takes part. The
  * remote-tracking branch is then moved under the lock.
  */
-async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: string; sha: string }> {
-  const remotes = (await repo.git.exec(['remote'])).split('\n').filter(Boolean)
-  const remote = remotes.find(r => baseRef.startsWith(`${r}/`))
+async function fetchBase(
+  repo: Repository,
+  baseRef: string,
+  remotes: Record<string, string>,
+  promisor: Promisor | undefined
+): Promise<{ ref: string; sha: string }> {
+  const names = Object.keys(remotes)
+  const remote = names.find(r => baseRef.startsWith(`${r}/`))
   const branch = remote && baseRef.slice(remote.length + 1)
   if (!remote || !branch) {
     throw new InputError(
       'base-ref',
       baseRef,
-      `fetch: true needs a remote-tracking branch as base, <remote>/<branch>, and the remotes are ${remotes.join(', ') || 'none'}`,
+      `fetch: true needs a remote-tracking branch as base, <remote>/<branch>, and the remotes are ${names.join(', ') || 'none'}`,
       'Use for example base-ref: origin/main, or fetch: false.'
     )
   }
-  const own = fetchRef(randomBytes(6).toString('hex'))
-  let lastError = ''
-  const fetch = (): Promise<GitResult> =>
-    repo.git.run(['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', remote, `+refs/heads/${branch}:${own}`], {
-      stallMs: STALL_MS,
-      interruptible: true,
-      remote: true
-    })
-  try {
-    for (let attempt = 1; ; attempt++) {
-      // The fetch checks what it got against the HEAD of every worktree, and a worktree another leg is
-      // adding has a placeholder HEAD for a moment: once that is seen, the fetch waits for the add.
-      const result = /bad object worktrees\//.test(lastError) ? await withRepositoryLock(repo.commonDir, fetch) : await fetch()
-      if (result.exitCode === 0) break
-      throwIfCancelled()
-      lastError = result.stderr
-      // Two legs fetching into a shallow clone at once contend for its shallow file: one waits.
-      if (attempt < 5 && /shallow\.lock|cannot lock ref|bad object worktrees\//.test(result.stderr)) {
-        await new Promise(resolve => setTimeout(resolve, 200 * attempt))
-        continue
-      }
-      throw new InputError(
-        'base-ref',
-        baseRef,
-        `git fetch ${remote} ${branch} failed: ${result.stderr.trim()}`,
-        'Check that the branch exists on the remote, that the job can read it, and that the remote answers.'
-      )
-    }
-    const sha = (await repo.git.exec(['rev-parse', '--verify', own])).trim()
-    return { ref: `refs/remotes/${remote}/${branch}`, sha }
-  } finally {
-    await deleteRef(repo.git, own, { log: repo.commonDir })
-  }
+  const ref = `refs/remotes/${remote}/${branch}`
+  const haves = [await repo.git.resolveCommit(ref), await repo.git.resolveCommit('HEAD')].filter((id): id is string => !!id)
+  // A ref of the view's alone, named as every fetch ref of ours is.
+  const fetched = fetchRef(randomBytes(6).toString('hex'))
+  // A partial clone's own remote is asked by name, with its filter; another by its URL of enter.
+  const source = promisor?.remote === remote ? remote : remotes[remote]
+  const { result, refs } = await fetchThroughView(repo.commonDir, { haves, promisor }, ['--end-of-options', source, `+refs/heads/${branch}:${fetched}`], {
+    stallMs: STALL_MS,
+    env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
+  })
+  const sha = refs.get(fetched)
+  if (result.exitCode === 0 && sha) return { ref, sha }
+  throwIfCancelled()
+  throw new InputError(
+    'base-ref',
+    baseRef,
+    `git fetch ${remote} ${branch} failed: ${result.stderr.trim()}`,
+    'Check that the branch exists on the remote, that the job can read it, and that the remote answers.'
+  )
 }
 
 /**

@@ -12,10 +12,10 @@ import type { Git } from '../git/git-command-manager.js'
 import { samePath } from '../os/paths.js'
 import { borrowedRef } from '../record/refs.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
-import { folderOf, type Repository } from '../git/repository.js'
+import { folderOf, listConfig, type ConfigEntry, type Repository } from '../git/repository.js'
 import { STALL_MS } from '../rescue/rescue.js'
 import { privateTemp, quote } from '../git/sealed-git.js'
-import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
+import type { WorktreeRecord } from '../record/state-helper.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 
 /** The folder of the original's common dir that holds one folder of ours per clone: `<dir>/<id>`. */
@@ -73,14 +73,7 @@ export interface Made {
  * but for its objects and its index, from which the checkout moves its files to the base. The caller holds the
  * repository lock.
  */
-export async function makeClone(
-  repo: Repository,
-  record: WorktreeRecord,
-  lockReason: string,
-  push: PushTarget | undefined,
-  also: string[],
-  reuse?: string
-): Promise<Made> {
+export async function makeClone(repo: Repository, record: WorktreeRecord, lockReason: string, also: string[], reuse?: string): Promise<Made> {
   const entry = reuse ?? freeEntry(repo.commonDir, path.basename(record.path))
   fs.mkdirSync(entry, { recursive: true })
   writeReplacing(path.join(entry, 'locked'), lockReason)
@@ -90,10 +83,11 @@ export async function makeClone(
     for (const name of fs.readdirSync(dir)) if (!['objects', 'index'].includes(name)) fs.rmSync(path.join(dir, name), { recursive: true, force: true })
   }
   // Few calls, most side by side: a clone costs what a worktree does.
-  const [listed, tree, config] = await Promise.all([
+  const [listed, tree, config, entries] = await Promise.all([
     repo.git.exec(['for-each-ref', '--format=%(objectname) %(objecttype) %(*objectname) %(*objecttype) %(refname) %(symref)', 'refs/remotes', 'refs/tags']),
     repo.git.exec(['rev-parse', '--verify', `${record.baseSha}^{tree}`]),
-    repo.git.run(['config', '--local', '-z', '--list'])
+    repo.git.run(['config', '--local', '-z', '--list']),
+    listConfig(repo.git)
   ])
   const refs = listed.split('\n').filter(Boolean)
   const commits = new Set([record.baseSha, ...also])
@@ -129,7 +123,7 @@ export async function makeClone(
   }
   fs.writeFileSync(path.join(gitDir, 'packed-refs'), `${packed.sort(byRef).join('\n')}\n`)
   fs.writeFileSync(path.join(gitDir, 'HEAD'), `ref: refs/heads/${record.branch}\n`)
-  fs.appendFileSync(path.join(gitDir, 'config'), copiedConfig(config.exitCode === 0 ? config.stdout : '', push))
+  fs.appendFileSync(path.join(gitDir, 'config'), copiedConfig(config.exitCode === 0 ? config.stdout : '', credentialFiles(repo, entries)))
   return { entry, borrowed }
 }
 
@@ -173,7 +167,7 @@ async function keepCommits(git: Git, tree: string, commits: string[]): Promise<s
  * `git push origin HEAD` goes where it goes from a worktree), identity, LFS, credentials (the files
  * actions/checkout included for the original's git dir and its worktrees are included here).
  */
-function copiedConfig(listed: string, push: PushTarget | undefined): string {
+function copiedConfig(listed: string, credentials: string[]): string {
   const lines: string[] = []
   let section = ''
   for (const entry of listed.split('\0').filter(Boolean)) {
@@ -188,8 +182,22 @@ function copiedConfig(listed: string, push: PushTarget | undefined): string {
     if (header !== section) lines.push((section = header))
     lines.push(newline === -1 ? `\t${name}` : `\t${name} = ${quote(entry.slice(newline + 1))}`)
   }
-  for (const file of push?.credentialFiles ?? []) lines.push('[include]', `\tpath = ${quote(file)}`)
+  for (const file of credentials) lines.push('[include]', `\tpath = ${quote(file)}`)
   return lines.length ? `${lines.join('\n')}\n` : ''
+}
+
+/**
+ * The files of credentials the repository's config includes (actions/checkout v6 and later: an includeIf of
+ * its git dir names git-credentials-<uuid>.config): the clone includes them for itself.
+ */
+function credentialFiles(repo: Repository, entries: ConfigEntry[]): string[] {
+  const files = new Set<string>()
+  for (const { scope, origin, key } of entries) {
+    if (!/^http\..+\.extraheader$/i.test(key) || (scope !== 'local' && scope !== 'worktree')) continue
+    const file = path.resolve(repo.toplevel, origin.replace(/^file:/, ''))
+    if (!samePath(file, path.join(repo.commonDir, 'config'))) files.add(file)
+  }
+  return [...files]
 }
 
 /**

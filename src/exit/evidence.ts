@@ -4,7 +4,7 @@
 // own record may vouch for is absent from the evidence of the others, so no reader can forget to check.
 import type { FilterDriver } from '../record/state-helper.js'
 import type { SharedState } from '../shared/shared-state.js'
-import { readStepFile, type BroughtIn, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
+import { readStepFile, type BroughtIn, type GitSetup, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 
 /** Where the record came from: the post's own state, a record file sealed by this job, or a hint. */
 export type Source = 'state' | 'sealed' | 'hint'
@@ -49,8 +49,10 @@ export interface Believed {
   checkoutUnfinished: boolean
   /** Filter drivers of enter: the only programs a gate lets git run. */
   filters?: Record<string, FilterDriver>
-  /** Where a rescue pushes: the remote's URL and credentials of enter, which only the step's own record knows. */
+  /** Where a rescue pushes: the remote's URL of enter, which only the step's own record knows. */
   push?: PushTarget
+  /** The job's git set-up of enter: what our git may use. */
+  git?: GitSetup
   /** The branch was created with the worktree and may go with it (otherwise only if the worktree has it checked out). */
   ownBranch: boolean
   /** This step's own main may have been cut short in the middle of its add (the post of a create). */
@@ -101,6 +103,7 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         checkoutUnfinished: record.created && !record.checkedOut,
         filters: record.filters,
         push: record.push,
+        git: record.git,
         ownBranch: record.created,
         ownAdd: source === 'state' && record.created,
         brought: readStepFile<BroughtIn>(record.brought),

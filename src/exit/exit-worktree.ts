@@ -21,7 +21,7 @@ import { remoteTips, rescue, type RescueResult } from '../rescue/rescue.js'
 import { borrowedRef, keptRef } from '../record/refs.js'
 import { keepSnapshot } from '../rescue/snapshot.js'
 import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type OnRemote, type Verdict } from '../gate/safety-gate.js'
-import { sharedChanges, type SharedChange } from '../shared/shared-state.js'
+import { confirmedByRemote, sharedChanges, type SharedChange } from '../shared/shared-state.js'
 import { readRecordFile, writeHints, type RecordHints } from '../record/state-helper.js'
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
@@ -116,7 +116,11 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     // A clone whose folder is gone took all it had with it: nothing is left to keep.
     found.clone && settled.state === 'missing' ? nothingLeft : inspect(gate),
     options.step === 'sweep' ? [] : isolationBreach(evidence),
-    options.step === 'sweep' ? [] : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own)
+    options.step === 'sweep'
+      ? []
+      : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own).then(changes =>
+          confirmedByRemote(changes, repo.commonDir, evidence.believed.push)
+        )
   ])
   findings.error ??= folderProblem(settled.state, found.gitDir)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.

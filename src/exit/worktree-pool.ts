@@ -283,7 +283,7 @@ export async function takeParkedClone(
       // Another file system, for one: it stays parked.
       continue
     }
-    const made = await makeClone(repo, record, lockReason, push, also, entry)
+    const made = await makeClone(repo, record, lockReason, also, entry)
     return { gitDir: entry, heldBack, made }
   }
   return heldBack.length ? { gitDir: '', heldBack } : undefined

@@ -38,10 +38,14 @@ export interface RunOptions {
   stallMs?: number
   /** Stop git at this time (ms since the epoch), whatever it is doing. */
   deadline?: number
-  /** The call talks to a remote (a fetch): transports stay allowed, as the repository had them configured at enter. */
+  /** The call talks to a remote (a fetch, a push): transports stay allowed, with the transport settings of enter. */
   remote?: boolean
+  /** Settings for this call, given through its environment (a key may hold any character, `=` too, unlike `-c`). */
+  config?: [string, string][]
   /** How stdout is read: latin1 keeps every byte of a file name that is not UTF-8 (one character each). */
   encoding?: 'utf8' | 'latin1'
+  /** stdout goes to this file descriptor (a file of the step's own), not through the step. */
+  stdout?: number
 }
 
 /**
@@ -165,7 +169,52 @@ export function gitEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.Pro
   return { ...clean, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' }
 }
 
-const BASE_ENV = gitEnvironment()
+/** What the job had set up for git when the main step entered (git-setup.ts): the only set-up our git uses once it is pinned. */
+export interface PinnedGit {
+  /** The git program, as PATH found it at enter. */
+  exe: string
+  /** The workflow's GIT_* variables of enter that git reads as they are (GIT_SSH_COMMAND, GIT_ASKPASS...). */
+  variables: Record<string, string>
+  /** Settings every call takes: the workflow's GIT_CONFIG_* of enter, safe.directory of the global config of enter. */
+  settings: [string, string][]
+  /** Settings a call to a remote takes besides: credential helpers, insteadOf, http.*, ssh commands of enter. */
+  transport: [string, string][]
+  /** The global config file is still what it was at enter (in the main step): read as git reads it. */
+  globalFile: boolean
+}
+
+let pinnedGit: PinnedGit | undefined
+
+/**
+ * From now on every git call runs `exe`, with these variables and settings and no global config file: what a
+ * config file, GITHUB_ENV or GITHUB_PATH say later takes no part.
+ */
+export function pinGit(pinned: PinnedGit): void {
+  pinnedGit = pinned
+}
+
+function callEnvironment(options: RunOptions, own: Record<string, string>): NodeJS.ProcessEnv {
+  const base = gitEnvironment()
+  if (!pinnedGit) return { ...base, ...(options.remote ? {} : NO_REMOTE), ...own, ...options.env, ...configEnvironment(options.config ?? []) }
+  const settings = [...pinnedGit.settings, ...(options.remote ? pinnedGit.transport : []), ...(options.config ?? [])]
+  return {
+    ...base,
+    ...pinnedGit.variables,
+    ...(pinnedGit.globalFile ? {} : { GIT_CONFIG_GLOBAL: '/dev/null' }),
+    ...(options.remote ? {} : NO_REMOTE),
+    ...own,
+    ...options.env,
+    ...configEnvironment(settings)
+  }
+}
+
+/** Settings handed to one git call through its environment (git 2.31): not on its command line, which any process can read. */
+function configEnvironment(settings: [string, string][]): Record<string, string> {
+  if (!settings.length) return {}
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) }
+  settings.forEach(([key, value], i) => Object.assign(env, { [`GIT_CONFIG_KEY_${i}`]: key, [`GIT_CONFIG_VALUE_${i}`]: value }))
+  return env
+}
 
 interface Running {
   stop(signal: NodeJS.Signals): void
@@ -235,10 +284,10 @@ export class Git {
    */
   async run(args: string[], options: RunOptions = {}): Promise<GitResult> {
     if (cancelledBy && options.interruptible) return { exitCode: 130, stdout: '', stderr: `not started: the step was cancelled (${cancelledBy})` }
-    const child = spawn('git', [...HARDENED_CONFIG, ...this.globalArgs, ...args], {
+    const child = spawn(pinnedGit?.exe ?? 'git', [...HARDENED_CONFIG, ...this.globalArgs, ...args], {
       cwd: this.cwd,
-      env: { ...BASE_ENV, ...(options.remote ? {} : NO_REMOTE), ...this.env, ...options.env },
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      env: callEnvironment(options, this.env),
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', options.stdout ?? 'pipe', 'pipe'],
       ...spawnOptions()
     })
     child.stdin?.on('error', () => undefined) // git may exit before reading all of it

@@ -7,6 +7,7 @@ import { Git, GitError } from './git-command-manager.js'
 import { InputError } from '../record/settings.js'
 import { normalizePath, realPath, samePath } from '../os/paths.js'
 import { parseWorktreeList, type WorktreeEntry } from './porcelain.js'
+import type { Promisor } from './sealed-git.js'
 import type { FilterDriver } from '../record/state-helper.js'
 import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { kindOf, readSmall } from '../os/untrusted-files.js'
@@ -34,30 +35,37 @@ export async function openRepository(dir: string, input: string): Promise<Reposi
 }
 
 /** What the repository had configured when the main step entered, where later steps need a setting. */
-export type ConfigAtEnter = Pick<WorktreeRecord, 'fileMode' | 'pinned' | 'filters' | 'push'>
+export type ConfigAtEnter = Pick<WorktreeRecord, 'fileMode' | 'pinned' | 'filters' | 'push' | 'git'>
+
+/** A remote as the repository had it at enter. */
+interface RemoteAtEnter {
+  url?: string
+  pushurl?: string
+  promisor?: string
+  partialclonefilter?: string
+}
 
 const AT_ENTER =
-  /^(core\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|sshcommand|excludesfile)|filter\..+\.(clean|smudge|process|required)|remote\..+\.(url|pushurl)|http\..+\.extraheader)$/
+  /^(core\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|excludesfile)|filter\..+\.(clean|smudge|process|required)|remote\..+\.(url|pushurl|promisor|partialclonefilter))$/
 
 /**
  * Read in one git call, before any agent ran in the worktree: the settings that decide what counts as a change
  * (pinned for the exit, where the agent may have changed them), the filter drivers (git-lfs, git-crypt: the
- * only programs a later gate lets git run), and how a rescue reaches the remote (its URL, actions/checkout's
- * core.sshCommand, and where its credentials are: keys of the repository's config, or the file it included).
+ * only programs a later gate lets git run), where a rescue pushes (the remote's URL), and every entry, for the
+ * job's git set-up of enter (git-setup.ts).
  */
-export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter & { excludesFile: string; configFile?: ConfigFile }> {
+export async function readConfigAtEnter(
+  repo: Repository
+): Promise<ConfigAtEnter & { excludesFile: string; configFile?: ConfigFile; entries: ConfigEntry[]; remotes: Record<string, string>; promisor?: Promisor }> {
   const file = path.join(repo.commonDir, 'config')
   const bytes = readSmall(file, MAX_CONFIG_BYTES)
-  const listed = await repo.git.run(['config', '-z', '--show-scope', '--show-origin', '--list'])
-  const entries = configEntries(listed.stdout)
+  const entries = await listConfig(repo.git)
   const configFile = bytes !== undefined && readSmall(file, MAX_CONFIG_BYTES) === bytes ? commonConfig(repo, file, bytes, entries) : undefined
   const values = new Map<string, string>()
   const filters: Record<string, FilterDriver> = {}
-  const urls = new Map<string, { url?: string; pushurl?: string }>()
-  const headerKeys = new Set<string>()
-  const credentialFiles = new Set<string>()
+  const urls = new Map<string, RemoteAtEnter>()
   // The last one read wins, as in git.
-  for (const { scope, origin, key, value = 'true' } of entries.filter(entry => AT_ENTER.test(entry.key))) {
+  for (const { key, value = 'true' } of entries.filter(entry => AT_ENTER.test(entry.key))) {
     const lower = key.toLowerCase()
     values.set(lower, value)
     const filter = /^filter\.(.+)\.(clean|smudge|process|required)$/i.exec(key)
@@ -66,23 +74,18 @@ export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter
       if (filter[2].toLowerCase() === 'required') driver.required = !/^(false|no|off|0)$/i.test(value)
       else driver[filter[2].toLowerCase() as 'clean' | 'smudge' | 'process'] = value
     }
-    const remote = /^remote\.(.+)\.(url|pushurl)$/i.exec(key)
+    const remote = /^remote\.(.+)\.(url|pushurl|promisor|partialclonefilter)$/i.exec(key)
     if (remote) urls.set(remote[1], { ...urls.get(remote[1]), [remote[2].toLowerCase()]: value })
-    // Global and system settings are read by every git call anyway; the repository's own are named.
-    if (/^http\..+\.extraheader$/i.test(key) && (scope === 'local' || scope === 'worktree')) {
-      const file = origin.replace(/^file:/, '')
-      if (samePath(path.resolve(repo.toplevel, file), path.join(repo.commonDir, 'config'))) headerKeys.add(key)
-      else credentialFiles.add(path.resolve(repo.toplevel, file))
-    }
   }
   const flag = (key: string, fallback: boolean): boolean => (values.has(key) ? !/^(false|no|off|0)$/i.test(values.get(key)!) : fallback)
   const name = urls.has('origin') ? 'origin' : [...urls.keys()][0]
   const url = name === undefined ? undefined : (urls.get(name)?.pushurl ?? urls.get(name)?.url)
-  const push: PushTarget | undefined =
-    name !== undefined && url
-      ? { remote: name, url, sshCommand: values.get('core.sshcommand'), headerKeys: [...headerKeys], credentialFiles: [...credentialFiles] }
-      : undefined
+  const push: PushTarget | undefined = name !== undefined && url ? { remote: name, url } : undefined
+  const promisor = promisorOf(urls)
   return {
+    entries,
+    remotes: Object.fromEntries([...urls].filter(([, r]) => r.url).map(([n, r]) => [n, r.url!])),
+    ...(promisor ? { promisor } : {}),
     excludesFile: excludesFileOf(values.get('core.excludesfile')),
     fileMode: flag('core.filemode', true),
     pinned: [
@@ -98,7 +101,19 @@ export async function readConfigAtEnter(repo: Repository): Promise<ConfigAtEnter
   }
 }
 
-interface ConfigEntry {
+/** A partial clone's promisor remote: a fetch through a view asks it as the clone would. */
+function promisorOf(remotes: Map<string, RemoteAtEnter>): Promisor | undefined {
+  const [remote, found] = [...remotes].find(([, r]) => /^true$/i.test(r.promisor ?? '') && r.url) ?? []
+  return remote === undefined ? undefined : { remote, url: found!.url!, filter: found!.partialclonefilter }
+}
+
+/** Every setting git reads here, with its scope and origin (none of our own command line's). */
+export async function listConfig(git: Git): Promise<ConfigEntry[]> {
+  const listed = await git.run(['config', '-z', '--show-scope', '--show-origin', '--list'])
+  return configEntries(listed.stdout)
+}
+
+export interface ConfigEntry {
   scope: string
   origin: string
   /** Canonical: section and name in lower case (what --get-regexp matches), a subsection as written. */

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { Git } from './git-command-manager.js'
+import { Git, type GitResult } from './git-command-manager.js'
 import { copyRegular, readSmall } from '../os/untrusted-files.js'
 import type { FilterDriver } from '../record/state-helper.js'
 
@@ -24,6 +24,20 @@ export interface ViewSettings {
   filters?: Record<string, FilterDriver>
   /** The repository's exclude rules (info/exclude) as they were at enter. */
   excludes?: string
+  /** Commits the repository has (its HEAD, remote-tracking branches): what a fetch from the view says it has. */
+  haves?: string[]
+  /** A partial clone's promisor remote of enter: a fetch from the view asks it as the clone would. */
+  promisor?: Promisor
+}
+
+/** The transports a call to a remote (a rescue's push, a fetch, an ls-remote) may take: never one that runs a command (ext::, fd::, a remote helper). */
+export const REMOTE_PROTOCOLS = 'https:http:ssh:git:file'
+
+/** A partial clone's promisor remote, as the repository had it at enter. */
+export interface Promisor {
+  remote: string
+  url: string
+  filter?: string
 }
 
 export interface View {
@@ -51,6 +65,10 @@ export function openView(settings: ViewSettings): View {
     fs.writeFileSync(path.join(dir, 'HEAD'), settings.head ? `${settings.head}\n` : 'ref: refs/heads/unborn\n')
     fs.writeFileSync(path.join(dir, 'config'), configText(settings))
     if (settings.excludes) fs.writeFileSync(path.join(dir, 'info', 'exclude'), settings.excludes)
+    if (settings.haves?.length) {
+      fs.mkdirSync(path.join(dir, 'refs', 'haves'))
+      settings.haves.forEach((id, i) => fs.writeFileSync(path.join(dir, 'refs', 'haves', String(i)), `${id}\n`))
+    }
     // A shallow clone's boundary: without it, git would look for parents it never had.
     const shallow = readSmall(path.join(path.dirname(settings.objects), 'shallow'), 64 * 1024 * 1024)
     if (shallow) fs.writeFileSync(path.join(dir, 'shallow'), shallow)
@@ -73,14 +91,71 @@ export function openView(settings: ViewSettings): View {
   }
 }
 
+/**
+ * A fetch from a remote of enter through a view: no setting of the repository (an upload-pack, ssh command,
+ * proxy, insteadOf or helper someone wrote into a shared clone's config) takes part, only the job's transport
+ * set-up of enter (the call is a remote one). The objects go into the repository's; what the fetch wrote to the
+ * view's refs is returned by name, and new shallow boundaries (a fetch with --depth) are added to the repository's.
+ */
+export async function fetchThroughView(
+  commonDir: string,
+  view: Pick<ViewSettings, 'haves' | 'promisor'>,
+  args: string[],
+  options: { stallMs: number; input?: string; env?: Record<string, string>; config?: [string, string][] }
+): Promise<{ result: GitResult; refs: Map<string, string> }> {
+  const opened = openView({ objects: path.join(commonDir, 'objects'), ...view })
+  try {
+    const result = await opened.git.run(['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...args], {
+      ...options,
+      interruptible: true,
+      remote: true
+    })
+    const listed = result.exitCode === 0 ? await opened.git.exec(['for-each-ref', '--format=%(refname) %(objectname)']) : ''
+    const refs = new Map(
+      listed
+        .split('\n')
+        .filter(line => line && !line.startsWith('refs/haves/'))
+        .map(line => line.split(' ') as [string, string])
+    )
+    if (result.exitCode === 0) addShallow(commonDir, path.join(opened.dir, 'shallow'))
+    return { result, refs }
+  } finally {
+    opened.dispose()
+  }
+}
+
+/** Adds the shallow boundaries a view's fetch learnt to the repository's, under git's own lock file. */
+function addShallow(commonDir: string, viewShallow: string): void {
+  const learnt = readSmall(viewShallow, 64 * 1024 * 1024)
+  if (!learnt) return
+  const file = path.join(commonDir, 'shallow')
+  const known = readSmall(file, 64 * 1024 * 1024) ?? ''
+  const added = learnt.split('\n').filter(line => line && !known.split('\n').includes(line))
+  if (!added.length) return
+  const lock = `${file}.lock`
+  fs.writeFileSync(lock, `${known}${known && !known.endsWith('\n') ? '\n' : ''}${added.join('\n')}\n`, { flag: 'wx' })
+  fs.renameSync(lock, file)
+}
+
 function configText(settings: ViewSettings): string {
   const lines = [
     '[core]',
-    `\trepositoryformatversion = ${settings.head?.length === 64 ? 1 : 0}`,
+    `\trepositoryformatversion = ${settings.head?.length === 64 || settings.promisor ? 1 : 0}`,
     `\tbare = ${settings.workTree ? 'false' : 'true'}`,
     ...pinnedSettings(settings.settings ?? []).map(([key, value]) => `\t${key} = ${value}`)
   ]
-  if (settings.head?.length === 64) lines.push('[extensions]', '\tobjectFormat = sha256')
+  if (settings.head?.length === 64 || settings.promisor) lines.push('[extensions]')
+  if (settings.head?.length === 64) lines.push('\tobjectFormat = sha256')
+  const promisor = settings.promisor
+  if (promisor) {
+    lines.push(
+      `\tpartialClone = ${quote(promisor.remote)}`,
+      `[remote "${promisor.remote.replace(/["\\]/g, '\\$&')}"]`,
+      `\turl = ${quote(promisor.url)}`,
+      '\tpromisor = true'
+    )
+    if (promisor.filter) lines.push(`\tpartialCloneFilter = ${quote(promisor.filter)}`)
+  }
   for (const [name, driver] of Object.entries(settings.filters ?? {})) {
     lines.push(`[filter "${name.replace(/["\\]/g, '\\$&')}"]`)
     for (const key of ['clean', 'smudge', 'process'] as const) if (driver[key]) lines.push(`\t${key} = ${quote(driver[key])}`)

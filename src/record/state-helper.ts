@@ -97,8 +97,10 @@ export interface WorktreeRecord {
   taken?: string
   /** The filter drivers the repository had configured at enter (git-lfs, git-crypt): the only programs a gate runs. */
   filters?: Record<string, FilterDriver>
-  /** Where a rescue pushes, and with what, as the repository had it at enter; none without a remote. */
+  /** Where a rescue pushes, as the repository had it at enter; none without a remote. */
   push?: PushTarget
+  /** What our git may use: the job's git set-up of enter (git-setup.ts). */
+  git?: GitSetup
   /** The index of the job among the legs of its matrix: rescue names stay apart. */
   leg?: string
   /** What the job brought into the worktree, kept in a file in RUNNER_TEMP (its hash here): never the agent's work. */
@@ -120,17 +122,24 @@ export interface BroughtIn {
   restored?: string[]
 }
 
-/** A rescue's push: one URL, and only the settings the repository legitimately had for it at enter. */
+/** A rescue's push: one URL, the remote's of enter; it authenticates with the job's git set-up of enter (GitSetup). */
 export interface PushTarget {
   /** The remote's name, for the restore command. */
   remote: string
   url: string
-  /** core.sshCommand (actions/checkout's ssh-key). */
-  sshCommand?: string
-  /** http.<url>.extraheader keys of the repository's own config (actions/checkout before v6). */
-  headerKeys: string[]
-  /** Files of credentials the config included (actions/checkout v6 and later: git-credentials-<uuid>.config). */
-  credentialFiles: string[]
+}
+
+/**
+ * The job's git set-up when the main step entered. Values are kept only where they are not credentials: the
+ * variables and settings a later step may take are known by their hashes.
+ */
+export interface GitSetup {
+  /** The git program PATH named at enter. */
+  exe: string
+  /** HOME, PATH, XDG_CONFIG_HOME and SSH_AUTH_SOCK of enter, where set. */
+  env: Record<string, string>
+  /** Hashes of the workflow's git variables and of the settings of enter a later step may take. */
+  hashes: string[]
 }
 
 /** What later steps write into the record file: hints, never evidence (the agent can write them too). */

@@ -8,7 +8,9 @@ import type { Git } from '../git/git-command-manager.js'
 import type { RescueTarget } from '../record/settings.js'
 import type { Repository } from '../git/repository.js'
 import { shellQuote } from '../os/processes.js'
-import { openView } from '../git/sealed-git.js'
+import { openView, REMOTE_PROTOCOLS } from '../git/sealed-git.js'
+
+export { REMOTE_PROTOCOLS }
 import { linesOf } from '../os/untrusted-files.js'
 import { rescueName } from './names.js'
 import type { OnRemote } from '../gate/safety-gate.js'
@@ -21,8 +23,6 @@ export const RESCUE_TIME_LIMIT_MS = 60_000
 const TAKES = 5
 /** A push or a transfer that says nothing for this long has stalled. */
 export const STALL_MS = 30_000
-/** The transports a rescue's push (and a restore's fetch) may take: never one that runs a command (ext::, fd::, a remote helper). */
-export const REMOTE_PROTOCOLS = 'https:http:ssh:git:file'
 
 /**
  * Why nothing was sent: over rescue-max-size; the bytes of a file the job brought in (it may hold a secret)
@@ -110,8 +110,9 @@ function withheldFrom(snapshot: Snapshot, facts: RescueFacts): Withheld | undefi
 /**
  * Pushes the snapshot, and nothing else, to the URL the remote had at enter: from a sealed view, so that no
  * setting of the repository (a receive-pack or ssh command, a push URL, insteadOf, push options, follow-tags,
- * a proxy) takes part, with only the credentials the repository had for it at enter. The branch must not
- * exist yet: a ref that is not ours is never overwritten.
+ * a proxy) takes part, authenticated as the workflow's own push was when the main step entered (the job's git
+ * set-up of enter: its ssh command, helpers, headers, insteadOf). The branch must not exist yet: a ref that is
+ * not ours is never overwritten.
  */
 async function pushBranch(
   repo: Repository,
@@ -121,18 +122,9 @@ async function pushBranch(
 ): Promise<{ remote: string; name: string } | Omit<RescueFailure, 'target'>> {
   const target = facts.push
   if (!target) return { cause: facts.unsealed ? 'unsealed' : 'no-remote', said: '' }
-  const headers = await credentialHeaders(repo.git, target)
   const view = openView({ objects: path.join(repo.commonDir, 'objects'), head: snapshot.commit })
   try {
-    const settings = [
-      'push.pushOption=',
-      'push.followTags=false',
-      'push.negotiate=false',
-      'push.recurseSubmodules=no',
-      // The ssh command of enter (or plain ssh): one a config file names now (a global one the job's environment
-      // points at) takes no part.
-      `core.sshCommand=${target.sshCommand ?? 'ssh'}`
-    ].flatMap(setting => ['-c', setting])
+    const settings = ['push.pushOption=', 'push.followTags=false', 'push.negotiate=false', 'push.recurseSubmodules=no'].flatMap(setting => ['-c', setting])
     for (let take = 1; ; take++) {
       const branch = rescueName(facts, '/', take)
       const pushed = await view.git.run(
@@ -151,7 +143,7 @@ async function pushBranch(
         ],
         // Only these transports, whatever a global config says.
         {
-          env: { ...configEnvironment(headers), GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
+          env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
           stallMs: STALL_MS,
           deadline,
           interruptible: true,
@@ -173,19 +165,20 @@ async function pushBranch(
 
 /**
  * What the remote of enter has now, in its own words: the tips of its branches and tags, asked through a
- * sealed view with the credentials of enter (no setting of the repository takes part), those of them this
+ * sealed view with the job's transport set-up of enter (no setting of the repository takes part), those of them this
  * repository has. A remote-tracking ref proves nothing: the agent, or any job sharing the repository, can
  * write one at an unpushed commit.
  */
 export async function remoteTips(repo: Repository, target: PushTarget | undefined, has: Git = repo.git): Promise<OnRemote> {
   if (!target) return { tips: [], unasked: 'the step has no remote of enter to ask' }
-  const headers = await credentialHeaders(repo.git, target)
   const view = openView({ objects: path.join(repo.commonDir, 'objects') })
   try {
-    const listed = await view.git.run(
-      ['-c', `core.sshCommand=${target.sshCommand ?? 'ssh'}`, 'ls-remote', '--heads', '--tags', '--refs', '--end-of-options', target.url],
-      { env: { ...configEnvironment(headers), GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }, stallMs: STALL_MS, interruptible: true, remote: true }
-    )
+    const listed = await view.git.run(['ls-remote', '--heads', '--tags', '--refs', '--end-of-options', target.url], {
+      env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
+      stallMs: STALL_MS,
+      interruptible: true,
+      remote: true
+    })
     if (listed.exitCode !== 0) return { tips: [], unasked: `git ls-remote ${target.remote} failed: ${listed.stderr.trim().split('\n').slice(-1)[0] ?? ''}` }
     const advertised = [...new Set(listed.stdout.split('\n').map(line => line.slice(0, line.indexOf('\t'))))].filter(id =>
       /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id)
@@ -201,34 +194,6 @@ export async function remoteTips(repo: Repository, target: PushTarget | undefine
   } finally {
     view.dispose()
   }
-}
-
-/**
- * The http.<url>.extraheader settings the repository had at enter, read now: from its own config (the keys
- * recorded at enter) and from the credentials files it included. Only extraheader keys are taken from those
- * files: nothing else in them is read as configuration.
- */
-async function credentialHeaders(git: Git, target: PushTarget): Promise<[string, string][]> {
-  const headers: [string, string][] = []
-  const read = async (args: string[]): Promise<void> => {
-    const listed = await git.run(['config', '-z', ...args])
-    if (listed.exitCode !== 0) return
-    for (const entry of listed.stdout.split('\0').filter(Boolean)) {
-      const newline = entry.indexOf('\n')
-      if (newline > 0 && /^http\..+\.extraheader$/i.test(entry.slice(0, newline))) headers.push([entry.slice(0, newline), entry.slice(newline + 1)])
-    }
-  }
-  for (const key of target.headerKeys) await read(['--local', '--get-regexp', `^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`])
-  for (const file of target.credentialFiles) await read(['--file', file, '--get-regexp', '^http\\..+\\.extraheader$'])
-  return headers
-}
-
-/** Settings handed to one git call through its environment (git 2.31): not on its command line, which any process can read. */
-/** Settings for one git call through its environment: a key may hold any character (`=` too), unlike `-c`. */
-export function configEnvironment(settings: [string, string][]): Record<string, string> {
-  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) }
-  settings.forEach(([key, value], i) => Object.assign(env, { [`GIT_CONFIG_KEY_${i}`]: key, [`GIT_CONFIG_VALUE_${i}`]: value }))
-  return env
 }
 
 /**

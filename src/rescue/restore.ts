@@ -13,8 +13,9 @@ import { generatedNames } from '../record/names.js'
 import { InputError, type RescueTarget, type RestoreRequest } from '../record/settings.js'
 import { worktreeGit, type Repository } from '../git/repository.js'
 import { RESCUE_PREFIX, rescueLabel, rescueNames, rescueTail } from './names.js'
-import { configEnvironment, neededCommits, REMOTE_PROTOCOLS, STALL_MS } from './rescue.js'
-import { privateTemp } from '../git/sealed-git.js'
+import { neededCommits, REMOTE_PROTOCOLS, STALL_MS } from './rescue.js'
+import { fetchThroughView, openView, privateTemp } from '../git/sealed-git.js'
+import { extractEntry, zipEntries } from './artifact-zip.js'
 import { parseSnapshotMessage, INDEX_SUBJECT, TRAILERS } from './snapshot-message.js'
 import { dropKeptRef } from './snapshot.js'
 import { restoredRef, restoreRef } from '../record/refs.js'
@@ -52,6 +53,8 @@ export interface Found {
 export interface Nothing {
   attempt: number
   looked: RescueTarget[]
+  /** Rescues of this step's name, job and leg that auto cannot prove are this step's: named, for a restore by name. */
+  left: { kind: RescueTarget; name: string }[]
 }
 
 export interface Lookup {
@@ -104,57 +107,50 @@ function escapeRegExp(text: string): string {
 
 /**
  * The rescue the same step (its name, or a generated one of that attempt), leg and job left in the previous
- * attempt of this run, in the places this step rescues to. A branch is looked for first: git reads it whatever
- * the attempt, where the artifact service may hand an earlier attempt's artifacts out less reliably.
+ * attempt of this run, restored only where it is proven this step's. The proof is the artifact service: it holds
+ * the artifacts of this run alone, and only a step holding the job's runtime token (never a `run:` step, never an
+ * agent) uploads there. A branch anyone who may push could have made (a forged `-take9`), and two artifacts of one
+ * name (a reusable workflow called twice in one job, a worktree entered again) cannot be told apart: they are named
+ * and left, for a restore by name.
  */
 async function previousRescue(repo: Repository, context: LookupContext): Promise<{ kind: RescueTarget; name: string } | Nothing> {
   const env = context.env ?? process.env
   const attempt = Number(env.GITHUB_RUN_ATTEMPT) || 1
-  if (!env.GITHUB_RUN_ID || attempt < 2) return { attempt: 1, looked: [] }
+  if (!env.GITHUB_RUN_ID || attempt < 2) return { attempt: 1, looked: [], left: [] }
   const previous = attempt - 1
   const label = context.name === undefined ? generatedNames(env, previous) : escapeRegExp(rescueLabel({ name: context.name }))
   const tail = escapeRegExp(rescueTail({ job: env.GITHUB_JOB ?? '', run: `${env.GITHUB_RUN_ID}-${previous}`, since: '' }, context.leg))
   const looked = (['branch', 'artifact'] as const).filter(kind => context.rescue.includes(kind))
-  for (const kind of looked) {
+  const named = (kind: RescueTarget, names: string[]): string[] => {
     const separator = kind === 'branch' ? '/' : '-'
-    // A step that rescued twice in that attempt (a worktree entered again) left takes: the last one is where it stopped.
     const pattern = rescueNames(separator, label, tail)
-    const names = lastTakes(
-      (kind === 'branch' ? await rescueBranches(repo, context.push) : await artifactNames()).filter(name => pattern.test(name)),
-      pattern
-    )
-    if (names.length > 1)
-      throw new InputError(
-        'restore',
-        'auto',
-        `attempt ${previous} left ${names.length} rescues this step could have made (${names.join(', ')})`,
-        'Give each agent-worktree step of the job a name of its own, or restore one rescue by name.'
-      )
-    if (names.length) return { kind, name: names[0] }
+    return names.filter(name => pattern.test(name)).sort()
   }
-  return { attempt, looked }
+  const artifacts = looked.includes('artifact') ? named('artifact', await artifactNames().catch(noService)) : []
+  if (artifacts.length === 1) return { kind: 'artifact', name: artifacts[0] }
+  const branches = looked.includes('branch') ? named('branch', await rescueBranches(repo, context.push)) : []
+  const left = [...artifacts.map(name => ({ kind: 'artifact' as const, name })), ...branches.map(name => ({ kind: 'branch' as const, name }))]
+  return { attempt, looked, left }
 }
 
-/** Of the names that differ only in their take, the last take of each. */
-function lastTakes(names: string[], pattern: RegExp): string[] {
-  const last = new Map<string, { name: string; take: number }>()
-  for (const name of names) {
-    const take = Number(pattern.exec(name)?.[1] ?? 1)
-    const stem = name.replace(/-take\d+$/, '')
-    if ((last.get(stem)?.take ?? 0) < take) last.set(stem, { name, take })
-  }
-  return [...last.values()].map(l => l.name)
+/** No artifact service here (act, GHES): no artifact of this run to find. Any other refusal fails the step, as it did. */
+function noService(error: Error): string[] {
+  if (/There is no artifact service here|has no artifact service/.test(error.message)) return []
+  throw error
 }
 
-/** The rescue branches on the remote of enter. */
+/** The rescue branches on the remote of enter, listed from a view: no setting of the repository's takes part. */
 async function rescueBranches(repo: Repository, push: PushTarget | undefined): Promise<string[]> {
   if (!push) return []
-  const listed = await repo.git.run(['ls-remote', '--refs', '--end-of-options', push.url, `refs/heads/${RESCUE_PREFIX}/*`], {
-    stallMs: STALL_MS,
-    interruptible: true,
-    remote: true,
-    env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
-  })
+  const view = openView({ objects: path.join(repo.commonDir, 'objects') })
+  const listed = await view.git
+    .run(['ls-remote', '--refs', '--end-of-options', push.url, `refs/heads/${RESCUE_PREFIX}/*`], {
+      stallMs: STALL_MS,
+      interruptible: true,
+      remote: true,
+      env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
+    })
+    .finally(() => view.dispose())
   if (listed.exitCode !== 0) {
     throwIfCancelled()
     throw new Error(`git ls-remote ${push.remote} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`)
@@ -189,12 +185,24 @@ async function fetchBranch(repo: Repository, name: string, ref: string, push: Pu
   throw new Error(`git fetch ${push.remote} ${name} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`)
 }
 
-/** A fetch of `what` from the remote of enter: no tags, no submodules, no FETCH_HEAD, watched for a stall. */
-function fetchFrom(repo: Repository, push: PushTarget, what: string[], options: string[] = []): Promise<GitResult> {
-  return repo.git.run(
-    ['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', ...options, '--end-of-options', push.url, ...what],
-    { stallMs: STALL_MS, interruptible: true, remote: true, env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS } }
+/**
+ * A fetch of `what` from the remote of enter, through a view (fetchThroughView), telling it the commits this clone
+ * has: no tags, no submodules, no FETCH_HEAD, watched for a stall. The refs it fetched into are set here.
+ */
+async function fetchFrom(repo: Repository, push: PushTarget, what: string[], options: string[] = []): Promise<GitResult> {
+  const haves = (await repo.git.exec(['for-each-ref', '--format=%(objectname)', 'refs/remotes/'])).split('\n').filter(Boolean)
+  const head = await repo.git.resolveCommit('HEAD')
+  const { result, refs } = await fetchThroughView(
+    repo.commonDir,
+    { haves: head ? [head, ...haves] : haves },
+    [...options, '--end-of-options', push.url, ...what],
+    {
+      stallMs: STALL_MS,
+      env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
+    }
   )
+  for (const [ref, id] of refs) await writeRef(repo.git, ref, id, { log: repo.commonDir, required: true })
+  return result
 }
 
 type ArtifactClient = InstanceType<(typeof import('@actions/artifact'))['DefaultArtifactClient']>
@@ -249,7 +257,7 @@ async function fetchArtifact(repo: Repository, name: string, ref: string, { push
         `its artifact is ${(artifact.size / 1024 / 1024).toFixed(1)} MB, more than a rescue within this step's rescue-max-size holds`,
         "Set rescue-max-size here as large as the rescuing step's, or restore its branch."
       )
-    await service(client => client.downloadArtifact(artifact.id, { path: dir }), name, input)
+    await unpack(await service(() => downloadZip(artifact.id, dir), name, input), dir, maxBytes, name, input)
     const bundle = path.join(dir, 'rescue.bundle')
     const header = bundleHeader(bundle)
     if (!header) throw new InputError(input, name, 'it is not a rescue: it holds no git bundle rescue.bundle', FIX)
@@ -276,6 +284,35 @@ async function fetchArtifact(repo: Repository, name: string, ref: string, { push
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** The artifact's zip as it is, in a folder of its own under `dir`: the client unpacks nothing. */
+async function downloadZip(id: number, dir: string): Promise<string> {
+  const folder = path.join(dir, 'zip')
+  fs.mkdirSync(folder)
+  await (await artifactClient()).downloadArtifact(id, { path: folder, skipDecompress: true })
+  const [file] = fs.readdirSync(folder)
+  if (!file) throw new Error('the service handed over nothing')
+  return path.join(folder, file)
+}
+
+/**
+ * Unpacks what a restore reads of a rescue's zip (its bundle and README) into `dir`, and only when what the zip
+ * says it holds fits in what a rescue within this step's rescue-max-size holds (a megabyte more for the README).
+ */
+async function unpack(zip: string, dir: string, maxBytes: number, name: string, input: string): Promise<void> {
+  const entries = zipEntries(zip)
+  if (!entries) throw new InputError(input, name, 'it is not a rescue: its artifact is not a zip a rescue makes', FIX)
+  const held = entries.reduce((sum, entry) => sum + entry.size, 0)
+  if (held > maxBytes + 1024 * 1024)
+    throw new InputError(
+      input,
+      name,
+      `its artifact unpacks to ${(held / 1024 / 1024).toFixed(1)} MB, more than a rescue within this step's rescue-max-size holds`,
+      "Set rescue-max-size here as large as the rescuing step's, or restore its branch."
+    )
+  for (const entry of entries.filter(e => e.name === 'rescue.bundle' || e.name === 'README.txt')) await extractEntry(zip, entry, path.join(dir, entry.name))
+  fs.rmSync(zip)
 }
 
 /** The refs and prerequisites a git bundle names in its header; undefined when the file is not one. */
@@ -389,7 +426,8 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
     [`filter.${name}.required`, 'false']
   ])
   await git.exec(['read-tree', '-m', '-u', record.baseSha, snapshot.index], {
-    env: { ...env, ...configEnvironment(quiet), GIT_LFS_SKIP_SMUDGE: '1' },
+    env: { ...env, GIT_LFS_SKIP_SMUDGE: '1' },
+    config: quiet,
     interruptible: true,
     remote: true
   })
@@ -459,14 +497,18 @@ async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): 
     }
   }
   for (const batch of await batches(git, written)) {
-    const contents = await blobs(
-      git,
-      batch.map(entry => entry.blob)
-    )
-    batch.forEach((entry, i) => {
-      const why = writeEntry(folder, entry, contents[i])
+    // A blob larger than a batch is more than one string can hold: git writes it into its file itself.
+    const contents =
+      batch.length === 1 && batch[0].size > BATCH_BYTES
+        ? undefined
+        : await blobs(
+            git,
+            batch.map(entry => entry.blob)
+          )
+    for (const [i, entry] of batch.entries()) {
+      const why = contents ? writeEntry(folder, entry, contents[i]) : await writeLarge(git, folder, entry)
       if (why) notRestored.push({ file: Buffer.from(entry.file, 'latin1').toString('utf8'), why })
-    })
+    }
   }
   const untracked = written
     .filter(entry => entry.added && !notRestored.some(n => n.file === Buffer.from(entry.file, 'latin1').toString('utf8')))
@@ -478,18 +520,19 @@ async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): 
 const BATCH_BYTES = 64 * 1024 * 1024
 
 /** The entries in groups whose blobs together are at most BATCH_BYTES (or one larger blob alone). */
-async function batches(git: Git, entries: Entry[]): Promise<Entry[][]> {
+async function batches(git: Git, entries: Entry[]): Promise<(Entry & { size: number })[][]> {
   if (!entries.length) return []
   const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number)
-  const groups: Entry[][] = [[]]
+  const groups: (Entry & { size: number })[][] = [[]]
   let bytes = 0
   entries.forEach((entry, i) => {
-    if (bytes + (sizes[i] || 0) > BATCH_BYTES && groups[groups.length - 1].length) {
+    const size = sizes[i] || 0
+    if (bytes + size > BATCH_BYTES && groups[groups.length - 1].length) {
       groups.push([])
       bytes = 0
     }
-    groups[groups.length - 1].push(entry)
-    bytes += sizes[i] || 0
+    groups[groups.length - 1].push({ ...entry, size })
+    bytes += size
   })
   return groups
 }
@@ -525,6 +568,22 @@ function writeEntry(folder: string, entry: Entry, content: Buffer): string | und
     return undefined
   } catch (error) {
     return (error as NodeJS.ErrnoException).code ?? 'it could not be written'
+  }
+}
+
+/** Writes one file larger than a batch, as writeEntry does, with git writing the blob's bytes into it. */
+async function writeLarge(git: Git, folder: string, entry: Entry): Promise<string | undefined> {
+  let fd: number | undefined
+  try {
+    const written = writeEntry(folder, entry, Buffer.alloc(0))
+    if (written) return written
+    fd = fs.openSync(inside(folder, entry.file, 'latin1'), fs.constants.O_WRONLY | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW)
+    await git.exec(['cat-file', 'blob', entry.blob], { stdout: fd, interruptible: true })
+    return undefined
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? 'it could not be written'
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
   }
 }
 

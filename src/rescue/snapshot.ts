@@ -66,6 +66,9 @@ interface Made {
   headTree: string
   /** The blob ids of the files the job brought in (include-file), by the file each is: never sent. */
   brought: Map<string, string>
+  /** The filter drivers of enter, and the base whose attributes name them for a file. */
+  filters?: SnapshotFacts['filters']
+  base?: string
 }
 
 export const BROUGHT_IN = 'the bytes of a file include-file brought in: it may hold secrets'
@@ -116,7 +119,7 @@ export async function keepSnapshot(input: {
   try {
     const git = view.git
     const headTree = findings.head ? (await git.exec(['rev-parse', `${findings.head}^{tree}`])).trim() : (await git.exec(['mktree'], { input: '' })).trim()
-    const made: Made = { git, dir: view.dir, head: findings.head, headTree, brought: broughtBlobs(facts) }
+    const made: Made = { git, dir: view.dir, head: findings.head, headTree, brought: broughtBlobs(facts), filters: facts.filters, base: facts.base }
     if (hasIndex) await clearHidingBits(git, folder, fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')))
     else if (findings.head) await git.exec(['read-tree', findings.head])
     else await git.exec(['read-tree', '--empty'])
@@ -401,17 +404,75 @@ async function stageAsOnDisk(made: Made, folder: string, files: string[], fileMo
       entries.push(entry('0', '0'.repeat(made.headTree.length), file))
     }
   }
+  // A file under a clean filter of enter goes as that filter stores it (ciphertext); the rest as its bytes.
+  const filtered = await cleanFilters(
+    made,
+    copies.map(c => c.file)
+  )
+  const plain = copies.filter(c => !filtered.has(c.file))
   // The copies have names of our own: one git reads them all, a line each.
-  const ids = copies.length
-    ? (await made.git.exec(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: `${copies.map(c => c.copy).join('\n')}\n` })).split('\n')
+  const ids = new Map<string, string>()
+  const hashed = plain.length
+    ? (await made.git.exec(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: `${plain.map(c => c.copy).join('\n')}\n` })).split('\n')
     : []
-  copies.forEach((c, i) => {
+  plain.forEach((c, i) => ids.set(c.file, hashed[i]))
+  for (const c of copies.filter(c => filtered.has(c.file))) {
+    const id = await storedAs(made, c.file, c.copy, filtered.get(c.file)!)
+    if (id) ids.set(c.file, id)
+    else leftOut.push({ file: display(c.file), why: `its clean filter ${filtered.get(c.file)} could not store it, and it is never sent as it is on disk` })
+  }
+  for (const c of copies.filter(c => ids.has(c.file))) {
     // The bytes of a file the job brought in, under whatever name: left as the index has it.
-    if (made.brought.has(ids[i])) leftOut.push({ file: display(c.file), why: BROUGHT_IN })
-    else entries.push(entry(c.mode, ids[i], c.file))
-  })
+    if (made.brought.has(ids.get(c.file)!)) leftOut.push({ file: display(c.file), why: BROUGHT_IN })
+    else entries.push(entry(c.mode, ids.get(c.file)!, c.file))
+  }
   if (entries.length) await made.git.exec(['update-index', '-z', '--index-info'], { input: Buffer.concat(entries) })
   return leftOut
+}
+
+/**
+ * The clean filter of enter each file goes through, by the file: a driver the repository had at enter, with a clean
+ * or process command, that the attributes name for it, the base's or the worktree's now (an agent that takes the
+ * attribute away sends no plaintext). Git LFS is not among them: its store is the LFS server, which a rescue does
+ * not reach, and its files go as their bytes.
+ */
+async function cleanFilters(made: Made, files: string[]): Promise<Map<string, string>> {
+  const drivers = Object.entries(made.filters ?? {}).filter(([, d]) => (d.clean || d.process) && !/\bgit[- ]lfs\b/.test(`${d.clean ?? ''} ${d.process ?? ''}`))
+  const found = new Map<string, string>()
+  if (!drivers.length || !files.length) return found
+  const input = Buffer.from(files.map(f => `${f}\0`).join(''), 'latin1')
+  const read = (out: string): void => {
+    const fields = out.split('\0')
+    // <path> NUL filter NUL <value> NUL
+    for (let i = 0; i + 2 < fields.length; i += 3) if (drivers.some(([name]) => name === fields[i + 2])) found.set(fields[i], fields[i + 2])
+  }
+  read(await made.git.exec(['check-attr', '-z', '--stdin', 'filter'], { input, encoding: 'latin1' }))
+  if (made.base) {
+    const index = path.join(made.dir, 'base-index')
+    await made.git.exec(['read-tree', `--index-output=${index}`, made.base])
+    read(await made.git.exec(['check-attr', '-z', '--stdin', '--cached', 'filter'], { input, encoding: 'latin1', env: { GIT_INDEX_FILE: index } }))
+  }
+  return found
+}
+
+/**
+ * The blob of `copy` as the clean filter `driver` of enter stores the file: git cleans it through a work tree of
+ * this step's own whose one attribute names that driver for the file's path. None when git cannot (the filter
+ * failed; a name that is not UTF-8 cannot be given).
+ */
+async function storedAs(made: Made, file: string, copy: string, driver: string): Promise<string | undefined> {
+  const name = Buffer.from(file, 'latin1').toString('utf8')
+  if (Buffer.from(name).toString('latin1') !== file) return undefined
+  const attrs = path.join(made.dir, `attrs-${driver.replace(/[^A-Za-z0-9]/g, '_')}`)
+  fs.mkdirSync(attrs, { recursive: true })
+  // The path as a quoted pattern: glob characters escaped, then C-quoted (gitattributes takes "…" patterns).
+  const pattern = `/${name}`.replace(/[*?[\\]/g, '\\$&')
+  // eslint-disable-next-line no-control-regex
+  const quotedPattern = pattern.replace(/["\\]/g, '\\$&').replace(/[\u0000-\u001f\u007f]/g, c => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`)
+  fs.writeFileSync(path.join(attrs, '.gitattributes'), `"${quotedPattern}" filter=${driver}\n`)
+  // The path inside that work tree (git's folder is elsewhere): a relative one would be looked up outside it.
+  const hashed = await made.git.with(`--work-tree=${attrs}`).run(['hash-object', '-w', `--path=${path.join(attrs, name)}`, '--', copy])
+  return hashed.exitCode === 0 ? hashed.stdout.trim() : undefined
 }
 
 /** The snapshot commit: its parents HEAD, the index (when it differs), every other unsaved tip; its trailers. */

@@ -24,6 +24,23 @@ export function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]+/g, ' ')
 }
 
+/** Every control character as an escape (\n, \t, \u001b): a name shown so ends no line, block or command. */
+function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]/g, c => JSON.stringify(c).slice(1, -1))
+}
+
+/**
+ * A name (a file, a branch, a rescue) as a sentence of ours shows it: in a code span that no backtick in it can
+ * end, its control characters escaped, so that nothing in it forms Markdown where the message is rendered.
+ */
+export function quoted(name: string): string {
+  const text = visible(name)
+  const fence = '`'.repeat(Math.max(0, ...[...text.matchAll(/`+/g)].map(run => run[0].length)) + 1)
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : ''
+  return `${fence}${pad}${text}${pad}${fence}`
+}
+
 /** The exit's message: what was found, what was done, what to do next. */
 export function messageOf(result: ExitResult): string {
   const where = `${result.path}${result.movedFrom ? ` (moved there from ${result.movedFrom})` : ''}`
@@ -312,9 +329,7 @@ function reportShared(result: ExitResult): void {
       { title: 'agent-worktree: shared state' }
     )
   if (elsewhere.length)
-    core.info(
-      oneLine(`Changed meanwhile in what every worktree of ${repository} shares, by another job or from the remote: ${counted(elsewhere.map(describeShared))}.`)
-    )
+    core.info(oneLine(`Changed meanwhile in what every worktree of ${repository} shares, by another job: ${counted(elsewhere.map(describeShared))}.`))
 }
 
 function counted(items: string[]): string {
@@ -348,7 +363,11 @@ function originText(origin: Origin | undefined): string {
       : holder.whose === 'other-job'
         ? `the worktree ${holder.folder}, which another job holds (${holder.job})`
         : `the worktree ${holder.folder}`
-  const parts = [origin?.reflog && `reflog: "${origin.reflog.slice(0, 80)}"`, who && (origin?.how === 'branch' ? `the branch of ${who}` : `made in ${who}`)]
+  const parts = [
+    origin?.remote && 'as the remote has it',
+    origin?.reflog && `reflog: ${quoted(origin.reflog.slice(0, 80))}`,
+    who && (origin?.how === 'branch' ? `the branch of ${who}` : `made in ${who}`)
+  ]
   return parts.some(Boolean) ? ` (${parts.filter(Boolean).join('; ')})` : ''
 }
 
@@ -473,6 +492,20 @@ export function reportRestored(restored: Restored, record: Pick<WorktreeRecord, 
 
 /** restore: auto found nothing: one line. */
 export function reportNothingToRestore(nothing: Nothing): void {
+  if (nothing.left.length) {
+    const left = nothing.left.map(({ kind, name }) => `the ${kind} ${quoted(name)}`).join(', ')
+    const why =
+      nothing.left.length === 1
+        ? 'a branch is what anyone who may push could have made, and only an artifact of this run proves a rescue this step’s'
+        : 'two rescues of one name, job and leg (a reusable workflow called twice in one job, a worktree entered again) cannot be told apart'
+    core.warning(
+      oneLine(
+        `restore: auto restored nothing: attempt ${nothing.attempt - 1} left ${left}, and ${why}. The worktree starts from its base; restore one by name (restore: <name>) if it holds this step's work.`
+      ),
+      { title: 'agent-worktree' }
+    )
+    return
+  }
   const looked = nothing.looked.join(' or ')
   core.info(
     oneLine(
@@ -580,8 +613,12 @@ function listing(title: string, items: string[]): string {
   return `<details><summary>${title} (${items.length})</summary><ul>${shown}${more}</ul></details>`
 }
 
+/**
+ * Text in the job summary's HTML: no tag, entity or blank line of a name's (a blank line would end the HTML block,
+ * and what follows would render as Markdown of the agent's).
+ */
 function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  return visible(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
 
 /** Appends to the job summary; a summary that cannot be written (no runner) is not an error of the exit. */

@@ -9,7 +9,8 @@ import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
 import { currentOwner, describeOwner, parseLock, sameJob, type Owner } from '../record/ownership.js'
 import { adminDirs, folderOf, lockOf, MAX_CONFIG_BYTES, sha256Of, type ConfigFile } from '../git/repository.js'
-import { readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
+import { readRecordFile, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
+import { openView, REMOTE_PROTOCOLS } from '../git/sealed-git.js'
 import { compareRefs, readRefs, type Refs } from './shared-refs.js'
 import { identityOf, kindOf, linesOf, readSmall } from '../os/untrusted-files.js'
 
@@ -50,6 +51,8 @@ export interface Origin {
   /** The worktree whose branch the ref is (`branch`), or whose HEAD reflog has the same entry (`made`). */
   holder?: Holder
   how?: 'branch' | 'made'
+  /** The remote of enter has its branch at the id the remote-tracking branch has now: it followed the remote. */
+  remote?: boolean
 }
 
 export interface SharedChange {
@@ -293,12 +296,35 @@ function headReflogs(worktrees: Worktree[], since: number): Map<string, Holder |
 }
 
 /**
- * A change that is not this job's to answer for: one in a worktree another job holds, or a remote-tracking
- * branch that followed its remote (a fetch, a pull, a push). Said in the log; the rest is a warning.
+ * A change that is not this job's to answer for: one in a worktree another job holds. Said in the log; the rest
+ * is a warning. A reflog's message is no proof: anyone who moves a ref writes it (`update-ref -m "fetch: …"`), so
+ * a remote-tracking branch that moved is the job's to answer for, its reflog quoted.
  */
 export function fromElsewhere(change: SharedChange): boolean {
-  if (change.origin?.holder?.whose === 'other-job') return true
-  return change.name.startsWith('refs/remotes/') && /^(fetch|pull|update by push|agent-worktree: fetch)\b/.test(change.origin?.reflog ?? '')
+  return change.origin?.holder?.whose === 'other-job' || change.origin?.remote === true
+}
+
+/**
+ * Marks the remote-tracking branches of the remote of enter that moved, or were made, to what that remote's branch
+ * is now: the remote's own answer proves they followed it (a fetch, a push). One ls-remote through a view, only
+ * when there are such changes; when the remote does not answer, nothing is proven.
+ */
+export async function confirmedByRemote(changes: SharedChange[], commonDir: string, push: PushTarget | undefined): Promise<SharedChange[]> {
+  const prefix = push && `refs/remotes/${push.remote}/`
+  const asked = changes.filter(c => prefix && c.kind === 'ref' && c.name.startsWith(prefix) && c.to && c.change !== 'deleted')
+  if (!push || !prefix || !asked.length) return changes
+  const view = openView({ objects: path.join(commonDir, 'objects') })
+  const listed = await view.git
+    .run(['ls-remote', '--heads', '--end-of-options', push.url, ...asked.map(c => `refs/heads/${c.name.slice(prefix.length)}`)], {
+      stallMs: 30_000,
+      interruptible: true,
+      remote: true,
+      env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
+    })
+    .finally(() => view.dispose())
+  if (listed.exitCode !== 0) return changes
+  const heads = new Set(listed.stdout.split('\n').map(line => line.replace('\trefs/heads/', ` ${prefix}`)))
+  return changes.map(c => (asked.includes(c) && heads.has(`${c.to} ${c.name}`) ? { ...c, origin: { ...c.origin, remote: true } } : c))
 }
 
 /** At exit: what changed since enter, placed; nothing when enter left no record, or the repository cannot be read now. */

@@ -11,14 +11,18 @@ import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../r
 import { samePath } from '../os/paths.js'
 import { POST_LOCK_TIMEOUT_MS } from './post.js'
 import { report, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
-import { adminDirOf, lockOf, openRepository, type Repository } from '../git/repository.js'
-import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
+import { pinRecorded } from '../git/git-setup.js'
+import { adminDirOf, listConfig, lockOf, openRepository, type Repository } from '../git/repository.js'
+import { readSmall } from '../os/untrusted-files.js'
+import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
 import { CLONES_DIR, cloneEntryOf } from '../exit/clones.js'
 
 export async function run(): Promise<void> {
   handleCancellation()
   try {
     const settings = getExitSettings()
+    const setup = sealedSetup(settings.path ?? process.env[ENV_WORKTREE_PATH])
+    if (setup) await pinRecorded(setup, settings.path ?? process.env[ENV_WORKTREE_PATH]!, listConfig)
     const { record, repo, sealed } = await findRecord(settings.path)
     // Without an on-exit of its own: the main step's, when it was given; else remove what was created, keep
     // what was entered by path.
@@ -39,6 +43,16 @@ export async function run(): Promise<void> {
     if (error instanceof CancelledError) setCancelledOutputs(error.message)
     core.setFailed((error as Error).message)
   }
+}
+
+/**
+ * The job's git set-up of enter, from the record the main step sealed, found without git (the git PATH names now
+ * may be one GITHUB_PATH put first): the worktree's .git file leads to it. An unsealed record tells nothing.
+ */
+function sealedSetup(target: string | undefined): GitSetup | undefined {
+  const pointer = target && /^gitdir: (.*)$/m.exec(readSmall(path.join(target, '.git')) ?? '')?.[1]?.trim()
+  const record = pointer ? readRecordFile(path.resolve(target, pointer)) : undefined
+  return record && isSealed(record) ? record.git : undefined
 }
 
 /**

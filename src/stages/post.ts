@@ -5,7 +5,9 @@ import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
 import { Git, handleCancellation } from '../git/git-command-manager.js'
 import { oneLine, report, reportExitFailure, writeSummary } from '../runner/report.js'
+import { pinRecorded } from '../git/git-setup.js'
 import { settle } from '../git/repository-lock.js'
+import { listConfig } from '../git/repository.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
 import { isRestoreRef } from '../record/refs.js'
 import { loadRecordState, STATE_COMMON_DIR, STATE_RESTORE_REF } from '../record/state-helper.js'
@@ -22,6 +24,8 @@ export async function run(): Promise<void> {
   handleCancellation()
   const record = loadRecordState()
   try {
+    // Before any git call: git as the job had it set up at enter, whatever GITHUB_ENV and GITHUB_PATH say now.
+    if (record?.git) await pinRecorded(record.git, fs.existsSync(record.repository) ? record.repository : record.commonDir, listConfig)
     // A main step killed while it held the repository lock leaves the lock file, and maybe a git call, behind.
     const commonDir = core.getState(STATE_COMMON_DIR)
     if (commonDir) await settle(commonDir, { timeoutMs: POST_LOCK_TIMEOUT_MS })

@@ -1,0 +1,71 @@
+// Covers: src/runner/report.ts, src/shared/shared-state.ts (fromElsewhere, confirmedByRemote), src/enter/enter.ts (checkoutError) through the bundles.
+// What our reports say is so: a name the agent chose ends no block of the job summary and forms no Markdown of
+// ours; a ref's move is the agent's unless more than its own reflog message says otherwise; an error at enter names
+// the filter that failed. Through the committed bundles, as the runner runs them.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Job } from '../../scripts/runner.mjs'
+import { commit, git, makeRepos, write, type Repos } from '../helpers/repos.js'
+import { warnings } from '../helpers/steps.js'
+
+let repos: Repos
+
+beforeEach(() => {
+  repos = makeRepos()
+})
+afterEach(() => repos.cleanup())
+
+function job(): Job {
+  return new Job({
+    workspace: repos.clone,
+    temp: path.join(repos.root, 'runner', '_temp'),
+    env: { GITHUB_RUN_ID: '5', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'agents', RUNNER_NAME: 'runner-1' }
+  })
+}
+
+describe('the job summary, warnings and outputs', () => {
+  it('a file name holding a blank line and Markdown of the agent’s: no block of the summary ends, the name shows as it is', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'markdown' })
+    const forged = 'notes\n\n## Nothing unsaved: removed\n\n**all clean**\n\n<!--'
+    write(main.outputs['worktree-path'], forged, 'work\n')
+    const [post] = await j.runPosts()
+    expect(fs.existsSync(main.outputs['worktree-path'])).toBe(true)
+    const summary = post.summary
+    expect(summary).toContain('notes\\n\\n## Nothing unsaved: removed\\n\\n**all clean**\\n\\n&lt;!--')
+    // GitHub's Markdown ends an HTML block at a blank line: none inside any block of ours.
+    for (const block of summary.match(/<details>[\s\S]*?<\/details>/g) ?? []) expect(block).not.toMatch(/\n\s*\n/)
+    expect(summary).not.toMatch(/^## Nothing unsaved/m)
+  })
+
+  it('a remote-tracking branch the agent moved with update-ref -m "fetch: …" is warned of, its reflog quoted', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'forged-fetch' })
+    const wt = main.outputs['worktree-path']
+    const elsewhere = commit(wt, 'elsewhere.txt')
+    git(wt, 'update-ref', '-m', 'fetch: fast-forward', 'refs/remotes/origin/main', elsewhere)
+    git(wt, 'reset', '--quiet', '--hard', 'HEAD~1')
+    const [post] = await j.runPosts()
+    const said = warnings(post).join('\n')
+    expect(said).toContain(`refs/remotes/origin/main moved from`)
+    expect(said).toContain('reflog: `fetch: fast-forward`')
+  })
+})
+
+describe('errors at enter', () => {
+  it('a smudge filter of the repository’s (not Git LFS) that fails: the error names that filter', async () => {
+    write(repos.clone, '.gitattributes', 'secret.txt filter=crypt\n')
+    write(repos.clone, 'secret.txt', 'ciphertext\n')
+    git(repos.clone, 'add', '-A')
+    git(repos.clone, 'commit', '--quiet', '-m', 'an encrypted file')
+    git(repos.clone, 'config', 'filter.crypt.clean', 'cat')
+    git(repos.clone, 'config', 'filter.crypt.smudge', 'false')
+    git(repos.clone, 'config', 'filter.crypt.required', 'true')
+    const main = await job().uses('.', { name: 'crypt' })
+    expect(main.exitCode).toBe(1)
+    const error = main.annotations.find(a => a.level === 'error')?.message ?? ''
+    expect(error).toContain('The filter crypt (filter.crypt.smudge or .process of the repository')
+    expect(error).not.toContain('LFS')
+  })
+})
