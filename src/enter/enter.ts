@@ -9,7 +9,7 @@ import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
 import { isInside, samePath } from '../os/paths.js'
-import { exitPlan, planCreate, type Plan } from './plan.js'
+import { exitPlan, planCreate, pushPlan, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
@@ -402,6 +402,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     throw new InputError('path', given, 'its folder is missing', 'Run git worktree prune, then omit path to create a new worktree.')
   }
   const me = currentOwner()
+  const branch = found.entry.branch?.replace(/^refs\/heads\//, '') ?? ''
   const record: WorktreeRecord = {
     token: randomBytes(8).toString('hex'),
     repository: repo.toplevel,
@@ -409,11 +410,12 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     id: path.basename(gitDir),
     path: found.entry.path,
     name: path.basename(found.entry.path),
-    branch: found.entry.branch?.replace(/^refs\/heads\//, '') ?? '',
+    branch,
     baseSha: found.entry.head ?? '',
     created: false,
     checkedOut: true,
     ...exitPlan(settings, 'keep', repo.commonDir),
+    ...(await pushPlan(repo, settings, branch, pinned.push)),
     ...pinned,
     owner: me
   }

@@ -36,6 +36,7 @@ export type Stated = Pick<
   | 'original'
   | 'owner'
   | 'leg'
+  | 'pushTo'
 >
 
 /** What only the step's own record vouches for. */
@@ -94,7 +95,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
     pinned: record.pinned,
     original: record.original,
     owner: record.owner,
-    leg: record.leg
+    leg: record.leg,
+    pushTo: record.pushTo
   }
   const believed: Believed = own
     ? {

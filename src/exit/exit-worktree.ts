@@ -23,6 +23,7 @@ import { readRecordFile, writeHints, type RecordHints } from '../record/state-he
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { unlinkReflogLinks } from '../git/worktree-refs.js'
 import { park } from './worktree-pool.js'
+import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 
 /** A short, stable code for what was found and done, for workflows to branch on. */
 export type Reason =
@@ -49,6 +50,8 @@ export interface ExitOptions {
   rescue: RescueTarget[]
   /** How long the repository lock is waited for before the worktree is kept and reported. */
   lockTimeoutMs?: number
+  /** The branch of the remote to push the worktree's HEAD to first (the push input). */
+  pushTo?: string
 }
 
 /** What an exit found and did. */
@@ -68,6 +71,8 @@ export interface ExitResult {
   /** What changed in what every worktree of the repository shares (refs, config, hooks): the job's agent, or another job. */
   shared: SharedChange[]
   rescue?: RescueResult
+  /** What the push input pushed first, or why it could not. */
+  pushed?: Pushed
   /** Kept: the ref that holds its commits (and its snapshot), which the next actions/checkout leaves alone. */
   keptRef?: string
   /** Kept at the end of the job: the branch it was detached from, as the next actions/checkout deletes every branch. */
@@ -102,20 +107,22 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     return { ...base, path: found.folder, reason: 'exited', exited, keptRef: keptMark, ...protectedFrom, warning: false }
   }
   const settled = await settleFolder(found.folder, found.gitDir, found.hints?.removing === true)
+  // Pushed first, so that the gate counts what went as saved; never a worktree that is not provably this job's.
+  const pushed = options.pushTo && mayRemove(found) ? await pushWorktree(repo, evidence, found.gitDir, options.pushTo) : undefined
   const { gate, links } = await gateFor(repo, evidence, found, settled)
   // The sweep reports neither the original checkout nor what is shared: it was not there while that job ran.
   const own = { id: path.basename(found.gitDir), branch: evidence.branch, token: evidence.token }
   const [findings, breach, shared] = await Promise.all([
     inspect(gate),
     options.step === 'sweep' ? [] : isolationBreach(evidence),
-    options.step === 'sweep' ? [] : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own)
+    options.step === 'sweep' ? [] : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own).then(all => all.filter(c => !isOwnPush(pushed, c)))
   ])
   findings.error ??= folderProblem(settled.state, found.gitDir)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
   const foreign = !mayRemove(found) && options.onExit === 'remove'
   const verdict = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
   throwIfCancelled()
-  const judged = { ...base, findings, breach, shared, verdict, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
+  const judged = { ...base, findings, breach, shared, verdict, pushed, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
     const outcome = await removeIt(repo, evidence, found, settled, gate, links, findings, verdict, options)
     return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }

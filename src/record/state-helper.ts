@@ -103,6 +103,8 @@ export interface WorktreeRecord {
   filters?: Record<string, FilterDriver>
   /** Where a rescue pushes, and with what, as the repository had it at enter; none without a remote. */
   push?: PushTarget
+  /** The branch of that remote an exit pushes the worktree's HEAD to (the push input); none: nothing is pushed. */
+  pushTo?: string
   /** The index of the job among the legs of its matrix: rescue names stay apart. */
   leg?: string
   /** What the job brought into the worktree, kept in a file in RUNNER_TEMP (its hash here): never the agent's work. */

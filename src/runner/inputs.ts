@@ -2,7 +2,7 @@
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { NAME_MAX_LENGTH } from '../record/names.js'
-import { InputError, type OnExit, type RescueTarget, type RestoreRequest } from '../record/settings.js'
+import { InputError, type OnExit, type PushRequest, type RescueTarget, type RestoreRequest } from '../record/settings.js'
 
 export interface EnterSettings {
   /** Worktree name; undefined means generate one. */
@@ -33,6 +33,8 @@ export interface EnterSettings {
   leg?: string
   /** A rescue to restore into the new worktree; undefined: none. */
   restore?: RestoreRequest
+  /** Push the worktree's HEAD at exit; undefined: nothing is pushed. */
+  push?: PushRequest
 }
 
 export interface ExitSettings {
@@ -42,6 +44,8 @@ export interface ExitSettings {
   discardChanges: boolean
   /** undefined: as the main step was told. */
   rescue?: RescueTarget[]
+  /** false: nothing is pushed; undefined: as the main step was told. */
+  push?: PushRequest | false
 }
 
 export const DEFAULT_RESCUE_MAX_SIZE = '100MB'
@@ -72,6 +76,18 @@ export function parseOnExit(input: string, value: string): OnExit | undefined {
   if (value === '') return undefined
   if (value === 'keep' || value === 'remove') return value
   throw new InputError(input, value, 'it is neither keep nor remove', 'Use on-exit: keep or on-exit: remove.')
+}
+
+/**
+ * The push input: false (or empty) pushes nothing; true pushes to the worktree's own branch; anything else is
+ * the name of the branch to push to, which git checks in the main step.
+ */
+export function parsePush(input: string, value: string): PushRequest | false {
+  if (value === '' || FALSE_VALUES.includes(value)) return false
+  if (TRUE_VALUES.includes(value)) return {}
+  if (value.startsWith('-') || /\s/.test(value))
+    throw new InputError(input, value, 'it is neither true, false nor a branch name', "Use true (the worktree's own branch), false, or a branch name.")
+  return { branch: value }
 }
 
 /**
@@ -245,7 +261,8 @@ export function getEnterSettings(): EnterSettings {
     sparsePaths,
     recycle,
     leg: parseLeg('leg', checked('leg')),
-    restore
+    restore,
+    push: parsePush('push', checked('push')) || undefined
   }
 }
 
@@ -266,10 +283,12 @@ export function parseLeg(input: string, value: string): string | undefined {
 export function getExitSettings(): ExitSettings {
   const worktreePath = optional('path')
   const rescue = optional('rescue')
+  const push = optional('push')
   return {
     path: worktreePath === undefined ? undefined : absolute(worktreePath),
     onExit: parseOnExit('on-exit', checked('on-exit')),
     discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
-    rescue: rescue === undefined ? undefined : parseRescue('rescue', rescue)
+    rescue: rescue === undefined ? undefined : parseRescue('rescue', rescue),
+    push: push === undefined ? undefined : parsePush('push', push)
   }
 }

@@ -5,12 +5,12 @@ import * as path from 'node:path'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
 import { CancelledError, Git, handleCancellation } from '../git/git-command-manager.js'
-import { InputError } from '../record/settings.js'
+import { InputError, type PushRequest } from '../record/settings.js'
 import { getExitSettings } from '../runner/inputs.js'
 import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
 import { POST_LOCK_TIMEOUT_MS } from './post.js'
-import { report, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
+import { pushFailure, report, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
 import { adminDirOf, lockOf, openRepository, type Repository } from '../git/repository.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
 
@@ -27,17 +27,43 @@ export async function run(): Promise<void> {
       discardChanges: settings.discardChanges,
       step: 'exit' as const,
       rescue: settings.rescue ?? record.rescue,
-      lockTimeoutMs: POST_LOCK_TIMEOUT_MS
+      lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
+      pushTo: await pushTo(settings.push, record, repo)
     }
     const result = await exitWorktree(evidenceOf(record, sealed ? 'sealed' : 'hint'), options, repo)
     report(result)
     setExitOutputs(result)
     await writeSummary(result)
+    // A push asked for and not made fails the step: what the workflow does next expects the branch there.
+    if (result.pushed && 'failed' in result.pushed) core.setFailed(pushFailure(result.pushed))
   } catch (error) {
     // A cancelled exit leaves the worktree as it was: the outputs say so, for a step that runs always().
     if (error instanceof CancelledError) setCancelledOutputs(error.message)
     core.setFailed((error as Error).message)
   }
+}
+
+/** The branch to push to: the exit's own push input, else the main step's. */
+async function pushTo(push: PushRequest | false | undefined, record: WorktreeRecord, repo: Repository): Promise<string | undefined> {
+  if (push === undefined) return record.pushTo
+  if (push === false) return undefined
+  const value = push.branch ?? 'true'
+  const to = push.branch ?? record.branch
+  if (!to)
+    throw new InputError(
+      'push',
+      value,
+      'the worktree has no branch of its own (its HEAD was detached at enter)',
+      'Give the name of the branch to push to, such as push: agent/fix.'
+    )
+  if (to.startsWith('-') || !(await repo.git.isValidBranchName(to)))
+    throw new InputError(
+      'push',
+      value,
+      `"${to}" is not a valid branch name (see git check-ref-format)`,
+      "Give a valid branch name, or true for the worktree's own."
+    )
+  return to
 }
 
 /**
