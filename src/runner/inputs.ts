@@ -48,6 +48,16 @@ export interface ExitSettings {
   push?: PushRequest | false
 }
 
+export interface RunSettings {
+  /** The bash script to run. */
+  command: string
+  /** The worktree to run it in; undefined means the one this job entered last. */
+  path?: string
+  /** The domains it may reach; empty: the network is open. */
+  allowedDomains: string[]
+  allowUnconfined: boolean
+}
+
 export const DEFAULT_RESCUE_MAX_SIZE = '100MB'
 const NAME_SEGMENT = /^[A-Za-z0-9._-]+$/
 
@@ -290,5 +300,30 @@ export function getExitSettings(): ExitSettings {
     discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
     rescue: rescue === undefined ? undefined : parseRescue('rescue', rescue),
     push: push === undefined ? undefined : parsePush('push', push)
+  }
+}
+
+export function getRunSettings(): RunSettings {
+  const command = core.getInput('command')
+  if (!command.trim()) throw new InputError('command', command, 'it is empty', 'Give the bash commands to run, as in a run: step.')
+  const worktreePath = optional('path')
+  const domains = core.getInput('allowed-domains')
+  const allowedDomains = [...new Set(domains.split(/[\s,]+/).filter(Boolean))]
+  for (const domain of allowedDomains) {
+    // Host names (a leading *. for every name under one), an optional :port: what sandbox-runtime takes.
+    if (!/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/.test(domain)) {
+      throw new InputError(
+        'allowed-domains',
+        domains,
+        `"${domain}" is not a domain`,
+        'Give domains such as api.anthropic.com or *.github.com, one per line or separated by commas.'
+      )
+    }
+  }
+  return {
+    command,
+    path: worktreePath === undefined ? undefined : absolute(worktreePath),
+    allowedDomains,
+    allowUnconfined: parseBoolean('allow-unconfined', checked('allow-unconfined'))
   }
 }

@@ -71,7 +71,7 @@ async function pushTo(push: PushRequest | false | undefined, record: WorktreeRec
  * it chooses the target: the worktree is the one at the given path (or AGENT_WORKTREE_PATH), in the
  * repository opened from there; its record must carry the token of its lock, and belong to this job.
  */
-async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean }> {
+export async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean }> {
   const target = given ?? process.env[ENV_WORKTREE_PATH]
   const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`
   const fix = "Give the worktree-path output of this job's agent-worktree step."
