@@ -1,3 +1,4 @@
+// Covers: src/runner/inputs.ts and src/enter/plan.ts through the bundles.
 // Inputs written to break things: options in disguise, forged file-command lines, paths that lead away.
 import * as fs from 'node:fs'
 import * as path from 'node:path'

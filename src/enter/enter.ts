@@ -8,7 +8,7 @@ import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
-import { isInside, samePath } from '../os/paths.js'
+import { isInside, realPath, samePath } from '../os/paths.js'
 import { exitPlan, planCreate, pushPlan, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
@@ -22,14 +22,17 @@ import {
   type StepFile,
   type WorktreeRecord
 } from '../record/state-helper.js'
-import { reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
+import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { sweep } from './sweep.js'
+import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
+import { sandboxFacts } from '../sandbox/paths.js'
 import { checkOutTaken, takeParked } from '../exit/worktree-pool.js'
 import { STALL_MS } from '../rescue/rescue.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { fetchRef } from '../record/refs.js'
+import { deleteRef, unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 
 /** What the main step entered, for its outputs. */
 export interface EnteredWorktree {
@@ -37,6 +40,8 @@ export interface EnteredWorktree {
   gitDir: string
   commonDir: string
   restored?: Restored
+  /** What a confined agent may write there, and the sandbox configurations made from it. */
+  sandbox: PreparedSandbox
 }
 
 /** Opens the repository, plans, saves the plan, then creates the worktree or enters it by path. */
@@ -65,7 +70,9 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     record.shared = shared
     writeRecordFile(gitDir, record)
     saveRecordState(record)
-    return { record, gitDir, commonDir: repo.commonDir, restored }
+    // After the record file, so that the lists see it.
+    const sandbox = prepareSandbox(sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir)), record.token)
+    return { record, gitDir, commonDir: repo.commonDir, restored, sandbox }
   } finally {
     await lookup?.dispose()
   }
@@ -122,8 +129,7 @@ async function create(
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
-      unlinkReflogLinks(repo.commonDir, fetched.ref)
-      await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
+      await writeRef(repo.git, fetched.ref, fetched.sha, { log: repo.commonDir, message: 'agent-worktree: fetch', required: true })
     }
     const planned = await planCreate(repo, settings, pinned)
     const { record } = planned
@@ -132,7 +138,7 @@ async function create(
     throwIfCancelled()
     fs.mkdirSync(path.dirname(record.path), { recursive: true })
     const reason = lockReason(record.token, record.owner)
-    const taken = record.recycle ? await takeParked(repo, record, reason) : undefined
+    const taken = record.recycle ? await takeParked(repo, record, reason, heldBackWhy) : undefined
     reportHeldBack(taken?.heldBack ?? [])
     if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
     if (taken?.gitDir) record.taken = new Date().toISOString()
@@ -338,7 +344,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
       'Use for example base-ref: origin/main, or fetch: false.'
     )
   }
-  const own = `refs/agent-worktree/fetch/${randomBytes(6).toString('hex')}`
+  const own = fetchRef(randomBytes(6).toString('hex'))
   let lastError = ''
   const fetch = (): Promise<GitResult> =>
     repo.git.run(['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', remote, `+refs/heads/${branch}:${own}`], {
@@ -369,7 +375,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
     const sha = (await repo.git.exec(['rev-parse', '--verify', own])).trim()
     return { ref: `refs/remotes/${remote}/${branch}`, sha }
   } finally {
-    await repo.git.run(['update-ref', '-d', own])
+    await deleteRef(repo.git, own, { log: repo.commonDir })
   }
 }
 
