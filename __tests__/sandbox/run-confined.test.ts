@@ -4,6 +4,8 @@
 // refused or absent.
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
+import * as http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job } from '../../scripts/runner.mjs'
@@ -104,6 +106,37 @@ echo "pid-1 $(cat /proc/1/cmdline | tr '\\0' ' ')"
     const next = await j.uses('run', { command: 'echo "path=$PATH" "planted=${PLANTED:-}"' })
     expect(next.stdout).not.toContain('/planted')
     expect(next.stdout).toContain('planted=\n')
+  })
+
+  it('the network is open by default; allowed-domains leaves only those domains, through the proxy', async () => {
+    const server = http.createServer((_req, res) => res.end('reached\n'))
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+      const j = job()
+      await j.uses('.', { name: 'network' })
+      const fetch = `node -e 'fetch(process.argv[1]).then(r => r.text()).then(t => process.stdout.write(t), e => { console.log("unreached " + e.cause?.code); process.exit(0) })' ${url}`
+      const open = await j.uses('run', { command: fetch })
+      expect(open.stdout).toContain('reached\n')
+      // Inside, only the proxy is there: the server is not reachable, and the proxy refuses a domain not listed.
+      const limited = await j.uses('run', {
+        command: `${fetch}; curl -sS --max-time 5 -o /dev/null -w '%{http_code}\\n' http://not-listed.example.org/ || true`,
+        'allowed-domains': 'example.com'
+      })
+      expect(limited.exitCode, limited.stderr).toBe(0)
+      expect(limited.stdout).toMatch(/^unreached ECONNREFUSED\n403\n$/)
+    } finally {
+      server.close()
+    }
+  })
+
+  it('a cancelled step stops the command and everything it started', async () => {
+    const j = job()
+    await j.uses('.', { name: 'cancelled' })
+    const run = await j.uses('run', { command: 'setsid sleep 3019 & sleep 3019' }, { cancel: { afterMs: 2500 } })
+    expect(run.exitCode).not.toBe(0)
+    expect(run.durationMs).toBeLessThan(7500)
+    expect(spawnSync('pgrep', ['-f', 'sleep 3019']).status).toBe(1)
   })
 
   it("its exit code is the step's, and a failing command fails it", async () => {

@@ -3,7 +3,7 @@
 // a remote-tracking ref, as after any push, and the gate counts it saved.
 import { Git } from '../git/git-command-manager.js'
 import type { Repository } from '../git/repository.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { writeRef } from '../git/worktree-refs.js'
 import { pushCommit, pushRefusal, RESCUE_TIME_LIMIT_MS } from '../rescue/rescue.js'
 import type { Evidence } from './evidence.js'
 
@@ -33,7 +33,6 @@ export async function pushWorktree(repo: Repository, evidence: Evidence, gitDir:
   if (pushed.exitCode !== 0) return { branch, failed: pushRefusal(target, branch, pushed) }
   // As git push itself records it, in its words: the remote has the commit now.
   const tracking = `refs/remotes/${target.remote}/${branch}`
-  unlinkReflogLinks(repo.commonDir, tracking)
-  await repo.git.run(['update-ref', '-m', 'update by push', tracking, commit])
+  await writeRef(repo.git, tracking, commit, { log: repo.commonDir, message: 'update by push' })
   return { remote: target.remote, url: target.url, branch, commit, tracking }
 }
