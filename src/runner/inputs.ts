@@ -304,7 +304,7 @@ export function getExitSettings(): ExitSettings {
 
 export function getRunSettings(): RunSettings {
   const command = core.getInput('command')
-  if (!command.trim()) throw new InputError('command', command, 'it is empty', 'Give the bash commands to run, as in a run: step.')
+  if (!command) throw new InputError('command', command, 'it is empty', 'Give the bash commands to run, as in a run: step.')
   const worktreePath = optional('path')
   const domains = core.getInput('allowed-domains')
   const allowedDomains = [...new Set(domains.split(/[\s,]+/).filter(Boolean))]
