@@ -37,6 +37,7 @@ function job(env: Record<string, string> = {}): Job {
   return new Job({
     workspace: repos.clone,
     temp: path.join(repos.root, 'runner', '_temp'),
+    watchChildren: true,
     env: { GITHUB_RUN_ID: '5', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'agents', RUNNER_NAME: 'runner-1', HOME: home, ...env }
   })
 }
@@ -99,6 +100,9 @@ echo "pid-1 $(cat /proc/1/cmdline | tr '\\0' ' ')"
     expect(fs.existsSync(path.join(files, 'planted'))).toBe(false)
     expect(git(repos.clone, 'status', '--porcelain')).toBe('')
     expect(j.exported.PLANTED).toBeUndefined()
+    // No program the step started had the runtime token: neither the sandbox nor sandbox-runtime's helpers.
+    expect(run.children?.length).toBeGreaterThan(0)
+    expect(run.children?.filter(c => c.token)).toEqual([])
     // Its own pid namespace; and what it left running died with the step.
     expect(run.stdout).not.toMatch(/^pid-1 .*node/m)
     expect(spawnSync('pgrep', ['-f', 'sleep 3017']).status).toBe(1)

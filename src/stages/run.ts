@@ -5,6 +5,7 @@ import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { folderOf } from '../git/repository.js'
+import { childEnvironment } from '../os/processes.js'
 import { getRunSettings } from '../runner/inputs.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
 import { runConfined } from '../sandbox/run-confined.js'
@@ -18,6 +19,10 @@ export async function run(): Promise<void> {
     const worktree = folderOf(gitDir)
     if (!worktree || !fs.existsSync(worktree)) throw new Error(`The worktree ${record.path} is gone: there is nothing to run the command in.`)
     const paths = sandboxPaths(sandboxFacts(worktree, gitDir, repo.commonDir))
+    // The seal is checked: from here on no program this step starts (sandbox-runtime's helpers among them) gets
+    // what the runner gives only to actions.
+    const kept = childEnvironment(process.env)
+    for (const key of Object.keys(process.env)) if (!(key in kept)) delete process.env[key]
     const ran = await runConfined({ ...settings, worktree, commonDir: repo.commonDir, paths })
     if (ran.unconfined) core.warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
     if (ran.exitCode !== 0) {
