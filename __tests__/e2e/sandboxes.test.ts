@@ -1,3 +1,4 @@
+// Covers: src/sandbox/, src/enter/enter.ts and src/stages/main.ts through the committed bundles, under the real sandboxes; the agent steps of examples/claude-code-matrix.yml and examples/codex-matrix.yml.
 // A sandboxed agent in the worktree, through the committed bundles: under Claude Code's sandbox (the srt-settings
 // output), Codex's (the codex-home output's permission profile) and plain bubblewrap (the sandbox output as it
 // is), the agent edits, adds, commits, branches, stashes and rebases; every write that would reach outside
@@ -11,7 +12,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { parse } from 'yaml'
 import { git, makeRepos, worktreePaths, write, type Repos } from '../helpers/repos.js'
-import { inBwrap, inCodex, inSrt, refusingUserNamespaces, sandboxesHere, type Ran, type SandboxRun } from '../helpers/sandboxes.js'
+import {
+  CODEX,
+  fakeResponses,
+  inBwrap,
+  inCodex,
+  inSrt,
+  refusingUserNamespaces,
+  sandboxesHere,
+  spawnAsync,
+  type Ran,
+  type SandboxRun
+} from '../helpers/sandboxes.js'
 import { Job, ROOT } from '../../scripts/runner.mjs'
 
 const RUNS = sandboxesHere('the real-sandbox tests (__tests__/e2e/sandboxes.test.ts)')
@@ -37,15 +49,15 @@ function otherJobsWorktree(repo = repos.clone): string {
 }
 
 /** Ordinary git work: each step prints `did <step>` or `FAILED <step>`. */
-function work(tag: string): string {
+function work(tag: string, rebase: boolean): string {
   const steps: [string, string][] = [
     ['edit', `echo ${tag} > src/${tag}.txt`],
     ['add', `git add src/${tag}.txt`],
     ['commit', `git commit -q -m "${tag}: first"`],
     ['branch', `git branch ${tag}-side`],
-    ['stash', `echo more >> src/${tag}.txt && git stash -q && test ! -s "$(git diff --name-only)" && git stash pop -q`],
+    ['stash', `echo more >> src/${tag}.txt && git stash -q && test -z "$(git diff --name-only)" && git stash pop -q`],
     ['commit-stashed', `git commit -q -am "${tag}: second"`],
-    ['rebase', 'git rebase -q --force-rebase HEAD~2'],
+    ['rebase', rebase ? 'git rebase -q --force-rebase HEAD~2' : 'true'],
     ['status', 'git status --porcelain >/dev/null']
   ]
   return steps.map(([name, command]) => `if { ${command}; } >/dev/null 2>&1; then echo "did ${name}"; else echo "FAILED ${name}"; fi`).join('\n')
@@ -99,10 +111,10 @@ async function enter(job: Job, inputs: Record<string, string>, otherGitDir: stri
   return { job, outputs, guarded: new Map(targets.map(t => [t, read(t)])), summary }
 }
 
-function agentRun(e: Entered, tag: string): SandboxRun {
+function agentRun(e: Entered, tag: string, rebase = true): SandboxRun {
   const targets = [...e.guarded.keys()]
   return {
-    script: `${work(tag)}\n${attempts(targets)}`,
+    script: `${work(tag, rebase)}\n${attempts(targets)}`,
     cwd: e.outputs['worktree-path'],
     env: { ...process.env, ...e.job.env, ...IDENTITY, GITHUB_STEP_SUMMARY: e.summary, ...Object.fromEntries(targets.map((t, i) => [`T_${i}`, t])) }
   }
@@ -121,15 +133,15 @@ function confined(e: Entered, sandbox: string, result: Ran): void {
 }
 
 /** Under each of the three sandboxes in turn, the agent's work with a tag of its own. */
-function underEverySandbox(e: Entered): void {
+function underEverySandbox(e: Entered, rebase = true): void {
   const sandbox = JSON.parse(e.outputs.sandbox) as { write: string[]; readOnly: string[] }
   // What a sandbox put in place of an absent read-only path while it ran (an empty file, seen by other jobs of
   // a shared clone) is gone afterwards.
   for (const p of sandbox.readOnly) if (!fs.existsSync(p)) e.guarded.set(p, null)
   const tag = (name: string): string => `${name}-${e.outputs.name}`
-  confined(e, 'srt', inSrt(e.outputs['srt-settings'], repos.clone, agentRun(e, tag('srt'))))
-  confined(e, 'codex', inCodex(e.outputs['codex-home'], path.join(repos.root, 'codex-tmp'), agentRun(e, tag('codex'))))
-  confined(e, 'bwrap', inBwrap(sandbox, agentRun(e, tag('bwrap'))))
+  confined(e, 'srt', inSrt(e.outputs['srt-settings'], repos.clone, agentRun(e, tag('srt'), rebase)))
+  confined(e, 'codex', inCodex(e.outputs['codex-home'], path.join(repos.root, 'codex-tmp'), agentRun(e, tag('codex'), rebase)))
+  confined(e, 'bwrap', inBwrap(sandbox, agentRun(e, tag('bwrap'), rebase)))
   const log = git(e.outputs['worktree-path'], 'log', '--format=%s')
   for (const name of ['srt', 'codex', 'bwrap']) expect(log).toContain(`${tag(name)}: second`)
 }
@@ -166,11 +178,10 @@ describe.runIf(RUNS)('a sandboxed agent', () => {
     expect(post.stdout).toMatch(/Kept/)
 
     const again = await enter(newJob({ GITHUB_RUN_ID: '5151' }), { name: 'pushed' }, other)
-    underEverySandbox(again)
+    // No rebase here: the commits a rebase rewrote stay in the worktree's reflog, which the gate counts as
+    // unsaved work however the rewritten ones were pushed.
+    underEverySandbox(again, false)
     const pushedWt = again.outputs['worktree-path']
-    // A later step pushes, as in the examples; not in the second of the agent's last commit, which reflogs
-    // cannot tell apart from the push (the gate then counts the commit unsaved).
-    await new Promise(resolve => setTimeout(resolve, 1100))
     git(pushedWt, 'push', '--quiet', 'origin', `HEAD:refs/heads/${again.outputs.branch}`)
     for (const name of ['srt', 'codex', 'bwrap']) git(pushedWt, 'branch', '--quiet', '-D', `${name}-pushed-side`)
     const [pushedPost] = await again.job.runPosts()
@@ -256,13 +267,8 @@ describe.runIf(RUNS)('a sandboxed agent', () => {
 describe.runIf(RUNS)("the Claude Code example's agent step, as written", () => {
   it('runs Claude under sandbox-runtime from the checkout: the work lands in the worktree, a hook does not', async () => {
     const e = await enter(newJob(), { name: 'claude/add-tests', 'symlink-dirs': '' }, otherJobsWorktree())
-    const example = parse(fs.readFileSync(path.join(ROOT, 'examples', 'claude-code-matrix.yml'), 'utf8')) as {
-      jobs: { claude: { steps: { run?: string; env?: Record<string, string> }[] } }
-    }
-    const step = example.jobs.claude.steps.find(s => s.run?.includes('claude -p'))!
-    const values: Record<string, string> = { 'secrets.ANTHROPIC_API_KEY': 'sk-test', 'matrix.task': 'add-tests' }
-    for (const [name, value] of Object.entries(e.outputs)) values[`steps.worktree.outputs.${name}`] = value
-    const env = Object.fromEntries(Object.entries(step.env!).map(([k, v]) => [k, v.replace(/\$\{\{ ([^}]+) \}\}/g, (_m, x: string) => values[x.trim()])]))
+    const step = exampleStep('claude-code-matrix.yml', s => !!s.run?.includes('claude -p'), e)
+    const env = step.env!
     // Stands in for Claude Code: what it does with Bash(git:*), and a hook it plants.
     const bin = path.join(repos.root, 'bin')
     write(
@@ -280,6 +286,67 @@ describe.runIf(RUNS)("the Claude Code example's agent step, as written", () => {
     expect(git(e.outputs['worktree-path'], 'log', '-1', '--format=%s')).toBe('add-tests')
     expect(fs.existsSync(path.join(e.outputs['git-common-dir'], 'hooks', 'pre-push'))).toBe(false)
     fs.rmSync(path.join(env.CLAUDE_CONFIG_DIR, 'state'), { force: true })
+    await e.job.runPosts()
+  })
+})
+
+/** The step of an example that runs the agent, and the values of its expressions in this job. */
+function exampleStep(file: string, pick: (s: ExampleStep) => boolean, e: Entered): ExampleStep {
+  const example = parse(fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8')) as { jobs: Record<string, { steps: ExampleStep[] }> }
+  const step = Object.values(example.jobs)[0].steps.find(pick)!
+  const values: Record<string, string> = { 'secrets.ANTHROPIC_API_KEY': 'sk-test', 'secrets.OPENAI_API_KEY': 'sk-test', 'matrix.task': 'add-tests' }
+  for (const [name, value] of Object.entries(e.outputs)) values[`steps.worktree.outputs.${name}`] = value
+  const evaluate = (fields?: Record<string, string>) =>
+    fields && Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.replace(/\$\{\{ ([^}]+) \}\}/g, (_m, x: string) => values[x.trim()])]))
+  return { ...step, env: evaluate(step.env), with: evaluate(step.with) }
+}
+
+interface ExampleStep {
+  uses?: string
+  run?: string
+  env?: Record<string, string>
+  with?: Record<string, string>
+}
+
+describe.runIf(RUNS)("the Codex example's codex-action step, as codex-action runs codex exec", () => {
+  it('Codex works in the worktree under the permission profile of the main step: its commits land, every write outside is refused', async () => {
+    const e = await enter(newJob(), { name: 'codex/add-tests' }, otherJobsWorktree())
+    const given = exampleStep('codex-matrix.yml', s => s.uses === 'openai/codex-action@v1', e).with!
+    const run = agentRun(e, 'codex-exec')
+    // OpenAI's API, which cannot be reached here, stands in: it has Codex run the agent's commands in its tool.
+    const api = await fakeResponses(run.script)
+    try {
+      // codex-action's write-proxy-config (src/writeProxyConfig.ts): its provider above the home's config.toml, the proxy's address below.
+      const config = path.join(given['codex-home'], 'config.toml')
+      const proxy = `[model_providers.openai-proxy]\nname = "OpenAI Proxy"\nbase_url = "${api.url}"\nwire_api = "responses"\n`
+      fs.writeFileSync(config, `model_provider = "openai-proxy"\n\n${fs.readFileSync(config, 'utf8')}\n${proxy}`)
+      e.guarded.set(config, read(config))
+      // codex-action's runCodexExec (src/runCodexExec.ts): the command it builds for a permission profile, the prompt on stdin.
+      const last = path.join(repos.root, 'codex-last-message.md')
+      fs.mkdirSync(path.join(repos.root, 'codex-tmp'), { recursive: true })
+      const codex = await spawnAsync(
+        CODEX,
+        [
+          'exec',
+          '--skip-git-repo-check',
+          '--cd',
+          given['working-directory'],
+          '--output-last-message',
+          last,
+          '--config',
+          `default_permissions=${JSON.stringify(given['permission-profile'])}`
+        ],
+        { cwd: repos.clone, env: { ...run.env, CODEX_HOME: given['codex-home'], TMPDIR: path.join(repos.root, 'codex-tmp') }, input: given.prompt }
+      )
+      expect(codex.status, codex.stderr).toBe(0)
+      expect(api.outputs, codex.stderr).toHaveLength(1)
+      const tool = JSON.parse(api.outputs[0]) as { output: { text: string }[] }
+      const result = JSON.parse(tool.output.map(o => o.text).find(t => t.startsWith('{'))!) as { exit_code: number; output: string }
+      confined(e, 'codex exec', { status: result.exit_code, stdout: result.output, stderr: '' })
+      expect(git(given['working-directory'], 'log', '-1', '--format=%s')).toBe('codex-exec: second')
+    } finally {
+      await api.close()
+    }
     await e.job.runPosts()
   })
 })

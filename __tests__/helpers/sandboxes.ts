@@ -2,7 +2,7 @@
 // Codex's (`codex sandbox`, the sandbox codex exec runs its commands in) and plain bubblewrap. All three need
 // bubblewrap and a kernel that lets an unprivileged process make user namespaces; where either is missing
 // the tests that use them are skipped, and say why.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { ROOT } from '../../scripts/runner.mjs'
@@ -102,3 +102,56 @@ export function inBwrap(sandbox: { write: string[]; readOnly: string[] }, run: S
     for (const p of absent) if (fs.statSync(p, { throwIfNoEntry: false })?.size === 0) fs.rmSync(p)
   }
 }
+
+/**
+ * Stands in for OpenAI's Responses API (there is no network here), as Codex 0.171 talks to it: the first
+ * turn answers with one call of Codex's `exec` tool running `command` through `exec_command`, the next
+ * with a closing message. Resolves to its base URL; `outputs` collects what the tool call returned.
+ */
+export async function fakeResponses(command: string): Promise<{ url: string; outputs: string[]; close(): Promise<void> }> {
+  const { createServer } = await import('node:http')
+  const outputs: string[] = []
+  const server = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    request.on('end', () => {
+      const input = ((JSON.parse(body || '{}') as { input?: { type: string }[] }).input ?? []).filter(i => i.type === 'custom_tool_call_output')
+      for (const item of input) outputs.push(JSON.stringify(item))
+      const item = input.length
+        ? { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] }
+        : {
+            type: 'custom_tool_call',
+            id: 'ctc_1',
+            call_id: 'call_1',
+            name: 'exec',
+            input: `const r = await tools.exec_command({ cmd: ${JSON.stringify(command)} }); text(typeof r === 'string' ? r : JSON.stringify(r))`
+          }
+      response.writeHead(200, { 'content-type': 'text/event-stream' })
+      const send = (type: string, data: object): void => void response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`)
+      send('response.created', { response: { id: 'resp' } })
+      send('response.output_item.done', { item })
+      send('response.completed', { response: { id: 'resp', usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } } })
+      response.end()
+    })
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  return { url: `http://127.0.0.1:${port}/v1`, outputs, close: () => new Promise(resolve => server.close(() => resolve())) }
+}
+
+/** Runs a command without blocking the event loop (a stand-in server in this process answers it). */
+export function spawnAsync(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on('error', reject)
+    child.on('close', status => resolve({ status, stdout, stderr }))
+    child.stdin.end(options.input ?? '')
+  })
+}
+
+/** codex's path in node_modules. */
+export const CODEX = path.join(BIN, 'codex')

@@ -1,3 +1,4 @@
+// Covers: src/sandbox/configs.ts.
 // The ready-made sandbox configurations: a Codex permission profile and sandbox-runtime settings, from the lists.
 import * as fs from 'node:fs'
 import * as os from 'node:os'

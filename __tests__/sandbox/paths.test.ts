@@ -1,3 +1,4 @@
+// Covers: src/sandbox/paths.ts.
 // The lists a sandbox is given: what the agent writes to do its git work, and what inside stays read-only.
 import * as fs from 'node:fs'
 import * as path from 'node:path'

@@ -12,7 +12,10 @@
 // - Both keep an absent read-only path absent by putting an empty file or folder in its place while they
 //   run (on the host, where other jobs of a shared clone see it). So an absent path is listed only where an
 //   empty file there changes nothing git or this action does; the main checkout's index is listed only
-//   when it exists, since an empty index is a broken one.
+//   when it exists, since an empty index is a broken one. Not listed for that reason: this action's
+//   repository lock, which an empty file would hold for every other job while the agent runs.
+// The worktree's own modules/ (its submodules' git dirs) stays writable: the agent can plant a repository
+// in its files just as well, and later steps must treat both alike.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { RECORD_FILE } from '../record/state-helper.js'
