@@ -47,7 +47,8 @@ export async function runConfined(confinement: Confinement, env: NodeJS.ProcessE
     const script = path.join(tmp, 'command.sh')
     fs.writeFileSync(script, confinement.command)
     const environment = commandEnvironment(env, home, tmp)
-    const shell = `bash --noprofile --norc -eo pipefail ${shellQuote(script)}`
+    // As a run: step with shell: bash runs its script.
+    const shell = ['bash', '--noprofile', '--norc', '-eo', 'pipefail', script]
     const why = cannotConfine(confinement)
     if (why) return await unconfined(why, confinement, shell, environment)
     const started = await confined(confinement, { home, tmp, shell, environment }, env)
@@ -94,7 +95,7 @@ function readText(file: string): string {
 interface Prepared {
   home: string
   tmp: string
-  shell: string
+  shell: string[]
   environment: NodeJS.ProcessEnv
 }
 
@@ -131,7 +132,7 @@ async function sandboxed(SandboxManager: Manager, confinement: Confinement, prep
   process.chdir(confinement.worktree)
   try {
     if (network) await SandboxManager.initialize({ filesystem, network })
-    const inner = `printf . >&3 && exec 3>&- 2>&4 4>&- && exec ${prepared.shell}`
+    const inner = `printf . >&3 && exec 3>&- 2>&4 4>&- && exec ${prepared.shell.map(shellQuote).join(' ')}`
     const wrapped = await SandboxManager.wrapWithSandbox(inner, 'bash', network ? { filesystem, network } : { filesystem })
     try {
       return await watch(wrapped, confinement.worktree, prepared.environment)
@@ -177,9 +178,9 @@ function watch(wrapped: string, cwd: string, environment: NodeJS.ProcessEnv): Pr
 }
 
 /** Where the workflow allowed it, the command runs without the sandbox; otherwise the step fails, saying why. */
-async function unconfined(why: string, confinement: Confinement, shell: string, environment: NodeJS.ProcessEnv): Promise<Ran> {
+async function unconfined(why: string, confinement: Confinement, shell: string[], environment: NodeJS.ProcessEnv): Promise<Ran> {
   if (!confinement.allowUnconfined) throw new ConfinementError(`The command cannot be confined here: ${why}. ${FIX}.`)
-  const child = spawn('/bin/sh', ['-c', `exec ${shell}`], { cwd: confinement.worktree, env: environment, stdio: ['ignore', 'inherit', 'inherit'] })
+  const child = spawn(shell[0], shell.slice(1), { cwd: confinement.worktree, env: environment, stdio: ['ignore', 'inherit', 'inherit'] })
   const exitCode = await new Promise<number>((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code, signal) => resolve(code ?? 128 + (os.constants.signals[signal!] ?? 0)))
