@@ -19,8 +19,8 @@ export async function run(): Promise<void> {
     const worktree = folderOf(gitDir)
     if (!worktree || !fs.existsSync(worktree)) throw new Error(`The worktree ${record.path} is gone: there is nothing to run the command in.`)
     const paths = sandboxPaths(sandboxFacts(worktree, gitDir, repo.commonDir))
-    // The seal is checked: from here on no program this step starts (sandbox-runtime's helpers among them) gets
-    // what the runner gives only to actions.
+    // The record is checked (its seal takes the runtime token): from here on no program this step starts
+    // (sandbox-runtime's helpers among them) gets what the runner gives only to actions.
     const kept = childEnvironment(process.env)
     for (const key of Object.keys(process.env)) if (!(key in kept)) delete process.env[key]
     const ran = await runConfined({ ...settings, worktree, commonDir: repo.commonDir, paths })
