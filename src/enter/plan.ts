@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { flattenName, generateName } from '../record/names.js'
-import { InputError, type OnExit } from '../record/settings.js'
+import { InputError, type OnExit, type PushRequest } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { currentOwner } from '../record/ownership.js'
 import { isInside, isReallyInside, realPath } from '../os/paths.js'
@@ -78,9 +78,20 @@ export async function pushPlan(
   remote: PushTarget | undefined
 ): Promise<Pick<WorktreeRecord, 'pushTo'>> {
   if (!settings.push) return {}
-  const value = settings.push.branch ?? 'true'
-  if (!remote) throw new InputError('push', value, `${repo.toplevel} has no remote to push to`, 'Add one (actions/checkout adds origin), or remove push.')
-  const to = settings.push.branch ?? branch
+  if (!remote)
+    throw new InputError(
+      'push',
+      settings.push.branch ?? 'true',
+      `${repo.toplevel} has no remote to push to`,
+      'Add one (actions/checkout adds origin), or remove push.'
+    )
+  return { pushTo: await pushBranch(repo, settings.push, branch) }
+}
+
+/** The branch a push request names, checked: the one given, or the worktree's own (`own`, '' when HEAD is detached). */
+export async function pushBranch(repo: Pick<Repository, 'git'>, request: PushRequest, own: string): Promise<string> {
+  const value = request.branch ?? 'true'
+  const to = request.branch ?? own
   if (!to)
     throw new InputError(
       'push',
@@ -95,7 +106,7 @@ export async function pushPlan(
       `"${to}" is not a valid branch name (see git check-ref-format)`,
       "Give a valid branch name, or true for the worktree's own."
     )
-  return { pushTo: to }
+  return to
 }
 
 /** How the worktree is to be exited, as the main step was told: `onExit` when on-exit was not given. */

@@ -6,6 +6,7 @@ import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
 import { CancelledError, Git, handleCancellation } from '../git/git-command-manager.js'
 import { InputError, type PushRequest } from '../record/settings.js'
+import { pushBranch } from '../enter/plan.js'
 import { getExitSettings } from '../runner/inputs.js'
 import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
@@ -46,24 +47,7 @@ export async function run(): Promise<void> {
 /** The branch to push to: the exit's own push input, else the main step's. */
 async function pushTo(push: PushRequest | false | undefined, record: WorktreeRecord, repo: Repository): Promise<string | undefined> {
   if (push === undefined) return record.pushTo
-  if (push === false) return undefined
-  const value = push.branch ?? 'true'
-  const to = push.branch ?? record.branch
-  if (!to)
-    throw new InputError(
-      'push',
-      value,
-      'the worktree has no branch of its own (its HEAD was detached at enter)',
-      'Give the name of the branch to push to, such as push: agent/fix.'
-    )
-  if (to.startsWith('-') || !(await repo.git.isValidBranchName(to)))
-    throw new InputError(
-      'push',
-      value,
-      `"${to}" is not a valid branch name (see git check-ref-format)`,
-      "Give a valid branch name, or true for the worktree's own."
-    )
-  return to
+  return push === false ? undefined : pushBranch(repo, push, record.branch)
 }
 
 /**
