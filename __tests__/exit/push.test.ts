@@ -104,6 +104,20 @@ describe('push', () => {
     expect(fs.existsSync(wt)).toBe(true)
   })
 
+  it("exit: its own push input is checked before anything is done; push: false there overrides the main step's", async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'checked', push: 'agent/checked' })
+    const wt = main.outputs['worktree-path']
+    commit(wt, 'feature.txt')
+    const bad = await j.uses('exit', { push: 'no..dots' })
+    expect(bad.exitCode).not.toBe(0)
+    expect(bad.annotations[0].message).toMatch(/^Input 'push' has the value "no\.\.dots": "no\.\.dots" is not a valid branch name/)
+    expect(fs.existsSync(wt)).toBe(true)
+    const kept = await j.uses('exit', { push: 'false' })
+    expect(kept.outputs).toMatchObject({ pushed: 'false', reason: 'unsaved' })
+    expect(remoteBranch(repos.origin, 'agent/checked')).toBeUndefined()
+  })
+
   it('main fails fast, before anything is created: a bad branch name, no remote, a detached worktree with push: true', async () => {
     const bad = await job().uses('.', { name: 'bad', push: 'no..dots' })
     expect(bad.exitCode).not.toBe(0)
