@@ -47,6 +47,7 @@ const TRY = 'try() { name=$1; shift; if ( "$@" ) >/dev/null 2>&1; then echo "$na
 
 describe.skipIf(missing !== undefined)('run', () => {
   it("inside, commit, branch and stash succeed; the job's home, hooks, the checkout and the file-command files are out of reach", async () => {
+    fs.writeFileSync(path.join(repos.root, '.credentials'), '{"scheme": "OAuth"}\n')
     const j = job()
     const main = await j.uses('.', { name: 'confined' })
     expect(main.exitCode, main.stdout).toBe(0)
@@ -63,6 +64,7 @@ try hook sh -c 'echo x > ${common}/hooks/pre-push'
 try config sh -c 'echo x >> ${common}/config'
 try checkout sh -c 'echo x >> ${repos.clone}/README.md'
 try runner-temp sh -c 'echo x > ${files}/planted && test -s ${files}/planted'
+try runner-credentials cat ${path.join(repos.root, '.credentials')}
 for f in ${files}/*-github_env ${files}/*-github_path; do echo "PLANTED=1" >> "$f" 2>/dev/null; echo /planted >> "$f" 2>/dev/null; done
 env | grep -q '^ACTIONS_' && echo "env-token found" || echo "env-token absent"
 cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -q emulated-runtime-token && echo "proc-token found" || echo "proc-token absent"
@@ -89,6 +91,8 @@ echo "pid-1 $(cat /proc/1/cmdline | tr '\\0' ' ')"
       checkout: 'refused',
       // RUNNER_TEMP is an empty folder of the sandbox's: what goes there stays there.
       'runner-temp': 'ok',
+      // A self-hosted runner's own key, beside its work folder.
+      'runner-credentials': 'refused',
       'env-token': 'absent',
       'proc-token': 'absent'
     })

@@ -114,14 +114,23 @@ async function confined(confinement: Confinement, prepared: Prepared, env: NodeJ
   return { failed: missing.length ? missing.join(', ') : ran.failed }
 }
 
+/** What a self-hosted runner keeps in its own folder: its credentials (the key it gets jobs with) and its logs. */
+const RUNNER_SECRETS = ['.credentials', '.credentials_rsaparams', '.runner', '.env', '_diag']
+
 type Manager = (typeof import('@anthropic-ai/sandbox-runtime'))['SandboxManager']
 
 async function sandboxed(SandboxManager: Manager, confinement: Confinement, prepared: Prepared, env: NodeJS.ProcessEnv): Promise<Ran | { failed: string }> {
   const home = env.HOME ?? os.homedir()
   const filesystem = {
-    // RUNNER_TEMP holds actions/checkout's credentials and the step's files; the two folders of the job's home
-    // sandbox-runtime would make writable, and its own, become empty folders that go with the sandbox.
-    denyRead: [...(env.RUNNER_TEMP ? [env.RUNNER_TEMP] : []), path.join(home, '.npm', '_logs'), path.join(home, '.claude', 'debug'), '/tmp/claude'],
+    // RUNNER_TEMP holds actions/checkout's credentials and the step's files; the runner's own credentials lie beside
+    // its work folder (RUNNER_TEMP's parent) by default; the two folders of the job's home sandbox-runtime would make
+    // writable, and its own, become empty folders that go with the sandbox.
+    denyRead: [
+      ...(env.RUNNER_TEMP ? [env.RUNNER_TEMP, ...RUNNER_SECRETS.map(name => path.join(env.RUNNER_TEMP!, '..', '..', name))] : []),
+      path.join(home, '.npm', '_logs'),
+      path.join(home, '.claude', 'debug'),
+      '/tmp/claude'
+    ],
     allowWrite: [...confinement.paths.write, prepared.home, prepared.tmp],
     denyWrite: confinement.paths.readOnly
   }
