@@ -101,6 +101,8 @@ async function enter(job: Job, inputs: Record<string, string>, otherGitDir: stri
     path.join(otherGitDir, 'index'),
     path.join(gitDir, 'agent-worktree.json'),
     path.join(gitDir, 'commondir'),
+    // Rewritten, it would send every later git of the main checkout to a git dir of the agent's.
+    path.join(common, 'commondir'),
     path.join(outputs['worktree-path'], '.git'),
     path.join(original, 'README.md'),
     path.join(temp, 'planted'),

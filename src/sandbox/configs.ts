@@ -25,7 +25,9 @@ export interface PreparedSandbox {
 /**
  * Codex's profile. Codex lets the most specific entry win, so it also keeps <common dir>/worktrees read-only
  * around the worktree's own git dir: a worktree another job adds while the agent runs is out of its reach
- * too. /tmp is writable as Codex's own :workspace makes it, unless something of the job lies in it.
+ * too. The folders of the common dir that hold read-only entries are named writable of their own: Codex then
+ * mounts them, and a rename of one (with a new alternates or HEAD reflog inside) fails. /tmp is writable as
+ * Codex's own :workspace makes it, unless something of the job lies in it.
  */
 export function codexConfig(paths: SandboxPaths, worktrees: string, tmp: boolean): string {
   const entry = (p: string, access: string): string => `${JSON.stringify(p)} = "${access}"`
@@ -37,6 +39,7 @@ export function codexConfig(paths: SandboxPaths, worktrees: string, tmp: boolean
     entry(':root', 'read'),
     ...(tmp ? [entry('/tmp', 'write')] : []),
     ...paths.write.map(p => entry(p, 'write')),
+    ...['objects', 'logs', 'refs'].map(folder => entry(path.join(path.dirname(worktrees), folder), 'write')),
     entry(worktrees, 'read'),
     ...paths.readOnly.map(p => entry(p, 'read')),
     ''

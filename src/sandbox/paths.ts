@@ -40,8 +40,12 @@ export interface SandboxPaths {
   readOnly: string[]
 }
 
-/** In the common dir: what git obeys (configuration, hooks, attributes, grafts, alternates, remotes). */
-const COMMON_OBEYED = ['config', 'config.worktree', 'hooks', 'info', 'shallow', 'objects/info', 'remotes', 'branches', 'rr-cache', 'modules']
+/**
+ * In the common dir: what git obeys (configuration, hooks, attributes, grafts, alternates, remotes), and its
+ * own commondir, which would send every later git of the main checkout to a git dir of the agent's making
+ * (nameItself writes it, as ".", where it is absent: a sandbox's empty stand-in would break that git).
+ */
+const COMMON_OBEYED = ['config', 'config.worktree', 'hooks', 'info', 'shallow', 'objects/info', 'remotes', 'branches', 'rr-cache', 'modules', 'commondir']
 
 /** In the worktree's git dir: what ties it to its worktree and repository, and what this action keeps there. */
 const OWN_OBEYED = ['gitdir', 'commondir', 'locked', 'config.worktree', 'info', RECORD_FILE]
@@ -60,6 +64,12 @@ export function sandboxPaths(facts: SandboxFacts): SandboxPaths {
     ...[...facts.otherGitDirs].sort()
   ]
   return { write: [worktree, gitDir, commonDir], readOnly }
+}
+
+/** The common dir names itself, so that its commondir can be read-only: git reads "." as the folder itself. */
+export function nameItself(commonDir: string): void {
+  const file = path.join(commonDir, 'commondir')
+  if (!fs.existsSync(file)) fs.writeFileSync(file, '.\n')
 }
 
 /** The facts as the disk has them now: the other worktrees are those registered in the common dir. */
