@@ -1,4 +1,4 @@
-// Builds dist/: one ncc bundle of src/index.ts for all three stages (dist/index.js, its lazily loaded
+// Builds dist/: one ncc bundle of src/index.ts for all four stages (dist/index.js, its lazily loaded
 // chunks, one licenses.txt), and the file the runner starts for each stage, as action.yml and
 // exit/action.yml name it. dist/ is committed and must be exactly what this writes.
 import { execFileSync } from 'node:child_process'
@@ -10,13 +10,21 @@ import { fileURLToPath } from 'node:url'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Each stage's file, relative to dist/, and what it starts. */
-export const STAGES = { main: 'main/index.js', post: 'post/index.js', exit: 'exit/index.js' }
+export const STAGES = { main: 'main/index.js', post: 'post/index.js', exit: 'exit/index.js', run: 'run/index.js' }
 
 const dist = path.join(ROOT, 'dist')
 // Whatever an earlier build left (a chunk that no longer exists) must not stay.
 fs.rmSync(dist, { recursive: true, force: true })
 const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js')
 execFileSync(process.execPath, [ncc, 'build', 'src/index.ts', '-o', 'dist', '--license', 'licenses.txt', '-q', '-m'], { cwd: ROOT, stdio: 'inherit' })
+// sandbox-runtime's seccomp helper (it refuses Unix sockets and new namespaces inside the sandbox), where the
+// bundled library looks for it: vendor/ beside its chunk.
+const vendor = path.join(path.dirname(createRequire(import.meta.url).resolve('@anthropic-ai/sandbox-runtime')), '..', 'vendor', 'seccomp')
+for (const arch of ['x64', 'arm64']) {
+  fs.mkdirSync(path.join(dist, 'vendor', 'seccomp', arch), { recursive: true })
+  fs.copyFileSync(path.join(vendor, arch, 'apply-seccomp'), path.join(dist, 'vendor', 'seccomp', arch, 'apply-seccomp'))
+  fs.chmodSync(path.join(dist, 'vendor', 'seccomp', arch, 'apply-seccomp'), 0o755)
+}
 for (const [stage, file] of Object.entries(STAGES)) {
   const target = path.join(dist, file)
   fs.mkdirSync(path.dirname(target), { recursive: true })

@@ -36,7 +36,7 @@ const examples = fs.readdirSync(path.join(ROOT, 'examples')).filter(f => f.endsW
 const snippets = [...read('README.md').matchAll(/```yaml\n([\s\S]*?)```/g)].map(m => m[1])
 
 describe("GitHub's parser", () => {
-  it.each(['action.yml', 'exit/action.yml'])('accepts %s', file => {
+  it.each(['action.yml', 'exit/action.yml', 'run/action.yml'])('accepts %s', file => {
     const parsed = parseAction({ name: file, content: read(file) }, new NoOperationTraceWriter())
     expect(parsed.context.errors.getErrors().map(e => e.message)).toEqual([])
     expect(parsed.value).toBeDefined()
@@ -182,7 +182,8 @@ function stepsOf(content: string): Step[] {
 const ourAction = (file: string) => parse(read(file)) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> }
 const OURS: Record<string, ReturnType<typeof ourAction>> = {
   'OWNER/agent-worktree@v1': ourAction('action.yml'),
-  'OWNER/agent-worktree/exit@v1': ourAction('exit/action.yml')
+  'OWNER/agent-worktree/exit@v1': ourAction('exit/action.yml'),
+  'OWNER/agent-worktree/run@v1': ourAction('run/action.yml')
 }
 
 const workflows = [...examples.map(file => [`examples/${file}`, read(`examples/${file}`)]), ...snippets.map((s, i) => [`README snippet ${i + 1}`, s])]

@@ -1,4 +1,4 @@
-// Covers: src/runner/inputs.ts, src/record/names.ts, src/rescue/names.ts.
+// Covers: src/runner/inputs.ts (push, run's inputs too), src/record/names.ts, src/rescue/names.ts.
 import * as fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { flattenName } from '../../src/record/names.js'
@@ -6,11 +6,13 @@ import { InputError } from '../../src/record/settings.js'
 import {
   getEnterSettings,
   getExitSettings,
+  getRunSettings,
   LEG_DEFAULT,
   nameProblem,
   parseBoolean,
   parseLeg,
   parseOnExit,
+  parsePush,
   parseRescue,
   parseRestore,
   parseSize
@@ -122,6 +124,36 @@ describe('reading the inputs as the runner passes them', () => {
   it('reads path lists separated by newlines or commas, tidied', () => {
     inputs({ 'symlink-dirs': 'node_modules/\n./.venv , node_modules\n\n', 'sparse-paths': 'packages/a,packages/b' })
     expect(getEnterSettings()).toMatchObject({ symlinkDirs: ['node_modules', '.venv'], sparsePaths: ['packages/a', 'packages/b'] })
+  })
+
+  it("reads push: false or empty pushes nothing, true the worktree's own branch, anything else names one", () => {
+    expect(parsePush('push', '')).toBe(false)
+    expect(parsePush('push', 'False')).toBe(false)
+    expect(parsePush('push', 'true')).toEqual({})
+    expect(parsePush('push', 'agent/fix')).toEqual({ branch: 'agent/fix' })
+    expect(() => parsePush('push', '--force')).toThrow(/^Input 'push' has the value "--force": it is neither true, false nor a branch name/)
+    inputs({ push: 'agent/fix' })
+    expect(getEnterSettings().push).toEqual({ branch: 'agent/fix' })
+    inputs({ push: 'false' })
+    expect(getEnterSettings().push).toBeUndefined()
+    expect(getExitSettings().push).toBe(false)
+    inputs({})
+    expect(getExitSettings().push).toBeUndefined()
+  })
+
+  it('reads the inputs of the run sub-action', () => {
+    process.env.GITHUB_WORKSPACE = '/ws/repo'
+    inputs({ command: 'claude -p "go"\n', path: '../wt', 'allowed-domains': 'api.anthropic.com, *.github.com\nexample.com:443', 'allow-unconfined': 'false' })
+    expect(getRunSettings()).toEqual({
+      command: 'claude -p "go"',
+      path: '/ws/wt',
+      allowedDomains: ['api.anthropic.com', '*.github.com', 'example.com:443'],
+      allowUnconfined: false
+    })
+    inputs({ command: '  ' })
+    expect(() => getRunSettings()).toThrow(/^Input 'command' has the value "": it is empty/)
+    inputs({ command: 'true', 'allowed-domains': 'https://example.com' })
+    expect(() => getRunSettings()).toThrow(/"https:\/\/example.com" is not a domain/)
   })
 
   it('reads every input of the exit sub-action', () => {

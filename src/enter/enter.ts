@@ -11,7 +11,7 @@ import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
 import { isInside, realPath, samePath } from '../os/paths.js'
 import { entryOf, gitDirOf, makeClone } from '../exit/clones.js'
-import { exitPlan, planCreate, type Plan } from './plan.js'
+import { exitPlan, planCreate, pushPlan, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
@@ -442,6 +442,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     throw new InputError('path', given, 'its folder is missing', 'Run git worktree prune, then omit path to create a new worktree.')
   }
   const me = currentOwner()
+  const branch = found.entry.branch?.replace(/^refs\/heads\//, '') ?? ''
   const record: WorktreeRecord = {
     token: randomBytes(8).toString('hex'),
     repository: repo.toplevel,
@@ -449,11 +450,12 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     id: path.basename(gitDir),
     path: found.entry.path,
     name: path.basename(found.entry.path),
-    branch: found.entry.branch?.replace(/^refs\/heads\//, '') ?? '',
+    branch,
     baseSha: found.entry.head ?? '',
     created: false,
     checkedOut: true,
     ...exitPlan(settings, 'keep', repo.commonDir),
+    ...(await pushPlan(repo, settings, branch, pinned.push)),
     ...pinned,
     owner: me
   }

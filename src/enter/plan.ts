@@ -4,14 +4,14 @@ import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { flattenName, generateName } from '../record/names.js'
-import { InputError, type OnExit } from '../record/settings.js'
+import { InputError, type OnExit, type PushRequest } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { currentOwner } from '../record/ownership.js'
 import { isInside, isReallyInside, realPath } from '../os/paths.js'
 import { planLinks, resolveIncludeFile } from './prepare-worktree.js'
 import { adminDirOf, folderOf, listWorktrees, type Repository } from '../git/repository.js'
 import { refsNamed } from '../shared/shared-refs.js'
-import type { WorktreeRecord } from '../record/state-helper.js'
+import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { cloneEntries } from '../exit/clones.js'
 
 export interface Plan {
@@ -31,7 +31,7 @@ const NAME_MAX = 255
 const PATH_MAX = 4096
 
 /** The record of the worktree to create, and what to prepare in it. The caller holds the repository lock. */
-export async function planCreate(repo: Repository, settings: EnterSettings, pinned: Pick<WorktreeRecord, 'fileMode' | 'pinned'>): Promise<Plan> {
+export async function planCreate(repo: Repository, settings: EnterSettings, pinned: Pick<WorktreeRecord, 'fileMode' | 'pinned' | 'push'>): Promise<Plan> {
   const name = settings.name ?? generateName()
   const nameInput = settings.name === undefined ? 'name (generated)' : 'name'
   const worktreesDir = await checkWorktreesDir(repo, settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel), settings.worktreesDir !== undefined)
@@ -65,10 +65,50 @@ export async function planCreate(repo: Repository, settings: EnterSettings, pinn
     recycle: settings.recycle || undefined,
     isolation: settings.isolation === 'clone' ? 'clone' : undefined,
     ...exitPlan(settings, 'remove', repo.commonDir),
+    ...(await pushPlan(repo, settings, branch, pinned.push)),
     ...pinned,
     owner: currentOwner()
   }
   return { record, includeFile, missingLinks: missing }
+}
+
+/** The branch the exit pushes to, as the push input asks: checked now, before anything is created. */
+export async function pushPlan(
+  repo: Repository,
+  settings: EnterSettings,
+  branch: string,
+  remote: PushTarget | undefined
+): Promise<Pick<WorktreeRecord, 'pushTo'>> {
+  if (!settings.push) return {}
+  if (!remote)
+    throw new InputError(
+      'push',
+      settings.push.branch ?? 'true',
+      `${repo.toplevel} has no remote to push to`,
+      'Add one (actions/checkout adds origin), or remove push.'
+    )
+  return { pushTo: await pushBranch(repo, settings.push, branch) }
+}
+
+/** The branch a push request names, checked: the one given, or the worktree's own (`own`, '' when HEAD is detached). */
+export async function pushBranch(repo: Pick<Repository, 'git'>, request: PushRequest, own: string): Promise<string> {
+  const value = request.branch ?? 'true'
+  const to = request.branch ?? own
+  if (!to)
+    throw new InputError(
+      'push',
+      value,
+      'the worktree has no branch of its own (its HEAD is detached)',
+      'Give the name of the branch to push to, such as push: agent/fix.'
+    )
+  if (to.startsWith('-') || !(await repo.git.isValidBranchName(to)))
+    throw new InputError(
+      'push',
+      value,
+      `"${to}" is not a valid branch name (see git check-ref-format)`,
+      "Give a valid branch name, or true for the worktree's own."
+    )
+  return to
 }
 
 /** How the worktree is to be exited, as the main step was told: `onExit` when on-exit was not given. */

@@ -33,6 +33,7 @@ export type Stated = Pick<
   | 'owner'
   | 'leg'
   | 'isolation'
+  | 'pushTo'
 >
 
 /** What only the step's own record vouches for. */
@@ -92,7 +93,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
     original: record.original,
     owner: record.owner,
     leg: record.leg,
-    isolation: record.isolation
+    isolation: record.isolation,
+    pushTo: record.pushTo
   }
   const believed: Believed = own
     ? {

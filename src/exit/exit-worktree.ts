@@ -26,6 +26,7 @@ import { readRecordFile, writeHints, type RecordHints } from '../record/state-he
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { park, parkClone } from './worktree-pool.js'
+import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 
 /** A short, stable code for what was found and done, for workflows to branch on. */
 export type Reason =
@@ -52,6 +53,8 @@ export interface ExitOptions {
   rescue: RescueTarget[]
   /** How long the repository lock is waited for before the worktree is kept and reported. */
   lockTimeoutMs?: number
+  /** The branch of the remote to push the worktree's HEAD to first (the push input). */
+  pushTo?: string
   /** The remote to ask where the evidence names none of its own: the sweep asks its own main step's remote of enter. */
   onRemote?: () => Promise<OnRemote>
 }
@@ -73,6 +76,8 @@ export interface ExitResult {
   /** What changed in what every worktree of the repository shares (refs, config, hooks): the job's agent, or another job. */
   shared: SharedChange[]
   rescue?: RescueResult
+  /** What the push input pushed first, or why it could not. */
+  pushed?: Pushed
   /** Kept: the ref that holds its commits (and its snapshot), which the next actions/checkout leaves alone. */
   keptRef?: string
   /** Kept at the end of the job: the branch it was detached from, as the next actions/checkout deletes every branch. */
@@ -107,6 +112,8 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     return { ...base, path: found.folder, reason: 'exited', exited, keptRef: keptMark, ...protectedFrom, warning: false }
   }
   const settled = await settleFolder(found.folder, pointerOf(found), found.hints?.removing === true)
+  // Pushed first, so that the remote has what went when the gate asks it; never a worktree that is not provably this job's.
+  const pushed = options.pushTo && mayRemove(found) ? await pushWorktree(repo, evidence, found.gitDir, options.pushTo) : undefined
   const onRemote = remoteOf(repo, evidence, found, options)
   const { gate, links } = await gateFor(repo, evidence, found, settled, onRemote)
   // The sweep reports neither the original checkout nor what is shared: it was not there while that job ran.
@@ -118,16 +125,16 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     options.step === 'sweep' ? [] : isolationBreach(evidence),
     options.step === 'sweep'
       ? []
-      : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own).then(changes =>
-          confirmedByRemote(changes, repo.commonDir, evidence.believed.push)
-        )
+      : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own)
+          .then(all => all.filter(c => !isOwnPush(pushed, c)))
+          .then(changes => confirmedByRemote(changes, repo.commonDir, evidence.believed.push))
   ])
   findings.error ??= folderProblem(settled.state, found.gitDir)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
   const foreign = !mayRemove(found) && options.onExit === 'remove'
   const verdict = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
   throwIfCancelled()
-  const judged = { ...base, findings, breach, shared, verdict, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
+  const judged = { ...base, findings, breach, shared, verdict, pushed, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
     const outcome = await removeIt({ repo, evidence, options, found, onRemote }, settled, { gate, links, findings, verdict })
     return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }

@@ -5,6 +5,10 @@ export type RescueTarget = 'artifact' | 'branch'
 export type Isolation = 'worktree' | 'clone'
 /** What a new worktree starts from besides its base: the rescue the previous attempt left (auto), or one by name. */
 export type RestoreRequest = 'auto' | { kind: RescueTarget; name: string }
+/** What an exit pushes the worktree's HEAD to: the branch of this name on the remote, or (none given) the worktree's own. */
+export interface PushRequest {
+  branch?: string
+}
 
 /** A bad input: names the input, the value and the fix. */
 export class InputError extends Error {

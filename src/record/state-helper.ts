@@ -101,6 +101,8 @@ export interface WorktreeRecord {
   push?: PushTarget
   /** What our git may use: the job's git set-up of enter (git-setup.ts). */
   git?: GitSetup
+  /** The branch of that remote an exit pushes the worktree's HEAD to (the push input); none: nothing is pushed. */
+  pushTo?: string
   /** The index of the job among the legs of its matrix: rescue names stay apart. */
   leg?: string
   /** What the job brought into the worktree, kept in a file in RUNNER_TEMP (its hash here): never the agent's work. */

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import type { Git } from '../git/git-command-manager.js'
+import type { Git, GitResult } from '../git/git-command-manager.js'
 import type { RescueTarget } from '../record/settings.js'
 import type { Repository } from '../git/repository.js'
 import { shellQuote } from '../os/processes.js'
@@ -108,11 +108,8 @@ function withheldFrom(snapshot: Snapshot, facts: RescueFacts): Withheld | undefi
 }
 
 /**
- * Pushes the snapshot, and nothing else, to the URL the remote had at enter: from a sealed view, so that no
- * setting of the repository (a receive-pack or ssh command, a push URL, insteadOf, push options, follow-tags,
- * a proxy) takes part, authenticated as the workflow's own push was when the main step entered (the job's git
- * set-up of enter: its ssh command, helpers, headers, insteadOf). The branch must not exist yet: a ref that is
- * not ours is never overwritten.
+ * Pushes the snapshot, and nothing else, to a branch of the remote of enter (pushCommit) that must not exist
+ * yet: a ref that is not ours is never overwritten.
  */
 async function pushBranch(
   repo: Repository,
@@ -122,45 +119,66 @@ async function pushBranch(
 ): Promise<{ remote: string; name: string } | Omit<RescueFailure, 'target'>> {
   const target = facts.push
   if (!target) return { cause: facts.unsealed ? 'unsealed' : 'no-remote', said: '' }
-  const view = openView({ objects: path.join(repo.commonDir, 'objects'), head: snapshot.commit })
+  for (let take = 1; ; take++) {
+    const branch = rescueName(facts, '/', take)
+    const pushed = await pushCommit(repo, target, snapshot.commit, branch, { lease: '', deadline })
+    // The name is taken (by an earlier rescue of this job): the next take.
+    if (pushed.exitCode !== 0 && take < TAKES && /\(stale info\)|already exists/.test(pushed.stderr)) continue
+    if (pushed.exitCode !== 0) return { cause: 'refused', said: pushRefusal(target, branch, pushed) }
+    return { remote: target.remote, name: branch }
+  }
+}
+
+/**
+ * Pushes one commit to refs/heads/<branch> at the URL the remote had at enter: from a sealed view, so that no
+ * setting of the repository (a receive-pack or ssh command, a push URL, insteadOf, push options, follow-tags,
+ * a proxy) takes part, and no hook, authenticated as the workflow's own push was when the main step entered (the
+ * job's git set-up of enter: its ssh command, helpers, headers, insteadOf). `lease`: the
+ * object id the branch must have on the remote ('' for none: it must not exist); without one, a plain push,
+ * which only fast-forwards.
+ */
+export async function pushCommit(
+  repo: Repository,
+  target: PushTarget,
+  commit: string,
+  branch: string,
+  options: { lease?: string; deadline: number; objects?: string }
+): Promise<GitResult> {
+  const view = openView({ objects: options.objects ?? path.join(repo.commonDir, 'objects'), head: commit })
   try {
     const settings = ['push.pushOption=', 'push.followTags=false', 'push.negotiate=false', 'push.recurseSubmodules=no'].flatMap(setting => ['-c', setting])
-    for (let take = 1; ; take++) {
-      const branch = rescueName(facts, '/', take)
-      const pushed = await view.git.run(
-        [
-          ...settings,
-          'push',
-          '--no-verify',
-          '--no-follow-tags',
-          '--no-signed',
-          '--recurse-submodules=no',
-          '--progress',
-          `--force-with-lease=refs/heads/${branch}:`,
-          '--end-of-options',
-          target.url,
-          `${snapshot.commit}:refs/heads/${branch}`
-        ],
-        // Only these transports, whatever a global config says.
-        {
-          env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
-          stallMs: STALL_MS,
-          deadline,
-          interruptible: true,
-          remote: true
-        }
-      )
-      // The name is taken (by an earlier rescue of this job): the next take.
-      if (pushed.exitCode !== 0 && take < TAKES && /\(stale info\)|already exists/.test(pushed.stderr)) continue
-      if (pushed.exitCode !== 0) {
-        const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:| ! |To |git stopped)/.test(line.trim()))
-        return { cause: 'refused', said: `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}` }
+    return await view.git.run(
+      [
+        ...settings,
+        'push',
+        '--no-verify',
+        '--no-follow-tags',
+        '--no-signed',
+        '--recurse-submodules=no',
+        '--progress',
+        ...(options.lease === undefined ? [] : [`--force-with-lease=refs/heads/${branch}:${options.lease}`]),
+        '--end-of-options',
+        target.url,
+        `${commit}:refs/heads/${branch}`
+      ],
+      // Only these transports, whatever a global config says.
+      {
+        env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
+        stallMs: STALL_MS,
+        deadline: options.deadline,
+        interruptible: true,
+        remote: true
       }
-      return { remote: target.remote, name: branch }
-    }
+    )
   } finally {
     view.dispose()
   }
+}
+
+/** What the remote (or git) said when a push failed: its own lines, for a person to read. */
+export function pushRefusal(target: PushTarget, branch: string, pushed: GitResult): string {
+  const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:|! |To |git stopped)/.test(line.trim()))
+  return `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}`
 }
 
 /**

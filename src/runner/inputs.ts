@@ -3,7 +3,7 @@ import * as core from '@actions/core'
 import * as path from 'node:path'
 import { NAME_MAX_LENGTH } from '../record/names.js'
 import { parseRescueName } from '../rescue/names.js'
-import { InputError, type Isolation, type OnExit, type RescueTarget, type RestoreRequest } from '../record/settings.js'
+import { InputError, type Isolation, type OnExit, type PushRequest, type RescueTarget, type RestoreRequest } from '../record/settings.js'
 
 export interface EnterSettings {
   /** Worktree name; undefined means generate one. */
@@ -35,6 +35,8 @@ export interface EnterSettings {
   /** A rescue to restore into the new worktree; undefined: none. */
   restore?: RestoreRequest
   isolation: Isolation
+  /** Push the worktree's HEAD at exit; undefined: nothing is pushed. */
+  push?: PushRequest
 }
 
 export interface ExitSettings {
@@ -44,6 +46,18 @@ export interface ExitSettings {
   discardChanges: boolean
   /** undefined: as the main step was told. */
   rescue?: RescueTarget[]
+  /** false: nothing is pushed; undefined: as the main step was told. */
+  push?: PushRequest | false
+}
+
+export interface RunSettings {
+  /** The bash script to run. */
+  command: string
+  /** The worktree to run it in; undefined means the one this job entered last. */
+  path?: string
+  /** The domains it may reach; empty: the network is open. */
+  allowedDomains: string[]
+  allowUnconfined: boolean
 }
 
 export const DEFAULT_RESCUE_MAX_SIZE = '100MB'
@@ -74,6 +88,18 @@ export function parseOnExit(input: string, value: string): OnExit | undefined {
   if (value === '') return undefined
   if (value === 'keep' || value === 'remove') return value
   throw new InputError(input, value, 'it is neither keep nor remove', 'Use on-exit: keep or on-exit: remove.')
+}
+
+/**
+ * The push input: false (or empty) pushes nothing; true pushes to the worktree's own branch; anything else is
+ * the name of the branch to push to, which git checks in the main step.
+ */
+export function parsePush(input: string, value: string): PushRequest | false {
+  if (value === '' || FALSE_VALUES.includes(value)) return false
+  if (TRUE_VALUES.includes(value)) return {}
+  if (value.startsWith('-') || /\s/.test(value))
+    throw new InputError(input, value, 'it is neither true, false nor a branch name', "Use true (the worktree's own branch), false, or a branch name.")
+  return { branch: value }
 }
 
 /**
@@ -247,7 +273,8 @@ export function getEnterSettings(): EnterSettings {
     recycle,
     leg: parseLeg('leg', checked('leg')),
     restore,
-    isolation
+    isolation,
+    push: parsePush('push', checked('push')) || undefined
   }
 }
 
@@ -287,10 +314,37 @@ export function parseLeg(input: string, value: string): string | undefined {
 export function getExitSettings(): ExitSettings {
   const worktreePath = optional('path')
   const rescue = optional('rescue')
+  const push = optional('push')
   return {
     path: worktreePath === undefined ? undefined : absolute(worktreePath),
     onExit: parseOnExit('on-exit', checked('on-exit')),
     discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
-    rescue: rescue === undefined ? undefined : parseRescue('rescue', rescue)
+    rescue: rescue === undefined ? undefined : parseRescue('rescue', rescue),
+    push: push === undefined ? undefined : parsePush('push', push)
+  }
+}
+
+export function getRunSettings(): RunSettings {
+  const command = core.getInput('command')
+  if (!command) throw new InputError('command', command, 'it is empty', 'Give the bash commands to run, as in a run: step.')
+  const worktreePath = optional('path')
+  const domains = core.getInput('allowed-domains')
+  const allowedDomains = [...new Set(domains.split(/[\s,]+/).filter(Boolean))]
+  for (const domain of allowedDomains) {
+    // Host names (a leading *. for every name under one), an optional :port: what sandbox-runtime takes.
+    if (!/^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/.test(domain)) {
+      throw new InputError(
+        'allowed-domains',
+        domains,
+        `"${domain}" is not a domain`,
+        'Give domains such as api.anthropic.com or *.github.com, one per line or separated by commas.'
+      )
+    }
+  }
+  return {
+    command,
+    path: worktreePath === undefined ? undefined : absolute(worktreePath),
+    allowedDomains,
+    allowUnconfined: parseBoolean('allow-unconfined', checked('allow-unconfined'))
   }
 }

@@ -309,6 +309,9 @@ export function report(result: ExitResult, prefix = ''): void {
   }
   reportShared(result)
   for (const problem of rescueProblems(result.rescue)) core.warning(oneLine(problem), { title: 'agent-worktree: rescue' })
+  if (result.pushed && 'failed' in result.pushed) core.warning(oneLine(pushFailure(result.pushed)), { title: 'agent-worktree: push' })
+  else if (result.pushed)
+    core.info(oneLine(`Pushed ${result.pushed.commit.slice(0, 12)} to the branch ${result.pushed.branch} of ${result.pushed.remote} (${result.pushed.url}).`))
   const message = `${prefix}${messageOf(result)}`
   if (!result.warning) return core.info(oneLine(message))
   core.warning([message, ...findingLines(result.findings)].map(oneLine).join('\n'), { title: 'agent-worktree' })
@@ -416,8 +419,17 @@ export function setExitOutputs(result: ExitResult): void {
   core.setOutput('rescued', String(rescued(result.rescue)))
   core.setOutput('rescue-ref', result.rescue?.branch?.name ?? '')
   core.setOutput('rescue-artifact', result.rescue?.artifact?.name ?? '')
+  const pushed = result.pushed && !('failed' in result.pushed) ? result.pushed : undefined
+  core.setOutput('pushed', String(pushed !== undefined))
+  core.setOutput('pushed-branch', pushed?.branch ?? '')
+  core.setOutput('pushed-commit', pushed?.commit ?? '')
   core.setOutput('shared-changes', sharedChangesOutput(result.shared))
   core.setOutput('message', oneLine(messageOf(result)))
+}
+
+/** Why the push input's push did not happen, and what the work became. */
+export function pushFailure(pushed: { branch: string; failed: string }): string {
+  return `The worktree's HEAD was not pushed to the branch ${pushed.branch}: ${pushed.failed}. What is unsaved was judged as if no push had been asked.`
 }
 
 /** The post could not exit the worktree: it stays as it is, and the job is not failed for it. */

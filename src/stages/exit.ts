@@ -5,12 +5,13 @@ import * as path from 'node:path'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
 import { CancelledError, Git, handleCancellation } from '../git/git-command-manager.js'
-import { InputError } from '../record/settings.js'
+import { InputError, type PushRequest } from '../record/settings.js'
+import { pushBranch } from '../enter/plan.js'
 import { getExitSettings } from '../runner/inputs.js'
 import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
 import { POST_LOCK_TIMEOUT_MS } from './post.js'
-import { report, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
+import { pushFailure, report, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
 import { pinRecorded } from '../git/git-setup.js'
 import { adminDirOf, listConfig, lockOf, openRepository, type Repository } from '../git/repository.js'
 import { readSmall } from '../os/untrusted-files.js'
@@ -32,17 +33,26 @@ export async function run(): Promise<void> {
       discardChanges: settings.discardChanges,
       step: 'exit' as const,
       rescue: settings.rescue ?? record.rescue,
-      lockTimeoutMs: POST_LOCK_TIMEOUT_MS
+      lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
+      pushTo: await pushTo(settings.push, record, repo)
     }
     const result = await exitWorktree(evidenceOf(record, sealed ? 'sealed' : 'hint'), options, repo)
     report(result)
     setExitOutputs(result)
     await writeSummary(result)
+    // A push asked for and not made fails the step: what the workflow does next expects the branch there.
+    if (result.pushed && 'failed' in result.pushed) core.setFailed(pushFailure(result.pushed))
   } catch (error) {
     // A cancelled exit leaves the worktree as it was: the outputs say so, for a step that runs always().
     if (error instanceof CancelledError) setCancelledOutputs(error.message)
     core.setFailed((error as Error).message)
   }
+}
+
+/** The branch to push to: the exit's own push input, else the main step's. */
+async function pushTo(push: PushRequest | false | undefined, record: WorktreeRecord, repo: Repository): Promise<string | undefined> {
+  if (push === undefined) return record.pushTo
+  return push === false ? undefined : pushBranch(repo, push, record.branch)
 }
 
 /**
@@ -60,7 +70,7 @@ function sealedSetup(target: string | undefined): GitSetup | undefined {
  * it chooses the target: the worktree is the one at the given path (or AGENT_WORKTREE_PATH), in the
  * repository opened from there; its record must carry the token of its lock, and belong to this job.
  */
-async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean }> {
+export async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean }> {
   const target = given ?? process.env[ENV_WORKTREE_PATH]
   const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`
   const fix = "Give the worktree-path output of this job's agent-worktree step."

@@ -41,7 +41,8 @@ export async function run(): Promise<void> {
       discardChanges: record.discardChanges,
       step: 'post' as const,
       rescue: record.rescue,
-      lockTimeoutMs: POST_LOCK_TIMEOUT_MS
+      lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
+      pushTo: record.pushTo
     }
     const result = await exitWorktree(evidenceOf(record, 'state'), options, repo)
     report(result)

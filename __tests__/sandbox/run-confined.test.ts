@@ -1,0 +1,206 @@
+// The run sub-action, through the committed bundles, with the real sandbox (sandbox-runtime over bubblewrap):
+// the agent's git work succeeds in the worktree; what would reach our steps or the job (the job's home, the
+// file-command files, RUNNER_TEMP, hooks, the original checkout, the runtime token, a process left running) is
+// refused or absent.
+import { spawnSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import * as path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Job } from '../../scripts/runner.mjs'
+import { git, makeRepos, type Repos } from '../helpers/repos.js'
+import { warnings } from '../helpers/steps.js'
+
+/** Why the real sandbox cannot run here, or undefined when it can. */
+function sandboxMissing(): string | undefined {
+  for (const tool of ['bwrap', 'socat', 'rg']) if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed`
+  const probe = spawnSync('bwrap', ['--unshare-user', '--unshare-pid', '--ro-bind', '/', '/', 'true'], { encoding: 'utf8' })
+  return probe.status === 0 ? undefined : `bubblewrap cannot make namespaces here: ${probe.stderr.trim()}`
+}
+const missing = sandboxMissing()
+if (missing) console.warn(`run-confined.test: skipped, ${missing}`)
+
+let repos: Repos
+let home: string
+
+beforeEach(() => {
+  repos = makeRepos()
+  // The job's home: what the agent must not write (its git config, its agents' settings).
+  home = path.join(repos.root, 'home')
+  fs.mkdirSync(home)
+  fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = Workflow\n\temail = workflow@example.com\n')
+})
+afterEach(() => repos.cleanup())
+
+function job(env: Record<string, string> = {}): Job {
+  return new Job({
+    workspace: repos.clone,
+    temp: path.join(repos.root, 'runner', '_temp'),
+    watchChildren: true,
+    env: { GITHUB_RUN_ID: '5', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'agents', RUNNER_NAME: 'runner-1', HOME: home, ...env }
+  })
+}
+
+/** Each line of the script's output that says how one attempt went: `<name> ok` or `<name> refused`. */
+const TRY = 'try() { name=$1; shift; if ( "$@" ) >/dev/null 2>&1; then echo "$name ok"; else echo "$name refused"; fi; }\n'
+
+describe.skipIf(missing !== undefined)('run', () => {
+  it("inside, commit, branch and stash succeed; the job's home, hooks, the checkout and the file-command files are out of reach", async () => {
+    fs.writeFileSync(path.join(repos.root, '.credentials'), '{"scheme": "OAuth"}\n')
+    const j = job()
+    const main = await j.uses('.', { name: 'confined' })
+    expect(main.exitCode, main.stdout).toBe(0)
+    const wt = main.outputs['worktree-path']
+    const common = path.join(repos.clone, '.git')
+    const files = path.join(repos.root, 'runner', '_temp')
+    const script = `${TRY}
+try commit sh -c 'echo work > work.txt && git add work.txt && git commit -qm work'
+try branch git branch agent/side
+try stash sh -c 'echo more >> work.txt && git stash -q && git stash pop -q'
+try home-gitconfig sh -c 'echo "[core]" >> ${home}/.gitconfig'
+try own-home sh -c 'echo x > "$HOME/.agentrc"'
+try hook sh -c 'echo x > ${common}/hooks/pre-push'
+try config sh -c 'echo x >> ${common}/config'
+try checkout sh -c 'echo x >> ${repos.clone}/README.md'
+try runner-temp sh -c 'echo x > ${files}/planted && test -s ${files}/planted'
+try runner-credentials cat ${path.join(repos.root, '.credentials')}
+for f in ${files}/*-github_env ${files}/*-github_path; do echo "PLANTED=1" >> "$f" 2>/dev/null; echo /planted >> "$f" 2>/dev/null; done
+env | grep -q '^ACTIONS_' && echo "env-token found" || echo "env-token absent"
+cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -q emulated-runtime-token && echo "proc-token found" || echo "proc-token absent"
+setsid sleep 3017 >/dev/null 2>&1 < /dev/null &
+echo "pid-1 $(cat /proc/1/cmdline | tr '\\0' ' ')"
+`
+    const run = await j.uses('run', { command: script })
+    expect(run.exitCode, run.stderr).toBe(0)
+    const said = Object.fromEntries(
+      run.stdout
+        .split('\n')
+        .map(line => line.split(' '))
+        .filter(words => words.length >= 2 && /^(ok|refused|found|absent)$/.test(words[1]))
+        .map(([name, how]) => [name, how])
+    )
+    expect(said).toEqual({
+      commit: 'ok',
+      branch: 'ok',
+      stash: 'ok',
+      'home-gitconfig': 'refused',
+      'own-home': 'ok',
+      hook: 'refused',
+      config: 'refused',
+      checkout: 'refused',
+      // RUNNER_TEMP is an empty folder of the sandbox's: what goes there stays there.
+      'runner-temp': 'ok',
+      // A self-hosted runner's own key, beside its work folder.
+      'runner-credentials': 'refused',
+      'env-token': 'absent',
+      'proc-token': 'absent'
+    })
+    // The commit is the workflow's identity, read from the job's git config.
+    expect(git(wt, 'log', '-1', '--format=%an %s')).toBe('Workflow work')
+    expect(git(wt, 'branch', '--list', 'agent/side')).toContain('agent/side')
+    expect(fs.readFileSync(path.join(home, '.gitconfig'), 'utf8')).not.toContain('[core]')
+    expect(fs.existsSync(path.join(common, 'hooks', 'pre-push'))).toBe(false)
+    expect(fs.existsSync(path.join(files, 'planted'))).toBe(false)
+    expect(git(repos.clone, 'status', '--porcelain')).toBe('')
+    expect(j.exported.PLANTED).toBeUndefined()
+    // No program the step started had the runtime token: neither the sandbox nor sandbox-runtime's helpers.
+    expect(run.children?.length).toBeGreaterThan(0)
+    expect(run.children?.filter(c => c.token)).toEqual([])
+    // Its own pid namespace; and what it left running died with the step.
+    expect(run.stdout).not.toMatch(/^pid-1 .*node/m)
+    expect(spawnSync('pgrep', ['-f', 'sleep 3017']).status).toBe(1)
+    expect(j.strays().filter(p => p.command.includes('sleep'))).toEqual([])
+    const next = await j.uses('run', { command: 'echo "path=$PATH" "planted=${PLANTED:-}"' })
+    expect(next.stdout).not.toContain('/planted')
+    expect(next.stdout).toContain('planted=\n')
+  })
+
+  it('the network is open by default; allowed-domains leaves only those domains, through the proxy', async () => {
+    const server = http.createServer((_req, res) => res.end('reached\n'))
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+      const j = job()
+      await j.uses('.', { name: 'network' })
+      const fetch = `node -e 'fetch(process.argv[1]).then(r => r.text()).then(t => process.stdout.write(t), e => { console.log("unreached " + e.cause?.code); process.exit(0) })' ${url}`
+      const open = await j.uses('run', { command: fetch })
+      expect(open.stdout).toContain('reached\n')
+      // Inside, only the proxy is there: the server is not reachable, and the proxy refuses a domain not listed.
+      const limited = await j.uses('run', {
+        command: `${fetch}; curl -sS --max-time 5 -o /dev/null -w '%{http_code}\\n' http://not-listed.example.org/ || true`,
+        'allowed-domains': 'example.com'
+      })
+      expect(limited.exitCode, limited.stderr).toBe(0)
+      expect(limited.stdout).toMatch(/^unreached ECONNREFUSED\n403\n$/)
+    } finally {
+      server.close()
+    }
+  })
+
+  it('a cancelled step stops the command and everything it started', async () => {
+    const j = job()
+    await j.uses('.', { name: 'cancelled' })
+    const run = await j.uses('run', { command: 'setsid sleep 3019 & sleep 3019' }, { cancel: { afterMs: 2500 } })
+    expect(run.exitCode).not.toBe(0)
+    expect(run.durationMs).toBeLessThan(7500)
+    expect(spawnSync('pgrep', ['-f', 'sleep 3019']).status).toBe(1)
+  })
+
+  it("its exit code is the step's, and a failing command fails it", async () => {
+    const j = job()
+    await j.uses('.', { name: 'exit-code' })
+    const run = await j.uses('run', { command: 'echo before; exit 3' })
+    expect(run.exitCode).toBe(3)
+    expect(run.stdout).toContain('before')
+    expect(run.annotations.map(a => a.message)).toContain('The command exited with code 3.')
+    // bash -e, as a run: step: the first failing command ends it.
+    const failing = await j.uses('run', { command: 'false\necho never' })
+    expect(failing.exitCode).toBe(1)
+    expect(failing.stdout).not.toContain('never')
+  })
+
+  it('where the sandbox cannot start, the step fails with one line that says why and what to change; allow-unconfined runs it, with a warning', async () => {
+    // A machine whose kernel refuses bubblewrap's namespaces (as Ubuntu 24.04's AppArmor default does): bwrap
+    // stands in, saying what the real one says there.
+    const bin = path.join(repos.root, 'bin')
+    fs.mkdirSync(bin)
+    fs.writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n', { mode: 0o755 })
+    const j = job({ PATH: `${bin}:${process.env.PATH}` })
+    await j.uses('.', { name: 'no-userns' })
+    const marker = path.join(repos.root, 'ran')
+    const refused = await j.uses('run', { command: `touch ${marker}` })
+    expect(refused.exitCode).not.toBe(0)
+    expect(fs.existsSync(marker)).toBe(false)
+    const errors = refused.annotations.filter(a => a.level === 'error').map(a => a.message)
+    expect(errors).toEqual([
+      expect.stringMatching(/^The command cannot be confined here: bwrap: setting up uid map: Permission denied\. .*allow-unconfined: true/)
+    ])
+    const allowed = await j.uses('run', { command: `touch ${marker}`, 'allow-unconfined': 'true' })
+    expect(allowed.exitCode).toBe(0)
+    expect(fs.existsSync(marker)).toBe(true)
+    expect(warnings(allowed)).toEqual([expect.stringMatching(/^The command ran unconfined \(allow-unconfined: true\): bwrap: setting up uid map/)])
+  })
+
+  it("refuses where git in the sandbox would read the job's token: actions/checkout before v6 kept it in the repository's config", async () => {
+    const j = job()
+    await j.uses('.', { name: 'legacy-credentials' })
+    git(repos.clone, 'config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic c2VjcmV0')
+    const run = await j.uses('run', { command: 'git config --get-regexp extraheader' })
+    expect(run.exitCode).not.toBe(0)
+    expect(run.stdout).not.toContain('c2VjcmV0')
+    expect(run.annotations[0].message).toMatch(/holds the job's credentials .*actions\/checkout@v6/)
+  })
+
+  it('leaves nothing of its own behind: no placeholder in the git dirs, no step folder', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'tidy' })
+    const common = path.join(repos.clone, '.git')
+    const listed = (): string[] => [...fs.readdirSync(common), ...fs.readdirSync(main.outputs['git-dir']).map(name => `worktree/${name}`)].sort()
+    const before = listed()
+    const run = await j.uses('run', { command: 'true' })
+    expect(run.exitCode, run.stderr).toBe(0)
+    expect(listed()).toEqual(before)
+    expect(fs.readdirSync(path.join(repos.root, 'runner', '_temp')).filter(name => name.startsWith('agent-worktree-run-'))).toEqual([])
+  })
+})

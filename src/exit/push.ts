@@ -1,0 +1,43 @@
+// The push input: at exit, the worktree's HEAD goes to a branch of the remote the repository had at enter, by
+// the rescue's sealed push (no hook, setting or credential of the agent's takes part). What it pushed is then on
+// a remote-tracking ref, as after any push, and the gate counts it saved.
+import * as path from 'node:path'
+import { Git } from '../git/git-command-manager.js'
+import type { Repository } from '../git/repository.js'
+import { writeRef } from '../git/worktree-refs.js'
+import { pushCommit, pushRefusal, RESCUE_TIME_LIMIT_MS } from '../rescue/rescue.js'
+import type { Evidence } from './evidence.js'
+
+/** What the push did: where the commit went, or why nothing went. */
+export type Pushed = { remote: string; url: string; branch: string; commit: string; tracking: string } | { branch: string; failed: string }
+
+/** The exit's own change to what every worktree shares: the remote-tracking ref of what it pushed. */
+export function isOwnPush(pushed: Pushed | undefined, change: { kind: string; name: string; to?: string }): boolean {
+  return !!pushed && 'tracking' in pushed && change.kind === 'ref' && change.name === pushed.tracking && change.to === pushed.commit
+}
+
+/** Pushes the HEAD of the worktree whose git dir is `gitDir` to refs/heads/<branch> of the remote of enter, fast-forward only. */
+export async function pushWorktree(repo: Repository, evidence: Evidence, gitDir: string, branch: string): Promise<Pushed> {
+  const target = evidence.believed.push
+  if (!target) {
+    const why =
+      evidence.source === 'hint'
+        ? "the record in the worktree's git dir is not this job's sealed record, so the remote of enter is unknown, and nothing is pushed elsewhere"
+        : 'the repository had no remote when the main step entered'
+    return { branch, failed: why }
+  }
+  // HEAD as the worktree's own git dir has it: what the agent left checked out.
+  const head = await new Git(repo.commonDir, [`--git-dir=${gitDir}`]).run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+  if (head.exitCode !== 0) return { branch, failed: 'the worktree has no commit to push' }
+  const commit = head.stdout.trim()
+  // A clone's commits are in its own objects (which borrow the original's).
+  const clone = evidence.isolation === 'clone'
+  const objects = path.join(clone ? gitDir : repo.commonDir, 'objects')
+  const pushed = await pushCommit(repo, target, commit, branch, { deadline: Date.now() + RESCUE_TIME_LIMIT_MS, objects })
+  if (pushed.exitCode !== 0) return { branch, failed: pushRefusal(target, branch, pushed) }
+  // As git push itself records it, in its words: the remote has the commit now (in the repository that has it).
+  const tracking = `refs/remotes/${target.remote}/${branch}`
+  const [git, log] = clone ? [new Git(repo.commonDir, [`--git-dir=${gitDir}`]), gitDir] : [repo.git, repo.commonDir]
+  await writeRef(git, tracking, commit, { log, message: 'update by push' })
+  return { remote: target.remote, url: target.url, branch, commit, tracking }
+}

@@ -1,0 +1,198 @@
+// Runs the workflow's command (bash) in the worktree, confined by sandbox-runtime (bubblewrap on Linux, macOS's
+// own sandbox): it writes what paths.ts lists and a home and temp folder of its own for the step, nothing else;
+// it reads neither RUNNER_TEMP (actions/checkout's credentials, the step's file-command files) nor any variable
+// the runner gives only to actions; on Linux it runs in a pid namespace of its own, which dies with it.
+import { spawn } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { childEnvironment, shellQuote } from '../os/processes.js'
+import type { SandboxPaths } from './paths.js'
+
+export interface Confinement {
+  command: string
+  worktree: string
+  /** The repository's common git dir, whose config git in the sandbox reads. */
+  commonDir: string
+  paths: SandboxPaths
+  /** The domains the command may reach; none: the network is open. */
+  allowedDomains: string[]
+  /** Where the sandbox cannot start, run the command unconfined (with a warning) instead of failing. */
+  allowUnconfined: boolean
+}
+
+/** The sandbox could not be had here: the step fails with this one line, unless the workflow allowed running unconfined. */
+export class ConfinementError extends Error {}
+
+/** How the command ended, and whether it ran confined. */
+export interface Ran {
+  exitCode: number
+  /** Why it ran unconfined (allow-unconfined), when it did. */
+  unconfined?: string
+}
+
+const FIX =
+  "On Ubuntu 24.04 (GitHub's ubuntu-latest) let bubblewrap create user namespaces first (sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0); elsewhere install bubblewrap, socat and ripgrep; or set allow-unconfined: true to run the command without confinement"
+
+/** Runs the command confined, in `worktree`; resolves to its exit code (128 + the signal's number when a signal ended it). */
+export async function runConfined(confinement: Confinement, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
+  const step = fs.mkdtempSync(path.join(env.RUNNER_TEMP || os.tmpdir(), 'agent-worktree-run-'))
+  try {
+    const home = path.join(step, 'home')
+    const tmp = path.join(step, 'tmp')
+    fs.mkdirSync(home)
+    fs.mkdirSync(tmp)
+    // In the command's own temp folder: where sandbox-runtime binds a folder writable, nothing beneath it may be
+    // bound again.
+    const script = path.join(tmp, 'command.sh')
+    fs.writeFileSync(script, confinement.command)
+    const environment = commandEnvironment(env, home, tmp)
+    // As a run: step with shell: bash runs its script.
+    const shell = ['bash', '--noprofile', '--norc', '-eo', 'pipefail', script]
+    const why = cannotConfine(confinement)
+    if (why) return await unconfined(why, confinement, shell, environment)
+    const started = await confined(confinement, { home, tmp, shell, environment }, env)
+    if ('exitCode' in started) return started
+    return await unconfined(started.failed, confinement, shell, environment)
+  } finally {
+    fs.rmSync(step, { recursive: true, force: true })
+  }
+}
+
+/**
+ * What the command gets: the step's environment (the runner's, the job's and the step's env:, what earlier steps
+ * exported), without what the runner gives only to actions (ACTIONS_*: the runtime token, the cache and results
+ * services), the inputs and state, and the file-command files; a home and a temp folder of its own. Git still
+ * reads the job's global configuration (the workflow's user.name, say), which it cannot change.
+ */
+function commandEnvironment(env: NodeJS.ProcessEnv, home: string, tmp: string): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = { ...childEnvironment(env), HOME: home, TMPDIR: tmp }
+  const global = env.HOME ? path.join(env.HOME, '.gitconfig') : undefined
+  if (global && env.GIT_CONFIG_GLOBAL === undefined && fs.existsSync(global)) environment.GIT_CONFIG_GLOBAL = global
+  return environment
+}
+
+/** Why the command cannot be confined, known before any sandbox is tried; undefined when it can be tried. */
+function cannotConfine(confinement: Confinement): string | undefined {
+  if (process.platform !== 'linux' && process.platform !== 'darwin') return `there is no sandbox for ${process.platform} here (Linux and macOS have one)`
+  // actions/checkout before v6 kept the job's token in the repository's own config, which git must read.
+  const config = path.join(confinement.commonDir, 'config')
+  if (/^\s*extraheader\s*=/im.test(readText(config)))
+    throw new ConfinementError(
+      `The command cannot be confined: ${config} holds the job's credentials (an http extraheader, as actions/checkout before v6 writes it), which git in the sandbox must read. Use actions/checkout@v6 or later, or persist-credentials: false.`
+    )
+  return undefined
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8')
+  } catch {
+    return ''
+  }
+}
+
+interface Prepared {
+  home: string
+  tmp: string
+  shell: string[]
+  environment: NodeJS.ProcessEnv
+}
+
+/**
+ * Runs the command in the sandbox. Inside, before the command, a first line says on fd 3 that the sandbox is up
+ * and gives the command the step's stderr back (fd 4): until then stderr is read here, so that a sandbox that
+ * could not start is told by what it said, and the command never ran.
+ */
+async function confined(confinement: Confinement, prepared: Prepared, env: NodeJS.ProcessEnv): Promise<Ran | { failed: string }> {
+  // Loaded only by this sub-action: the other stages never pay for it.
+  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime')
+  const ran = await sandboxed(SandboxManager, confinement, prepared, env)
+  if ('exitCode' in ran) return ran
+  // What is missing says more than what failed: asked only then (it starts programs of its own).
+  const missing = SandboxManager.checkDependencies().errors
+  return { failed: missing.length ? missing.join(', ') : ran.failed }
+}
+
+/** What a self-hosted runner keeps in its own folder: its credentials (the key it gets jobs with) and its logs. */
+const RUNNER_SECRETS = ['.credentials', '.credentials_rsaparams', '.runner', '.env', '_diag']
+
+type Manager = (typeof import('@anthropic-ai/sandbox-runtime'))['SandboxManager']
+
+async function sandboxed(SandboxManager: Manager, confinement: Confinement, prepared: Prepared, env: NodeJS.ProcessEnv): Promise<Ran | { failed: string }> {
+  const home = env.HOME ?? os.homedir()
+  const filesystem = {
+    // RUNNER_TEMP holds actions/checkout's credentials and the step's files; the runner's own credentials lie beside
+    // its work folder (RUNNER_TEMP's parent) by default; the two folders of the job's home sandbox-runtime would make
+    // writable, and its own, become empty folders that go with the sandbox.
+    denyRead: [
+      ...(env.RUNNER_TEMP ? [env.RUNNER_TEMP, ...RUNNER_SECRETS.map(name => path.join(env.RUNNER_TEMP!, '..', '..', name))] : []),
+      path.join(home, '.npm', '_logs'),
+      path.join(home, '.claude', 'debug'),
+      '/tmp/claude'
+    ],
+    allowWrite: [...confinement.paths.write, prepared.home, prepared.tmp],
+    denyWrite: confinement.paths.readOnly
+  }
+  // Without a list, no network namespace and no proxy: the network is open, and nothing waits for a proxy.
+  const network = confinement.allowedDomains.length ? { allowedDomains: confinement.allowedDomains, deniedDomains: [] } : undefined
+  // sandbox-runtime reads the working directory for what it protects there (a .git file, shell settings).
+  const cwd = process.cwd()
+  process.chdir(confinement.worktree)
+  try {
+    if (network) await SandboxManager.initialize({ filesystem, network })
+    const inner = `printf . >&3 && exec 3>&- 2>&4 4>&- && exec ${prepared.shell.map(shellQuote).join(' ')}`
+    const wrapped = await SandboxManager.wrapWithSandbox(inner, 'bash', network ? { filesystem, network } : { filesystem })
+    try {
+      return await watch(wrapped, confinement.worktree, prepared.environment)
+    } finally {
+      SandboxManager.cleanupAfterCommand()
+    }
+  } catch (error) {
+    return { failed: (error as Error).message }
+  } finally {
+    process.chdir(cwd)
+    if (network) await SandboxManager.reset()
+  }
+}
+
+/** Starts the wrapped command, with bubblewrap as our own child (so that it dies with this step), and waits for it. */
+function watch(wrapped: string, cwd: string, environment: NodeJS.ProcessEnv): Promise<Ran | { failed: string }> {
+  const child = spawn('/bin/sh', ['-c', `exec ${wrapped}`], { cwd, env: environment, stdio: ['ignore', 'inherit', 'pipe', 'pipe', 2], detached: true })
+  let started = false
+  let said = ''
+  child.stdio[3]!.once('data', () => (started = true))
+  child.stderr!.on('data', (data: Buffer) => {
+    if (started) process.stderr.write(data)
+    else said += data.toString()
+  })
+  const stop = (): void => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL')
+    } catch {
+      // gone already
+    }
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      if (!started) return resolve({ failed: said.trim().split('\n')[0] || `the sandbox ended with code ${code ?? signal} before the command started` })
+      resolve({ exitCode: code ?? 128 + (os.constants.signals[signal!] ?? 0) })
+    })
+  })
+}
+
+/** Where the workflow allowed it, the command runs without the sandbox; otherwise the step fails, saying why. */
+async function unconfined(why: string, confinement: Confinement, shell: string[], environment: NodeJS.ProcessEnv): Promise<Ran> {
+  if (!confinement.allowUnconfined) throw new ConfinementError(`The command cannot be confined here: ${why}. ${FIX}.`)
+  const child = spawn(shell[0], shell.slice(1), { cwd: confinement.worktree, env: environment, stdio: ['ignore', 'inherit', 'inherit'] })
+  const exitCode = await new Promise<number>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code, signal) => resolve(code ?? 128 + (os.constants.signals[signal!] ?? 0)))
+  })
+  return { exitCode, unconfined: why }
+}

@@ -1,0 +1,35 @@
+// The run sub-action: the workflow's command, confined to the worktree this job entered (sandbox/run-confined.ts).
+// What it may write is worked out here from git's own registration of the worktree, never from a file the agent
+// can write.
+import * as core from '@actions/core'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { folderOf } from '../git/repository.js'
+import { childEnvironment } from '../os/processes.js'
+import { getRunSettings } from '../runner/inputs.js'
+import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
+import { runConfined } from '../sandbox/run-confined.js'
+import { findRecord } from './exit.js'
+
+export async function run(): Promise<void> {
+  try {
+    const settings = getRunSettings()
+    const { record, repo } = await findRecord(settings.path)
+    const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
+    const worktree = folderOf(gitDir)
+    if (!worktree || !fs.existsSync(worktree)) throw new Error(`The worktree ${record.path} is gone: there is nothing to run the command in.`)
+    const paths = sandboxPaths(sandboxFacts(worktree, gitDir, repo.commonDir))
+    // The record is checked (its seal takes the runtime token): from here on no program this step starts
+    // (sandbox-runtime's helpers among them) gets what the runner gives only to actions.
+    const kept = childEnvironment(process.env)
+    for (const key of Object.keys(process.env)) if (!(key in kept)) delete process.env[key]
+    const ran = await runConfined({ ...settings, worktree, commonDir: repo.commonDir, paths })
+    if (ran.unconfined) core.warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
+    if (ran.exitCode !== 0) {
+      core.error(`The command exited with code ${ran.exitCode}.`)
+      process.exitCode = ran.exitCode
+    }
+  } catch (error) {
+    core.setFailed((error as Error).message)
+  }
+}
