@@ -86,6 +86,18 @@ describe('push', () => {
     expect(fs.existsSync(wt)).toBe(false)
   })
 
+  it("isolation: clone: the clone's own commit goes, from the clone's objects, and the clone is removed", async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'cloned', isolation: 'clone', push: 'agent/cloned' })
+    expect(main.exitCode, main.stdout).toBe(0)
+    const wt = main.outputs['worktree-path']
+    const head = commit(wt, 'feature.txt')
+    const [post] = await j.runPosts()
+    expect(warnings(post)).toEqual([])
+    expect(remoteBranch(repos.origin, 'agent/cloned')).toBe(head)
+    expect(fs.existsSync(wt)).toBe(false)
+  })
+
   it('only fast-forwards: a branch the remote has elsewhere stays, the step fails, the work is kept', async () => {
     const j = job()
     const main = await j.uses('.', { name: 'diverged', push: 'taken' })
