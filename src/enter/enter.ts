@@ -8,8 +8,8 @@ import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
-import { isInside, samePath } from '../os/paths.js'
-import { exitPlan, planCreate, type Plan } from './plan.js'
+import { isInside, makeFolders, samePath } from '../os/paths.js'
+import { checkWorktreesFolder, exitPlan, planCreate, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
@@ -44,6 +44,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
   let lookup: Lookup | undefined
   try {
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
+    const folder = settings.path ? undefined : checkWorktreesFolder(settings.worktreesDir, repo.toplevel)
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
     const [snapshot, { excludesFile, configFile, ...settingsAtEnter }, lfs] = await Promise.all([
       snapshotCheckout(repo.toplevel, repo.gitDir),
@@ -55,7 +56,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const known: Known = { configFile }
     const { record, included, restored, shared } = settings.path
       ? await enterByPath(repo, settings, settingsAtEnter, known)
-      : await create(repo, settings, settingsAtEnter, lfs, excludesFile, known, lookup?.found)
+      : await create(repo, settings, folder!, settingsAtEnter, lfs, excludesFile, known, lookup?.found)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
@@ -113,6 +114,7 @@ async function lfsEnvironment(repo: Repository): Promise<Record<string, string> 
 async function create(
   repo: Repository,
   settings: EnterSettings,
+  folder: string,
   pinned: ConfigAtEnter,
   lfs: Record<string, string> | undefined,
   excludesFile: string,
@@ -125,12 +127,12 @@ async function create(
       unlinkReflogLinks(repo.commonDir, fetched.ref)
       await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
     }
-    const planned = await planCreate(repo, settings, pinned)
+    const planned = await planCreate(repo, settings, pinned, folder)
     const { record } = planned
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
     saveRecordState(record)
     throwIfCancelled()
-    fs.mkdirSync(path.dirname(record.path), { recursive: true })
+    makeFolders(path.dirname(record.path))
     const reason = lockReason(record.token, record.owner)
     const taken = record.recycle ? await takeParked(repo, record, reason) : undefined
     reportHeldBack(taken?.heldBack ?? [])
