@@ -48,8 +48,8 @@ export interface RescueResult {
 export interface RescueFailure {
   target: RescueTarget
   said: string
-  /** What the failure points to: the job's permissions, no remote, no artifact service, GHES, or nothing known. */
-  cause: 'refused' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'other'
+  /** What the failure points to: the job's permissions, a remote gone or unreachable, no remote, no artifact service, GHES, or nothing known. */
+  cause: 'refused' | 'unreachable' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'other'
 }
 
 /** The work left the machine, by at least one target. */
@@ -102,6 +102,10 @@ function withheldFrom(snapshot: Snapshot, facts: RescueFacts): Withheld | undefi
   if (snapshot.oversize !== undefined) return { why: 'oversize', bytes: snapshot.oversize }
   return undefined
 }
+
+/** What git says of a remote that is not there (moved, deleted, a host that does not answer), as opposed to one that refuses. */
+const UNREACHABLE =
+  /does not appear to be a git repository|repository '.*' not found|Repository not found|Could not resolve host|Connection refused|Connection timed out|git stopped: nothing for/i
 
 /**
  * Pushes the snapshot, and nothing else, to the URL the remote had at enter: from a sealed view, so that no
@@ -158,7 +162,10 @@ async function pushBranch(
       if (pushed.exitCode !== 0 && take < TAKES && /\(stale info\)|already exists/.test(pushed.stderr)) continue
       if (pushed.exitCode !== 0) {
         const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:| ! |To |git stopped)/.test(line.trim()))
-        return { cause: 'refused', said: `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}` }
+        return {
+          cause: UNREACHABLE.test(pushed.stderr) ? 'unreachable' : 'refused',
+          said: `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}`
+        }
       }
       return { remote: target.remote, name: branch }
     }

@@ -10,7 +10,7 @@ import { getExitSettings } from '../runner/inputs.js'
 import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
 import { POST_LOCK_TIMEOUT_MS } from './post.js'
-import { report, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
+import { report, reportGone, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
 import { adminDirOf, lockOf, openRepository, type Repository } from '../git/repository.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
 
@@ -18,7 +18,9 @@ export async function run(): Promise<void> {
   handleCancellation()
   try {
     const settings = getExitSettings()
-    const { record, repo, sealed } = await findRecord(settings.path)
+    const found = await findRecord(settings.path)
+    if ('gone' in found) return reportGone(found.gone, found.repository)
+    const { record, repo, sealed } = found
     // Without an on-exit of its own: the main step's, when it was given; else remove what was created, keep
     // what was entered by path.
     const onExit = settings.onExit ?? (record.onExitGiven ? record.onExit : record.created ? 'remove' : 'keep')
@@ -45,7 +47,9 @@ export async function run(): Promise<void> {
  * it chooses the target: the worktree is the one at the given path (or AGENT_WORKTREE_PATH), in the
  * repository opened from there; its record must carry the token of its lock, and belong to this job.
  */
-async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean }> {
+async function findRecord(
+  given: string | undefined
+): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean } | { gone: string; repository: string }> {
   const target = given ?? process.env[ENV_WORKTREE_PATH]
   const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`
   const fix = "Give the worktree-path output of this job's agent-worktree step."
@@ -60,6 +64,8 @@ async function findRecord(given: string | undefined): Promise<{ record: Worktree
   const start = fs.existsSync(target) ? target : process.env[ENV_ORIGINAL_PATH]
   const opened = start ? await openRepository(start, input).catch(() => undefined) : undefined
   const gitDir = opened && adminDirOf(opened.commonDir, target)
+  // Nothing at the path, and git has no worktree registered there: an earlier exit removed it, or the agent did.
+  if (opened && !gitDir && !fs.existsSync(target)) return { gone: target, repository: opened.toplevel }
   const record = gitDir ? readRecordFile(gitDir) : undefined
   if (!opened || !gitDir || !record || !samePath(record.commonDir ?? '', opened.commonDir)) {
     throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', fix)
