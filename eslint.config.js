@@ -42,5 +42,18 @@ export default tseslint.config(
     // more is several decisions, each of which deserves a name.
     rules: { complexity: ['error', 26] }
   },
-  ...layerRules
+  ...layerRules,
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/git/worktree-refs.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Literal[value='update-ref']",
+          message: 'Write refs with writeRef or deleteRef (src/git/worktree-refs.ts): they remove links on the way to a reflog first.'
+        }
+      ]
+    }
+  }
 )

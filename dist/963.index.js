@@ -20,12 +20,15 @@ export const modules = {
 /* harmony import */ var _record_names_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(11945);
 /* harmony import */ var _record_settings_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(2172);
 /* harmony import */ var _git_repository_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(35986);
+/* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_16__ = __webpack_require__(81345);
 /* harmony import */ var _rescue_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(76288);
 /* harmony import */ var _git_sealed_git_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(8079);
-/* harmony import */ var _snapshot_js__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(46213);
-/* harmony import */ var _record_state_helper_js__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(21217);
-/* harmony import */ var _os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(17238);
-/* harmony import */ var _git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(17998);
+/* harmony import */ var _snapshot_message_js__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(24667);
+/* harmony import */ var _snapshot_js__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(46213);
+/* harmony import */ var _record_refs_js__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(22763);
+/* harmony import */ var _record_state_helper_js__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(21217);
+/* harmony import */ var _os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__ = __webpack_require__(17238);
+/* harmony import */ var _git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_15__ = __webpack_require__(17998);
 // Restore: a new worktree picks up where a rescue left off. The rescue (one named, or the one the previous
 // attempt of this step left) is fetched into a ref of this step's own and checked to be a snapshot commit,
 // before anything is created; once the worktree is checked out at its base, it is put back as the snapshot
@@ -46,15 +49,18 @@ export const modules = {
 
 
 
+
+
+
 /** How long the artifact service may take to list and hand over a rescue. */
 const RESTORE_TIME_LIMIT_MS = 5 * 60_000;
 const FIX = 'Restore a rescue that exists: the rescue-ref or rescue-artifact output of the exit that kept the work, as its message names it.';
 /** Finds the rescue, fetches it into a ref of this step's own and checks it: every refusal is an input error. */
 async function findRescue(repo, request, context) {
-    const ref = `${_record_state_helper_js__WEBPACK_IMPORTED_MODULE_11__/* .RESTORE_REFS */ .Cw}${(0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomBytes)(6).toString('hex')}`;
+    const ref = (0,_record_refs_js__WEBPACK_IMPORTED_MODULE_12__/* .restoreRef */ .QS)((0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomBytes)(6).toString('hex'));
     // Saved before the fetch: the post deletes what a main step cut short left.
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_record_state_helper_js__WEBPACK_IMPORTED_MODULE_11__/* .STATE_RESTORE_REF */ .Dr, ref);
-    const dispose = () => (0,_snapshot_js__WEBPACK_IMPORTED_MODULE_10__/* .dropKeptRef */ .XJ)(repo.git, repo.commonDir, ref);
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .saveState */ .LZ(_record_state_helper_js__WEBPACK_IMPORTED_MODULE_13__/* .STATE_RESTORE_REF */ .Dr, ref);
+    const dispose = () => (0,_snapshot_js__WEBPACK_IMPORTED_MODULE_11__/* .dropKeptRef */ .XJ)(repo.git, repo.commonDir, ref);
     try {
         const chosen = request === 'auto' ? await previousRescue(repo, context) : request;
         if ('attempt' in chosen)
@@ -66,7 +72,7 @@ async function findRescue(repo, request, context) {
             await fetchArtifact(repo, chosen.name, ref, context, input);
         const snapshot = await readSnapshot(repo.git, ref);
         if (!snapshot)
-            throw new _record_settings_js__WEBPACK_IMPORTED_MODULE_6__/* .InputError */ .d(input, chosen.name, `it is not a rescue: its commit is not a snapshot agent-worktree made (no ${_snapshot_js__WEBPACK_IMPORTED_MODULE_10__/* .TRAILERS */ .jl.head} trailers)`, FIX);
+            throw new _record_settings_js__WEBPACK_IMPORTED_MODULE_6__/* .InputError */ .d(input, chosen.name, `it is not a rescue: its commit is not a snapshot agent-worktree made (no ${_snapshot_message_js__WEBPACK_IMPORTED_MODULE_10__/* .TRAILERS */ .jl.head} trailers)`, FIX);
         return { found: { ...chosen, snapshot }, dispose };
     }
     catch (error) {
@@ -88,13 +94,13 @@ async function previousRescue(repo, context) {
     if (!env.GITHUB_RUN_ID || attempt < 2)
         return { attempt: 1, looked: [] };
     const previous = attempt - 1;
-    const label = context.name === undefined ? (0,_record_names_js__WEBPACK_IMPORTED_MODULE_5__/* .generatedNames */ .gU)(env, previous) : escapeRegExp((0,_rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .rescueLabel */ .Ct)({ name: context.name }));
-    const tail = escapeRegExp((0,_rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .rescueTail */ .Cf)({ job: env.GITHUB_JOB ?? '', run: `${env.GITHUB_RUN_ID}-${previous}`, since: '' }, context.leg));
+    const label = context.name === undefined ? (0,_record_names_js__WEBPACK_IMPORTED_MODULE_5__/* .generatedNames */ .gU)(env, previous) : escapeRegExp((0,_names_js__WEBPACK_IMPORTED_MODULE_16__/* .rescueLabel */ .Ct)({ name: context.name }));
+    const tail = escapeRegExp((0,_names_js__WEBPACK_IMPORTED_MODULE_16__/* .rescueTail */ .Cf)({ job: env.GITHUB_JOB ?? '', run: `${env.GITHUB_RUN_ID}-${previous}`, since: '' }, context.leg));
     const looked = ['branch', 'artifact'].filter(kind => context.rescue.includes(kind));
     for (const kind of looked) {
         const separator = kind === 'branch' ? '/' : '-';
         // A step that rescued twice in that attempt (a worktree entered again) left takes: the last one is where it stopped.
-        const pattern = new RegExp(`^${_rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .RESCUE_PREFIX */ .jf}${separator}${label}${separator}${tail}(?:-take(\\d+))?$`);
+        const pattern = (0,_names_js__WEBPACK_IMPORTED_MODULE_16__/* .rescueNames */ .UH)(separator, label, tail);
         const names = lastTakes((kind === 'branch' ? await rescueBranches(repo, context.push) : await artifactNames()).filter(name => pattern.test(name)), pattern);
         if (names.length > 1)
             throw new _record_settings_js__WEBPACK_IMPORTED_MODULE_6__/* .InputError */ .d('restore', 'auto', `attempt ${previous} left ${names.length} rescues this step could have made (${names.join(', ')})`, 'Give each agent-worktree step of the job a name of its own, or restore one rescue by name.');
@@ -118,7 +124,7 @@ function lastTakes(names, pattern) {
 async function rescueBranches(repo, push) {
     if (!push)
         return [];
-    const listed = await repo.git.run(['ls-remote', '--refs', '--end-of-options', push.url, `refs/heads/${_rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .RESCUE_PREFIX */ .jf}/*`], {
+    const listed = await repo.git.run(['ls-remote', '--refs', '--end-of-options', push.url, `refs/heads/${_names_js__WEBPACK_IMPORTED_MODULE_16__/* .RESCUE_PREFIX */ .jf}/*`], {
         stallMs: _rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .STALL_MS */ .Gn,
         interruptible: true,
         remote: true,
@@ -219,7 +225,7 @@ async function fetchArtifact(repo, name, ref, { push, maxBytes }, input) {
         });
         let fetched = await fetch();
         // A shallow commit in the bundle (a pull request's merge commit this clone lacks) needs the parents its README names.
-        const needs = fetched.exitCode === 0 ? [] : (0,_rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .neededCommits */ .Ug)((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .readSmall */ .o5)(node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, 'README.txt')) ?? '');
+        const needs = fetched.exitCode === 0 ? [] : (0,_rescue_js__WEBPACK_IMPORTED_MODULE_8__/* .neededCommits */ .Ug)((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .readSmall */ .o5)(node_path__WEBPACK_IMPORTED_MODULE_3__.join(dir, 'README.txt')) ?? '');
         if (needs.length && (await fetchMissing(repo, name, push, needs, input)))
             fetched = await fetch();
         if (fetched.exitCode !== 0) {
@@ -233,7 +239,7 @@ async function fetchArtifact(repo, name, ref, { push, maxBytes }, input) {
 }
 /** The refs and prerequisites a git bundle names in its header; undefined when the file is not one. */
 function bundleHeader(file) {
-    const fd = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .openRegular */ .lf)(file);
+    const fd = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .openRegular */ .lf)(file);
     if (fd === undefined)
         return undefined;
     try {
@@ -276,13 +282,11 @@ async function fetchMissing(repo, name, push, ids, input) {
     (0,_git_git_command_manager_js__WEBPACK_IMPORTED_MODULE_4__/* .throwIfCancelled */ .dZ)();
     throw new _record_settings_js__WEBPACK_IMPORTED_MODULE_6__/* .InputError */ .d(input, name, `it builds on commits ${push.remote} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`, FIX);
 }
-const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-const INDEX_SUBJECT = 'agent-worktree: the index (staged changes)';
 /** The snapshot commit at `ref`, when it is one: a rescue's subject, its trailers, HEAD its first parent, an index tree. */
 /** Every path of an index tree is one git would check out: no "..", "." or empty segment, and no .git one. */
 async function plainPaths(git, tree) {
     const listed = await git.run(['ls-tree', '-r', '-z', '--name-only', '--full-tree', tree], { encoding: 'latin1' });
-    return listed.exitCode === 0 && listed.stdout.split('\0').filter(Boolean).every(_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .plainPath */ .s1);
+    return listed.exitCode === 0 && listed.stdout.split('\0').filter(Boolean).every(_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .plainPath */ .s1);
 }
 async function readSnapshot(git, ref) {
     const read = await git.run(['cat-file', 'commit', ref]);
@@ -290,37 +294,28 @@ async function readSnapshot(git, ref) {
     if (read.exitCode !== 0 || split < 0)
         return undefined;
     const headers = read.stdout.slice(0, split).split('\n');
-    const message = read.stdout
-        .slice(split + 2)
-        .trimEnd()
-        .split('\n');
     const tree = headers.find(h => h.startsWith('tree '))?.slice(5) ?? '';
     const parents = headers.filter(h => h.startsWith('parent ')).map(h => h.slice(7));
-    const trailer = (key) => message.find(line => line.startsWith(`${key}: `))?.slice(key.length + 2) ?? '';
-    const [head, branch, index, base] = [trailer(_snapshot_js__WEBPACK_IMPORTED_MODULE_10__/* .TRAILERS */ .jl.head), trailer(_snapshot_js__WEBPACK_IMPORTED_MODULE_10__/* .TRAILERS */ .jl.branch), trailer(_snapshot_js__WEBPACK_IMPORTED_MODULE_10__/* .TRAILERS */ .jl.index), trailer(_snapshot_js__WEBPACK_IMPORTED_MODULE_10__/* .TRAILERS */ .jl.base)];
-    const valid = message[0].startsWith('agent-worktree: rescue of ') &&
-        (head === 'unborn' ? true : head === parents[0]) &&
-        (branch === 'detached' || /^refs\/heads\/\S+$/.test(branch)) &&
-        OBJECT_ID.test(index) &&
-        (base === 'none' || OBJECT_ID.test(base));
-    if (!valid || (await git.run(['cat-file', '-t', index])).stdout.trim() !== 'tree' || !(await plainPaths(git, index)))
+    const trailers = (0,_snapshot_message_js__WEBPACK_IMPORTED_MODULE_10__/* .parseSnapshotMessage */ .tp)(read.stdout.slice(split + 2));
+    if (!trailers || (trailers.head !== undefined && trailers.head !== parents[0]))
         return undefined;
-    const rest = head === 'unborn' ? parents : parents.slice(1);
+    const { head, branch, index, base } = trailers;
+    if ((await git.run(['cat-file', '-t', index])).stdout.trim() !== 'tree' || !(await plainPaths(git, index)))
+        return undefined;
+    const rest = head === undefined ? parents : parents.slice(1);
     // The index parent is made for the rescue: the index itself holds what it holds.
     const described = rest.length ? (await git.exec(['log', '--no-walk=unsorted', '--format=%H %T %s', ...rest, '--'])).split('\n') : [];
-    const others = rest.filter((_, i) => described[i] !== `${rest[i]} ${index} ${INDEX_SUBJECT}`);
+    const others = rest.filter((_, i) => described[i] !== `${rest[i]} ${index} ${_snapshot_message_js__WEBPACK_IMPORTED_MODULE_10__/* .INDEX_SUBJECT */ .GA}`);
     return {
         commit: (await git.exec(['rev-parse', '--verify', `${ref}^{commit}`])).trim(),
         tree,
-        head: head === 'unborn' ? undefined : head,
-        branch: branch === 'detached' ? undefined : branch,
+        head,
+        branch,
         index,
-        base: base === 'none' ? undefined : base,
+        base,
         others
     };
 }
-/** Where the commits HEAD does not reach are kept: refs of the worktree, which the gate counts and which go with it. */
-const RESTORED_REFS = 'refs/worktree/agent-worktree/restored/';
 /**
  * Puts the new worktree, checked out at its base, back as the snapshot records it. Each step leaves what a
  * post can judge: restored files and commits are unsaved work until the agent saves them.
@@ -345,18 +340,17 @@ async function restoreInto(found, record, gitDir, commonDir, env) {
     const { notRestored, untracked } = await writeAsLeft(git, record.path, snapshot);
     const message = `agent-worktree: restored ${found.name}`;
     const branch = `refs/heads/${record.branch}`;
-    (0,_git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_13__/* .unlinkReflogLinks */ .OM)(commonDir, branch);
-    (0,_git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_13__/* .unlinkReflogLinks */ .OM)(gitDir, 'HEAD');
+    const change = { log: commonDir, head: gitDir, message, required: true };
     if (!snapshot.head)
-        await git.exec(['update-ref', '-m', message, '-d', branch, record.baseSha]);
+        await (0,_git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_15__/* .deleteRef */ .jq)(git, branch, { ...change, from: record.baseSha });
     else if (!snapshot.branch)
-        await git.exec(['update-ref', '--no-deref', '-m', message, 'HEAD', snapshot.head]);
+        await (0,_git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_15__/* .writeRef */ .Ln)(git, 'HEAD', snapshot.head, { log: gitDir, message, noDeref: true, required: true });
     else
-        await git.exec(['update-ref', '-m', message, branch, snapshot.head, record.baseSha]);
+        await (0,_git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_15__/* .writeRef */ .Ln)(git, branch, snapshot.head, { ...change, from: record.baseSha });
     const kept = [];
     for (const tip of snapshot.others) {
-        kept.push(`${RESTORED_REFS}${kept.length + 1}`);
-        await git.exec(['update-ref', '-m', message, kept.at(-1), tip]);
+        kept.push((0,_record_refs_js__WEBPACK_IMPORTED_MODULE_12__/* .restoredRef */ .WG)(kept.length + 1));
+        await (0,_git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_15__/* .writeRef */ .Ln)(git, kept.at(-1), tip, { log: commonDir, message, required: true });
     }
     return {
         kind: found.kind,
@@ -396,8 +390,8 @@ async function writeAsLeft(git, folder, snapshot) {
     const notRestored = [];
     for (const file of gone) {
         try {
-            if ((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .reachedWithoutLinks */ .An)(folder, file, 'latin1') && (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .kindOf */ .I)((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, file, 'latin1')) !== 'directory')
-                node_fs__WEBPACK_IMPORTED_MODULE_2__.rmSync((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, file, 'latin1'), { force: true });
+            if ((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .reachedWithoutLinks */ .An)(folder, file, 'latin1') && (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .kindOf */ .I)((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .inside */ .nx)(folder, file, 'latin1')) !== 'directory')
+                node_fs__WEBPACK_IMPORTED_MODULE_2__.rmSync((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .inside */ .nx)(folder, file, 'latin1'), { force: true });
         }
         catch (error) {
             notRestored.push({ file: Buffer.from(file, 'latin1').toString('utf8'), why: error.code ?? 'it could not be deleted' });
@@ -457,8 +451,8 @@ function writeEntry(folder, entry, content) {
         const blocked = makeParents(folder, entry.file);
         if (blocked)
             return blocked;
-        const full = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, entry.file, 'latin1');
-        const kind = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .kindOf */ .I)(full);
+        const full = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .inside */ .nx)(folder, entry.file, 'latin1');
+        const kind = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .kindOf */ .I)(full);
         // A folder the checkout left where a file goes is empty, or the file is not written.
         if (kind === 'directory')
             node_fs__WEBPACK_IMPORTED_MODULE_2__.rmdirSync(full);
@@ -476,12 +470,12 @@ function writeEntry(folder, entry, content) {
 }
 /** Makes the folders above `file`, refusing one on the way that is not a plain folder (a link, a file). */
 function makeParents(folder, file) {
-    if (!(0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .plainPath */ .s1)(file))
+    if (!(0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .plainPath */ .s1)(file))
         return 'it is not a plain path';
     const segments = file.split('/');
     for (let i = 1; i < segments.length; i++) {
-        const dir = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .inside */ .nx)(folder, segments.slice(0, i).join('/'), 'latin1');
-        const kind = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_12__/* .kindOf */ .I)(dir);
+        const dir = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .inside */ .nx)(folder, segments.slice(0, i).join('/'), 'latin1');
+        const kind = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_14__/* .kindOf */ .I)(dir);
         if (kind === 'missing')
             node_fs__WEBPACK_IMPORTED_MODULE_2__.mkdirSync(dir);
         else if (kind !== 'directory')

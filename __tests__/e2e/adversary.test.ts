@@ -1,3 +1,4 @@
+// Covers: src/stages/ through the committed bundles: the gate, the exit and the rescue under attack.
 // What an adversarial run did to make the action lose work, through the committed bundles as the runner
 // runs them; each test asserts the safe behaviour. An agent (or the job around it) that plants settings,
 // hides files, forges history or rewrites the record in its git dir must never make the post (or the exit

@@ -1,3 +1,4 @@
+// Covers: scripts/bundle.mjs, src/index.ts: dist/ and the stage files action.yml names.
 // dist/ as the runner gets it: one bundle for the three stages, each chunk once, and the file action.yml
 // and exit/action.yml name for each stage starting that stage of the bundle.
 import { createHash } from 'node:crypto'

@@ -1,3 +1,4 @@
+// Covers: dist/ and the engines of every package it ships.
 // Which Node runs what. The action runs on the Node the runner starts for `runs.using: node24`: every
 // package the bundle ships must accept it (some packages of the artifact client, Azure's and what they and
 // Octokit use, declare Node 22 or newer). The project itself is developed and tested on Node 20 and 24

@@ -1,3 +1,4 @@
+// Covers: examples/, the README, action.yml, exit/action.yml.
 // Workflow authors copy examples: every example, every YAML snippet of the README, action.yml and
 // exit/action.yml must pass GitHub's own parser.
 import * as fs from 'node:fs'

@@ -1,3 +1,4 @@
+// Covers: src/stages/ through the bundles; src/git/git-command-manager.ts (cancellation), src/git/repository-lock.ts.
 // The runner may cancel a step at any moment, or the machine may lose it. Cancelled as the runner
 // cancels (SIGINT to node alone, SIGTERM 7.5 s later, then SIGKILL; git children never signalled) while
 // each git call of each stage runs, a stage leaves no git of its own running and the job converges: no

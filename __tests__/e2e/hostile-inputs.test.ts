@@ -1,3 +1,4 @@
+// Covers: src/runner/inputs.ts and src/enter/plan.ts through the bundles.
 // Inputs written to break things: options in disguise, forged file-command lines, paths that lead away.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'

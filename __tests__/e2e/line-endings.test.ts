@@ -1,3 +1,4 @@
+// Covers: .gitattributes, .prettierrc.json: the sources on every system.
 // Sources are LF on every system. The Windows images set core.autocrlf=true, which without attributes
 // checks every text file out with CRLF: Prettier then fails on every file, and the README's snippets no
 // longer parse. .gitattributes pins LF for sources and leaves dist/ byte for byte as the build wrote it.

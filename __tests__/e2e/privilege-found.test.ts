@@ -1,3 +1,4 @@
+// Covers: src/git/ (sealed-git, git-command-manager), src/os/processes.ts through the bundles.
 // What an adversarial run found against the privilege boundary (privilege.test.ts states it): members of each
 // family that the first cases did not plant. The agent's program here also looks for the runtime token in the
 // environment of every process above it (the step's node carries it, readable by the same user): a program

@@ -1,3 +1,4 @@
+// Covers: src/git/ (sealed-git, git-command-manager), src/os/processes.ts through the bundles.
 // Our steps are a privilege boundary: main, post and exit hold the job's runtime credentials
 // (ACTIONS_RUNTIME_TOKEN and the service URLs, which a `run:` step never gets) and run outside any sandbox
 // the agent had. Nothing the agent wrote may run a program in them, reach those credentials, block them,

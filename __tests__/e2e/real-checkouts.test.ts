@@ -1,3 +1,4 @@
+// Covers: src/enter/, src/exit/ through the bundles, on what actions/checkout makes.
 // Real checkouts: what actions/checkout, submodules, LFS, line endings, stalled remotes and full disks do
 // to the action, through the committed bundles and the runner emulation. Each test asserts the safe
 // behaviour: nothing kept for nothing, nothing removed that holds work, no step that hangs, and errors

@@ -1,3 +1,4 @@
+// Covers: src/stages/, src/record/ownership.ts, src/runner/act.ts through the bundles.
 // What the real runner does that a naive emulation hides: state reaches the post as environment
 // variables of bounded size, two runners on one host share a name, a post has a time limit, act keeps
 // less than a runner, and what depends on how it runs. Through the committed bundles.
@@ -17,7 +18,7 @@ const HAS_UNSHARE = available(
   'the pid-namespace test of real-runner.test.ts'
 )
 
-/** How long a main step waits for the repository lock (src/repository-lock.ts). */
+/** How long a main step waits for the repository lock (src/git/repository-lock.ts). */
 const MAIN_LOCK_TIMEOUT_MS = 180_000
 
 let repos: Repos

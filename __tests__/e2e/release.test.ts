@@ -1,3 +1,4 @@
+// Covers: scripts/release.mjs, .github/workflows/release.yml.
 // The release: .github/workflows/release.yml replayed step by step against a real origin, with a stand-in
 // for gh that records what it was asked and makes the tag as GitHub's API does. The rules: a prerelease
 // never moves the major tag, an older release never moves it back, dist/ is checked before anything is

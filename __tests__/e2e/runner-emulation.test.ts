@@ -1,3 +1,4 @@
+// Covers: scripts/runner.mjs.
 // The runner emulation (scripts/runner.mjs) itself, with throwaway node actions written at test time.
 // The actions live in each test's temporary folder and are passed to job.uses() by absolute path (an
 // absolute actionDir is taken as it is), so nothing is written into the repository.

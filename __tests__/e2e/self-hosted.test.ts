@@ -1,3 +1,4 @@
+// Covers: src/enter/sweep.ts, src/exit/ through the bundles, on a reused machine.
 // What a reused self-hosted machine adds: leftovers of earlier jobs, a long-lived clone, credentials.
 import * as fs from 'node:fs'
 import * as path from 'node:path'

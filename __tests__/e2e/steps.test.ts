@@ -1,3 +1,4 @@
+// Covers: src/stages/ (main, post, exit) through the committed bundles.
 // The committed bundles, run as the runner runs them, against real repositories.
 import * as fs from 'node:fs'
 import * as path from 'node:path'

@@ -1,3 +1,4 @@
+// Covers: __tests__/helpers/setup.ts.
 // The suite runs the same wherever it is started: under act, inside a GitHub Actions job, from a git hook.
 import { describe, expect, it } from 'vitest'
 import { isCallerVariable } from '../helpers/environment.js'

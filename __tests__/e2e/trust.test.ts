@@ -1,3 +1,4 @@
+// Covers: src/exit/exit-worktree.ts (locate), src/record/ through the bundles.
 // Nothing an agent can write makes the action touch what it does not own. The agent can write its worktree,
 // its git dir (agent-worktree.json, locked, HEAD) and the common git dir; a later step can export variables
 // through GITHUB_ENV. Each case forges one of these and checks, through the committed bundles as the runner

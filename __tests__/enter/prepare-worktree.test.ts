@@ -1,3 +1,4 @@
+// Covers: src/enter/prepare-worktree.ts, src/enter/plan.ts through the bundles.
 // A worktree an agent can work in at once: ignored local files copied, big folders linked, sparse trees.
 import * as fs from 'node:fs'
 import * as path from 'node:path'

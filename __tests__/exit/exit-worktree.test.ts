@@ -1,8 +1,10 @@
+// Covers: src/exit/exit-worktree.ts, src/exit/remove-worktree.ts.
 // The exit logic against real repositories, with the situations a workflow cannot easily stage.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { RECORD_FILE, writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
+import { describeCommit, describeUncommitted } from '../../src/runner/report.js'
 import { createLikeMain, exitAs, TEST_OWNER } from '../helpers/worktree.js'
 import { addSubmodule, branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from '../helpers/repos.js'
 
@@ -90,6 +92,19 @@ describe('ownership', () => {
   })
 })
 
+describe('what the gate found is data', () => {
+  it('a commit whose subject holds ": " is not taken for a repository of its own, which the rescue would leave out', async () => {
+    const record = created('colon')
+    write(record.path, 'fix.txt', 'fixed\n')
+    git(record.path, 'add', 'fix.txt')
+    git(record.path, 'commit', '--quiet', '-m', 'fix: the flaky test')
+    const result = await exitAs(record)
+    expect(result).toMatchObject({ removed: false, reason: 'unsaved' })
+    expect(result.findings?.unsavedCommits).toEqual([expect.objectContaining({ subject: 'fix: the flaky test' })])
+    expect(result.rescue?.snapshot?.leftOut).toEqual([])
+  })
+})
+
 describe('a base that cannot be read', () => {
   it('marks nothing as saved: an unknown base keeps unpushed commits, even where discard-changes is not set', async () => {
     const record = { ...created('nobase'), baseSha: 'f'.repeat(40) }
@@ -156,7 +171,7 @@ describe('submodules', () => {
     write(sub, 'draft.txt', 'x\n')
     const result = await exitAs(record, remove)
     expect(result.removed).toBe(false)
-    expect(result.findings?.uncommitted).toEqual([' M lib'])
+    expect(result.findings?.uncommitted).toEqual([{ code: ' M', path: 'lib' }])
   })
 
   it('keeps a worktree whose submodule has a commit on a local branch only', async () => {
@@ -166,7 +181,7 @@ describe('submodules', () => {
     git(sub, 'switch', '--quiet', '--detach', 'HEAD~1')
     const result = await exitAs(record, remove)
     expect(result.removed).toBe(false)
-    expect(result.findings?.unsavedCommits).toEqual([expect.stringMatching(/^lib: [0-9a-f]+ add fix\.txt$/)])
+    expect(result.findings?.unsavedCommits.map(describeCommit)).toEqual([expect.stringMatching(/^lib: [0-9a-f]+ add fix\.txt$/)])
   })
 })
 
@@ -177,7 +192,7 @@ describe('what counts as unsaved', () => {
     commit(record.path, 'idea.txt')
     const result = await exitAs(record)
     expect(result.removed).toBe(false)
-    expect(result.findings?.unsavedCommits).toEqual([expect.stringMatching(/add idea\.txt$/)])
+    expect(result.findings?.unsavedCommits).toEqual([expect.objectContaining({ subject: 'add idea.txt' })])
   })
 
   it('counts staged, modified, deleted and untracked files, not ignored ones', async () => {
@@ -191,7 +206,9 @@ describe('what counts as unsaved', () => {
     write(record.path, 'trace.log', 'ignored\n')
     const result = await exitAs(record, remove)
     expect(result.removed).toBe(false)
-    expect(result.findings?.uncommitted.sort()).toEqual(['?? deep/new/file.txt', 'A  staged.txt', ' D README.md', ' M src/app.txt'].sort())
+    expect(result.findings?.uncommitted.map(describeUncommitted).sort()).toEqual(
+      ['?? deep/new/file.txt', 'A  staged.txt', ' D README.md', ' M src/app.txt'].sort()
+    )
   })
 
   it('removes a worktree whose only extra files are ignored, and them with it', async () => {

@@ -1,3 +1,4 @@
+// Covers: src/exit/exit-worktree.ts, src/exit/worktree-pool.ts, src/gate/safety-gate.ts.
 // Generated scenarios: random sequences of what an agent does in its worktree, then a random exit,
 // against a real repository through the real exit code. The invariant: after any sequence and an exit
 // without discard-changes, every commit the agent ever made and every non-ignored file it left is still
@@ -12,6 +13,7 @@ import { currentOwner } from '../../src/record/ownership.js'
 import { openRepository } from '../../src/git/repository.js'
 import { writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
 import { takeParked } from '../../src/exit/worktree-pool.js'
+import { heldBackWhy } from '../../src/runner/report.js'
 import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
 import { createLikeMain, exitAs } from '../helpers/worktree.js'
 
@@ -280,7 +282,7 @@ describe('generated agent scenarios', () => {
           const left = leftFiles(agent.wt)
           const repo = await openRepository(repos.clone, 'repository-path')
           const next = { ...adopted(path.join(repos.root, 'wts', `taker-${id}`), id, false), branch: `taker-${id}`, created: true, baseSha: record.baseSha }
-          const taken = await takeParked(repo, next, `agent-worktree ${next.token}: test`)
+          const taken = await takeParked(repo, next, `agent-worktree ${next.token}: test`, heldBackWhy)
           if (used) {
             expect(taken?.gitDir ?? '', `handed out a parked worktree that was used: ${JSON.stringify(actions)}`).toBe('')
             for (const [file, content] of left) expect(fs.readFileSync(path.join(agent.wt, file), 'utf8')).toBe(content)

@@ -1,3 +1,4 @@
+// Covers: src/enter/enter.ts (enter by path), src/exit/ through the bundles.
 // Worktrees entered by path, the pool with the exit sub-action, and what "an explicit exit is final"
 // means: the same proof as for created worktrees, through the committed bundles.
 import * as fs from 'node:fs'

@@ -1,3 +1,4 @@
+// Covers: src/exit/worktree-pool.ts through the bundles.
 // recycle: true — the pool of parked worktrees.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'

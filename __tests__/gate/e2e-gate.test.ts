@@ -1,3 +1,4 @@
+// Covers: src/gate/safety-gate.ts through the bundles.
 // The safety gate through the committed bundles, as the runner runs them: what an agent, or a later step of
 // its job, does to its environment that must never make the post take unsaved work for nothing.
 import { execFileSync } from 'node:child_process'

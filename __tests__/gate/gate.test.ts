@@ -1,3 +1,4 @@
+// Covers: src/gate/safety-gate.ts.
 // The gate sees every commit and every file the agent made, whatever git is told to hide: real git in
 // real repositories, each case one thing an agent does that once made the gate say "nothing unsaved".
 import { spawn } from 'node:child_process'
@@ -5,6 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { deleteBranch } from '../../src/gate/safety-gate.js'
+import { describeNested, describeUncommitted } from '../../src/runner/report.js'
 import { openRepository } from '../../src/git/repository.js'
 import type { WorktreeRecord } from '../../src/record/state-helper.js'
 import { commit, git, makeRepos, worktreePaths, write, type Repos } from '../helpers/repos.js'
@@ -59,7 +61,7 @@ describe('files that git is told to hide', () => {
     expect(git(record.path, 'status', '--porcelain')).toBe('')
     const result = await exitAs(record)
     expect(result.removed).toBe(false)
-    expect(result.findings?.uncommitted).toEqual([' M src/app.txt'])
+    expect(result.findings?.uncommitted).toEqual([{ code: ' M', path: 'src/app.txt' }])
     // The worktree's own index keeps its bits: the gate works on a copy.
     expect(git(record.path, 'ls-files', '-v', 'src/app.txt')).toMatch(/^[hS] /)
   })
@@ -77,7 +79,7 @@ describe('files that git is told to hide', () => {
     write(record.path, 'new.txt', 'new\n')
     const result = await exitAs(record)
     expect(result.removed).toBe(false)
-    expect(result.findings?.uncommitted.sort()).toEqual([' M src/app.txt', '?? new.txt'])
+    expect(result.findings?.uncommitted.map(describeUncommitted).sort()).toEqual([' M src/app.txt', '?? new.txt'])
   })
 
   it('runs no hook of the repository: hooksPath and a reference-transaction hook stay silent', async () => {
@@ -101,7 +103,7 @@ describe('files that git is told to hide', () => {
     git(repos.clone, 'config', 'core.excludesFile', excludes)
     write(record.path, 'notes.txt', 'work\n')
     const result = await exitAs(record)
-    expect(result.findings?.uncommitted).toEqual(['?? notes.txt'])
+    expect(result.findings?.uncommitted).toEqual([{ code: '??', path: 'notes.txt' }])
   })
 
   it('sees a mode change when the agent turned core.fileMode off', async () => {
@@ -109,7 +111,7 @@ describe('files that git is told to hide', () => {
     git(repos.clone, 'config', 'core.fileMode', 'false')
     fs.chmodSync(path.join(record.path, 'src/app.txt'), 0o755)
     const result = await exitAs(record)
-    expect(result.findings?.uncommitted).toEqual([' M src/app.txt'])
+    expect(result.findings?.uncommitted).toEqual([{ code: ' M', path: 'src/app.txt' }])
   })
 })
 
@@ -121,7 +123,7 @@ describe('commits the agent made and stepped away from', () => {
     git(record.path, 'switch', '--quiet', record.branch)
     const result = await exitAs(record)
     expect(result.removed).toBe(false)
-    expect(result.findings?.unsavedCommits).toEqual([expect.stringMatching(/add idea\.txt$/)])
+    expect(result.findings?.unsavedCommits).toEqual([expect.objectContaining({ subject: 'add idea.txt' })])
     expect(reachable(lost)).toBe(true)
   })
 
@@ -159,7 +161,7 @@ describe('commits the agent made and stepped away from', () => {
     }
     git(repos.clone, 'branch', '-D', 'side')
     const result = await exitAs(record, { discardChanges: false })
-    expect(result.findings?.unsavedCommits.map(c => c.slice(0, 12))).toContain(side.slice(0, 12))
+    expect(result.findings?.unsavedCommits.map(c => c.commit)).toContain(side.slice(0, 12))
     expect(result.removed).toBe(false)
   })
 
@@ -170,7 +172,7 @@ describe('commits the agent made and stepped away from', () => {
     git(record.path, 'reset', '--quiet', '--hard', record.baseSha)
     git(record.path, 'reflog', 'expire', '--expire=now', '--all')
     const result = await exitAs(record)
-    expect(result.findings?.unsavedCommits).toEqual([expect.stringMatching(/add a\.txt$/)])
+    expect(result.findings?.unsavedCommits).toEqual([expect.objectContaining({ subject: 'add a.txt' })])
     expect(result.removed).toBe(false)
   })
 
@@ -193,7 +195,7 @@ describe('commits the agent made and stepped away from', () => {
     git(record.path, 'tag', 'agent-tag')
     const result = await exitAs(record)
     expect(result.removed).toBe(false)
-    expect(result.findings?.unsavedCommits).toEqual([expect.stringMatching(/add idea\.txt$/)])
+    expect(result.findings?.unsavedCommits).toEqual([expect.objectContaining({ subject: 'add idea.txt' })])
   })
 })
 
@@ -234,7 +236,7 @@ describe('nested repositories and worktrees', () => {
     write(nested, 'draft.txt', 'inner work\n')
     const result = await exitAs(record)
     expect(result.removed).toBe(false)
-    expect(result.findings?.nested).toEqual([expect.stringContaining('.claude/worktrees/inner: a worktree with 1 uncommitted file')])
+    expect(result.findings?.nested.map(describeNested)).toEqual([expect.stringContaining('.claude/worktrees/inner: a worktree with 1 uncommitted file')])
     expect(fs.readFileSync(path.join(nested, 'draft.txt'), 'utf8')).toBe('inner work\n')
   })
 
@@ -244,7 +246,7 @@ describe('nested repositories and worktrees', () => {
     git(repos.root, 'clone', '--quiet', repos.origin, inner)
     commit(inner, 'patch.txt')
     const result = await exitAs(record)
-    expect(result.findings?.nested).toEqual([expect.stringContaining('build/vendor: a repository with commits that no remote has')])
+    expect(result.findings?.nested.map(describeNested)).toEqual([expect.stringContaining('build/vendor: a repository with commits that no remote has')])
     expect(result.removed).toBe(false)
   })
 

@@ -1,10 +1,11 @@
+// Covers: src/gate/safety-gate.ts (the verdict).
 import { describe, expect, it } from 'vitest'
-import { decide, describeFindings, type Findings } from '../../src/gate/safety-gate.js'
+import { decide, type Findings } from '../../src/gate/safety-gate.js'
 
 const none = { nested: [], tips: [] }
 const clean: Findings = { uncommitted: [], unsavedCommits: [], ...none }
-const dirty: Findings = { uncommitted: ['?? a.txt'], unsavedCommits: [], ...none }
-const ahead: Findings = { uncommitted: [], unsavedCommits: ['abc1234 work'], ...none }
+const dirty: Findings = { uncommitted: [{ code: '??', path: 'a.txt' }], unsavedCommits: [], ...none }
+const ahead: Findings = { uncommitted: [], unsavedCommits: [{ commit: 'abc1234', subject: 'work' }], ...none }
 const unknown: Findings = { uncommitted: [], unsavedCommits: [], ...none, error: 'fatal: bad object' }
 
 describe('the verdict', () => {
@@ -22,13 +23,5 @@ describe('the verdict', () => {
     ['remove', true, unknown, 'keep-unknown']
   ] as const)('on-exit %s, discard %s, %j → %s', (onExit, discard, findings, verdict) => {
     expect(decide(onExit, discard, findings)).toBe(verdict)
-  })
-})
-
-describe('describing what was found', () => {
-  it('counts with the right plural', () => {
-    expect(describeFindings(clean)).toBe('nothing unsaved')
-    expect(describeFindings(dirty)).toBe('1 uncommitted file')
-    expect(describeFindings({ uncommitted: ['a', 'b'], unsavedCommits: ['c', 'd', 'e'], ...none })).toBe('2 uncommitted files and 3 unsaved commits')
   })
 })

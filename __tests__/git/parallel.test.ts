@@ -1,3 +1,4 @@
+// Covers: src/git/repository-lock.ts, src/enter/plan.ts through the bundles.
 // Many legs entering and exiting at once on one repository, through the bundles, as self-hosted
 // runners sharing a machine run them.
 import * as fs from 'node:fs'

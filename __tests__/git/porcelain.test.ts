@@ -1,3 +1,4 @@
+// Covers: src/git/porcelain.ts.
 import { describe, expect, it } from 'vitest'
 import { parseStatus, parseStatusV2, parseWorktreeList } from '../../src/git/porcelain.js'
 

@@ -1,3 +1,4 @@
+// Covers: src/git/repository-lock.ts.
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'

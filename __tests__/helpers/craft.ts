@@ -1,5 +1,5 @@
 // Rescues made by hand, for tests of what a restore does with one it did not make (anyone who may push can
-// make a branch of that name): a snapshot commit in the format src/snapshot.ts writes, with trees of any shape
+// make a branch of that name): a snapshot commit in the format src/rescue/snapshot-message.ts writes, with trees of any shape
 // (raw tree objects, entries git would refuse), shipped as an artifact's bundle.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'

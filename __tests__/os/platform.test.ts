@@ -1,3 +1,4 @@
+// Covers: src/os/paths.ts, src/os/processes.ts, src/os/untrusted-files.ts, src/exit/remove-worktree.ts.
 // The rules that differ between Linux, macOS and Windows, each tested here with the platform injected:
 // how paths compare, how a process tree is stopped, who works inside a folder, how removal retries.
 import * as fs from 'node:fs'

@@ -1,3 +1,4 @@
+// Covers: src/record/ownership.ts.
 // Whose is a worktree: one pure answer from its lock and its record's token, for every caller's policy; and
 // whether the job that holds it is provably over.
 import { spawnSync } from 'node:child_process'

@@ -1,3 +1,4 @@
+// Covers: src/rescue/snapshot.ts, src/rescue/rescue.ts through the bundles.
 // What an adversarial run found against the rescue, each a test that failed on the code before its fix: a
 // secret include-file brought in leaving the machine under another name, in a commit, the index or a stash;
 // a folder swapped for a link while the rescue copies; work the snapshot missed while the message said it

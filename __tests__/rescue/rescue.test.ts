@@ -1,3 +1,4 @@
+// Covers: src/rescue/rescue.ts, src/rescue/snapshot.ts through the bundles.
 // Rescue: when the post keeps unsaved work, a copy leaves the machine, and a fresh clone brings it back
 // byte for byte. Through the committed bundles, as the runner runs them; pushes go to a real bare origin,
 // artifacts to a stand-in of GitHub's artifact service (the only part that cannot be real here).

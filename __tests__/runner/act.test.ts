@@ -1,4 +1,5 @@
-// What act keeps, as the main step tells it (src/act.ts), for each mode and where the worktree and its
+// Covers: src/runner/act.ts, src/runner/report.ts.
+// What act keeps, as the main step tells it (src/runner/act.ts), for each mode and where the worktree and its
 // repository lie. The end-to-end cases, through the bundles, are in real-runner.test.ts.
 import { describe, expect, it } from 'vitest'
 import { actFate, actHostFolder } from '../../src/runner/act.js'

@@ -1,3 +1,4 @@
+// Covers: src/runner/inputs.ts, src/record/names.ts, src/rescue/names.ts.
 import * as fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { flattenName } from '../../src/record/names.js'

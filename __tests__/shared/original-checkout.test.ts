@@ -1,3 +1,4 @@
+// Covers: src/shared/original-checkout.ts.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'

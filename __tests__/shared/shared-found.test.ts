@@ -1,3 +1,4 @@
+// Covers: src/shared/shared-refs.ts, src/shared/shared-state.ts.
 // What an adversarial run found against the report of what every worktree shares (shared-refs.ts,
 // shared-state.ts) after folders of many loose refs came to be recorded by name: each test failed on 10e4864.
 import { execFileSync } from 'node:child_process'

@@ -1,3 +1,4 @@
+// Covers: src/shared/shared-state.ts, src/shared/shared-refs.ts.
 // What every worktree of a repository shares (branches, tags, the stash, the config, hooks), recorded at enter
 // and compared at exit, through the committed bundles as the runner runs them. Each test has its own origin
 // and clone, so they run concurrently.

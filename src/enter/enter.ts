@@ -22,14 +22,15 @@ import {
   type StepFile,
   type WorktreeRecord
 } from '../record/state-helper.js'
-import { reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
+import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from '../exit/worktree-pool.js'
 import { STALL_MS } from '../rescue/rescue.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { fetchRef } from '../record/refs.js'
+import { deleteRef, unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 
 /** What the main step entered, for its outputs. */
 export interface EnteredWorktree {
@@ -124,8 +125,7 @@ async function create(
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
-      unlinkReflogLinks(repo.commonDir, fetched.ref)
-      await repo.git.exec(['update-ref', '-m', 'agent-worktree: fetch', fetched.ref, fetched.sha])
+      await writeRef(repo.git, fetched.ref, fetched.sha, { log: repo.commonDir, message: 'agent-worktree: fetch', required: true })
     }
     const planned = await planCreate(repo, settings, pinned, folder)
     const { record } = planned
@@ -134,7 +134,7 @@ async function create(
     throwIfCancelled()
     makeFolders(path.dirname(record.path))
     const reason = lockReason(record.token, record.owner)
-    const taken = record.recycle ? await takeParked(repo, record, reason) : undefined
+    const taken = record.recycle ? await takeParked(repo, record, reason, heldBackWhy) : undefined
     reportHeldBack(taken?.heldBack ?? [])
     if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
     if (taken?.gitDir) record.taken = new Date().toISOString()
@@ -340,7 +340,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
       'Use for example base-ref: origin/main, or fetch: false.'
     )
   }
-  const own = `refs/agent-worktree/fetch/${randomBytes(6).toString('hex')}`
+  const own = fetchRef(randomBytes(6).toString('hex'))
   let lastError = ''
   const fetch = (): Promise<GitResult> =>
     repo.git.run(['fetch', '--quiet', '--progress', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', remote, `+refs/heads/${branch}:${own}`], {
@@ -371,7 +371,7 @@ async function fetchBase(repo: Repository, baseRef: string): Promise<{ ref: stri
     const sha = (await repo.git.exec(['rev-parse', '--verify', own])).trim()
     return { ref: `refs/remotes/${remote}/${branch}`, sha }
   } finally {
-    await repo.git.run(['update-ref', '-d', own])
+    await deleteRef(repo.git, own, { log: repo.commonDir })
   }
 }
 

@@ -9,7 +9,7 @@ import { currentOwner, inRunner, jobOver, lockToken, type Owner } from '../recor
 import { samePath } from '../os/paths.js'
 import { defaultWorktreesDir } from '../record/names.js'
 import { withRepositoryLock } from '../git/repository-lock.js'
-import { KEPT_REFS } from '../rescue/snapshot.js'
+import { keptId, KEPT_REFS } from '../record/refs.js'
 import { report, reportSweep, type Swept } from '../runner/report.js'
 import { adminDirs, folderOf, isOrphanFolder, lockOf, type Repository } from '../git/repository.js'
 import { readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
@@ -52,12 +52,7 @@ export async function sweep(repo: Repository, me: Owner = currentOwner(), env: N
   const kept: Swept['kept'] = []
   // Kept worktrees are marked by a ref too, which the record in their git dir cannot take back.
   const marks = await repo.git.run(['for-each-ref', '--format=%(refname)', KEPT_REFS])
-  const keptIds = new Set(
-    marks.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map(ref => ref.slice(KEPT_REFS.length).split('/')[0])
-  )
+  const keptIds = new Set(marks.stdout.split('\n').filter(Boolean).map(keptId))
   for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, me)) {
     if (onPurpose) {
       kept.push({ path: folderOf(path.join(repo.commonDir, 'worktrees', record.id!)) ?? record.path, over })

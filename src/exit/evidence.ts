@@ -10,8 +10,8 @@ import { readStepFile, type BroughtIn, type PushTarget, type WorktreeRecord } fr
 export type Source = 'state' | 'sealed' | 'hint'
 
 /**
- * What every reader may use: who the worktree is (each proven against its git dir before it counts) and how
- * the workflow asked to exit it.
+ * What every reader may use: who the worktree is (each proven against its git dir before it counts) and the
+ * settings of enter. How to exit comes with the exit's own options.
  */
 export type Stated = Pick<
   WorktreeRecord,
@@ -24,10 +24,6 @@ export type Stated = Pick<
   | 'branch'
   | 'created'
   | 'links'
-  | 'onExit'
-  | 'onExitGiven'
-  | 'discardChanges'
-  | 'rescue'
   | 'rescueMaxBytes'
   | 'recycle'
   | 'priorLock'
@@ -83,10 +79,6 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
     branch: record.branch,
     created: record.created,
     links: record.links,
-    onExit: record.onExit,
-    onExitGiven: record.onExitGiven,
-    discardChanges: record.discardChanges,
-    rescue: record.rescue,
     rescueMaxBytes: record.rescueMaxBytes,
     recycle: record.recycle,
     priorLock: record.priorLock,

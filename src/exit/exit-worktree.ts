@@ -16,12 +16,13 @@ import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cle
 import { adminDirs, folderOf, folderProblem, lockOf, type Repository } from '../git/repository.js'
 import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
 import { rescue, type RescueResult } from '../rescue/rescue.js'
-import { keepSnapshot, keptRef } from '../rescue/snapshot.js'
+import { keptRef } from '../record/refs.js'
+import { keepSnapshot } from '../rescue/snapshot.js'
 import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from '../gate/safety-gate.js'
 import { sharedChanges, type SharedChange } from '../shared/shared-state.js'
 import { readRecordFile, writeHints, type RecordHints } from '../record/state-helper.js'
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { writeRef } from '../git/worktree-refs.js'
 import { park } from './worktree-pool.js'
 
 /** A short, stable code for what was found and done, for workflows to branch on. */
@@ -117,11 +118,11 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   throwIfCancelled()
   const judged = { ...base, findings, breach, shared, verdict, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
-    const outcome = await removeIt(repo, evidence, found, settled, gate, links, findings, verdict, options)
+    const outcome = await removeIt({ repo, evidence, options, found }, settled, { gate, links, findings, verdict })
     return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }
   }
   const keptAt = await putBack(settled, found.folder, found.gitDir)
-  const kept = await keep(repo, evidence, found, keptAt, findings, verdict, options)
+  const kept = await keep({ repo, evidence, options, found }, keptAt, { findings, verdict })
   return {
     ...judged,
     ...kept,
@@ -135,6 +136,20 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
 /** A rescue a person should hear about: it failed, sent nothing, or left something out. */
 function rescueWarns(rescue: RescueResult | undefined): boolean {
   return !!rescue && (!!rescue.failures.length || rescue.unmade !== undefined || !!rescue.withheld || !!rescue.snapshot?.leftOut.length)
+}
+
+/** One exit under way: what it was handed, and the git dir it found. */
+interface Exiting {
+  repo: Repository
+  evidence: Evidence
+  options: ExitOptions
+  found: Located
+}
+
+/** What the gate found, and what was decided from it. */
+interface Judged {
+  findings: Findings
+  verdict: Verdict
 }
 
 interface Located {
@@ -181,9 +196,9 @@ function isPlainName(id: string): boolean {
   return id !== '.' && id !== '..' && !/[/\\]/.test(id)
 }
 
-/** Its lock leaves it to this job: ours, none (the job unlocked it; proven by its record), or git's own mid-add. */
+/** Its lock leaves it to this job: ours (by the lock's token, or, unlocked, by its record's), or git's own mid-add. */
 function mayRemove(found: Located): boolean {
-  return !found.unproven && (found.ownership === 'ours' || found.ownership === 'unlocked' || found.ownership === 'initializing')
+  return !found.unproven && (found.ownership === 'ours' || found.ownership === 'initializing')
 }
 
 /** An exit step's decision holds for the post; the mark in the git dir is only believed with what backs it. */
@@ -269,15 +284,9 @@ const RESIDENT_WAIT_MS = 3_000
 
 /** Removes (or parks) the worktree under the repository lock, unless something still works inside it. */
 async function removeIt(
-  repo: Repository,
-  evidence: Evidence,
-  found: Located,
+  { repo, evidence, options, found }: Exiting,
   settled: Settled,
-  gate: GateInput,
-  links: string[],
-  findings: Findings,
-  verdict: Verdict,
-  options: ExitOptions
+  { gate, links, findings, verdict }: Judged & { gate: GateInput; links: string[] }
 ): Promise<Outcome> {
   // The links go first, by unlink, which never touches what they point to.
   for (const link of links) fs.unlinkSync(path.join(settled.here, link))
@@ -338,22 +347,15 @@ async function waitForResidents(folder: string): Promise<Resident[]> {
  * it stays as the agent has it; at the end of the job (the post, a later sweep) it is made safe from the next
  * actions/checkout.
  */
-async function keep(
-  repo: Repository,
-  evidence: Evidence,
-  found: Located,
-  folder: string,
-  findings: Findings,
-  verdict: Verdict,
-  options: ExitOptions
-): Promise<Pick<ExitResult, 'rescue' | 'keptRef' | 'detached'>> {
-  const rescued = await copyUnsaved(repo, evidence, found, folder, findings, verdict, options)
+async function keep(exiting: Exiting, folder: string, judged: Judged): Promise<Pick<ExitResult, 'rescue' | 'keptRef' | 'detached'>> {
+  const { repo, evidence, options, found } = exiting
+  const { findings } = judged
+  const rescued = await copyUnsaved(exiting, folder, judged)
   if (!mayRemove(found)) return { rescue: rescued }
   let mark = rescued?.snapshot?.ref
   if (!rescued && findings.head) {
     mark = keptRef(found.gitDir, evidence.token)
-    unlinkReflogLinks(repo.commonDir, mark)
-    await repo.git.run(['update-ref', '-m', 'agent-worktree: kept', mark, findings.head])
+    await writeRef(repo.git, mark, findings.head, { log: repo.commonDir, message: 'agent-worktree: kept' })
   }
   giveBackLock(evidence, found)
   // Kept on purpose from now on: the post after an exit does not decide again, and later sweeps only report it.
@@ -363,15 +365,7 @@ async function keep(
 }
 
 /** Unsaved work (or a state that could not be read) goes into one commit a ref keeps, and off the machine where asked. */
-async function copyUnsaved(
-  repo: Repository,
-  evidence: Evidence,
-  found: Located,
-  folder: string,
-  findings: Findings,
-  verdict: Verdict,
-  options: ExitOptions
-): Promise<RescueResult | undefined> {
+async function copyUnsaved({ repo, evidence, options, found }: Exiting, folder: string, { findings, verdict }: Judged): Promise<RescueResult | undefined> {
   // Also an unknown state, and a branch without a commit yet: the files as they are on disk go into it.
   if (!(hasUnsavedWork(findings) || verdict === 'keep-unknown') || !(findings.head || fs.existsSync(folder))) return undefined
   const facts = { ...evidence, ...evidence.believed, unsealed: evidence.source === 'hint' }

@@ -10,7 +10,7 @@ import type { Git } from '../git/git-command-manager.js'
 import { worktreeGit, type Repository } from '../git/repository.js'
 import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
 import { readSmall } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { writeRef } from '../git/worktree-refs.js'
 
 /**
  * Only where a later actions/checkout comes: on a machine that stays, for a repository in the workspace. A
@@ -36,8 +36,7 @@ async function detachFromBranch(gitDir: string, folder: string): Promise<string 
   // At the branch's tip now: a commit made since the gate looked stays checked out.
   const tip = await git.resolveCommit('HEAD')
   if (!tip) return undefined
-  unlinkReflogLinks(gitDir, 'HEAD')
-  const result = await git.run(['update-ref', '--no-deref', '-m', 'agent-worktree: kept, detached from its branch', 'HEAD', tip])
+  const result = await writeRef(git, 'HEAD', tip, { log: gitDir, message: 'agent-worktree: kept, detached from its branch', noDeref: true })
   return result.exitCode === 0 ? head.slice('ref: refs/heads/'.length) : undefined
 }
 

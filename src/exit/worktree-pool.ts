@@ -10,11 +10,12 @@ import { currentOwner, heldBackLock, jobOver, parkedLock, parseLock, type Owner 
 import type { WorktreeEntry } from '../git/porcelain.js'
 import { makeFolders } from '../os/paths.js'
 import { mountsInside, removeWorktreeFolder } from './remove-worktree.js'
-import { dropKeptRef, keptRef } from '../rescue/snapshot.js'
+import { keptRef } from '../record/refs.js'
+import { dropKeptRef } from '../rescue/snapshot.js'
 import { adminDirOf, listWorktrees, type Repository, worktreeGit } from '../git/repository.js'
-import { deleteBranch, describeFindings, inspect, nothingNew, provenUntouched, type Findings, type GateInput } from '../gate/safety-gate.js'
+import { deleteBranch, inspect, nothingNew, provenUntouched, type Findings, type GateInput } from '../gate/safety-gate.js'
 import { writeReplacing } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 import { readRecordFile, restoreRecordFile, writeHints, writeRecordFile, type RecordFile, type WorktreeRecord } from '../record/state-helper.js'
 
 /** Parked worktrees of one repository, at most; beyond, a clean worktree is deleted as without recycle. */
@@ -41,8 +42,7 @@ export async function park(repo: Repository, evidence: Evidence, gitDir: string,
   // A repository nested where .gitignore does not reach would stay through the cleaning: no parking then.
   if (!nothingNew(findings, again) || again.loose?.length) return false
   const git = worktreeGit(gitDir, folder)
-  unlinkReflogLinks(gitDir, 'HEAD')
-  await git.exec(['update-ref', '--no-deref', '-m', 'agent-worktree: parked', 'HEAD', findings.head])
+  await writeRef(git, 'HEAD', findings.head, { log: gitDir, message: 'agent-worktree: parked', noDeref: true, required: true })
   const branch = gate.branchesToDelete[0]
   if (branch) await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] })
   await git.exec(['clean', '-ffdXq'])
@@ -86,10 +86,15 @@ function parkedGate(repo: Repository, gitDir: string, folder: string, record: Wo
   }
 }
 
+export interface HeldBack {
+  path: string
+  findings: Findings
+}
+
 export interface Taken {
   gitDir: string
-  /** Parked worktrees found holding something, taken out of the pool: what they hold. */
-  heldBack: string[]
+  /** Parked worktrees found holding something, taken out of the pool: where, and what they hold. */
+  heldBack: HeldBack[]
 }
 
 /**
@@ -98,15 +103,19 @@ export interface Taken {
  * finds it), moves it to the new path, locks it as the job's, and creates the new branch at the base. One
  * that gained anything is taken out of the pool and kept, locked with a reason that says so.
  */
-export async function takeParked(repo: Repository, record: WorktreeRecord, lockReason: string): Promise<Taken | undefined> {
-  const heldBack: string[] = []
+export async function takeParked(
+  repo: Repository,
+  record: WorktreeRecord,
+  lockReason: string,
+  describe: (findings: Findings) => string
+): Promise<Taken | undefined> {
+  const heldBack: HeldBack[] = []
   for (const { entry, gitDir, record: parked } of await listParked(repo)) {
     if (!fs.existsSync(entry.path)) continue
     const findings = await inspect(parkedGate(repo, gitDir, entry.path, parked, parkedSince(entry)!))
     if (!provenUntouched(findings, parked?.parkedHead)) {
-      const what = findings.error ? `its state could not be read (${findings.error})` : `it holds ${describeFindings(findings)}`
-      writeReplacing(path.join(gitDir, 'locked'), heldBackLock(what))
-      heldBack.push(`${entry.path}: ${what}`)
+      writeReplacing(path.join(gitDir, 'locked'), heldBackLock(describe(findings)))
+      heldBack.push({ path: entry.path, findings })
       continue
     }
     writeRecordFile(gitDir, { ...record, id: path.basename(gitDir), taken: new Date().toISOString() })

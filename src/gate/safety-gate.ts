@@ -12,15 +12,43 @@ import { adminDirs } from '../git/repository.js'
 import { openView } from '../git/sealed-git.js'
 import type { FilterDriver } from '../record/state-helper.js'
 import { identityOf, identitySize, isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from '../os/untrusted-files.js'
-import { gitDirCommits, refReflogCommits, unlinkReflogLinks } from '../git/worktree-refs.js'
+import { deleteRef, gitDirCommits, refReflogCommits } from '../git/worktree-refs.js'
 
+/** A file git counts as uncommitted: its status code as `git status --porcelain` gives it (`??` untracked), and its path. */
+export interface Uncommitted {
+  code: string
+  path: string
+}
+
+/** A commit that nothing outliving the worktree has: abbreviated, its subject, and the submodule it is in, if not the worktree's own. */
+export interface UnsavedCommit {
+  commit: string
+  subject: string
+  submodule?: string
+}
+
+/** A repository inside the worktree's folder with work of its own, and what that work is. */
+export type NestedWork = { path: string } & Nested
+
+/** What a nested repository is, and what work it holds. */
+export type Nested = { what: 'repository' | 'worktree' | 'bare repository' | 'submodule' } & (
+  { state: 'unreadable' | 'too-deep' | 'locked' | 'commits' } | { state: 'uncommitted'; files: number } | { state: 'holding'; inside: NestedWork[] }
+)
+
+/** A tracked path the agent replaced by something that is not a file. */
+export interface SpecialFile {
+  path: string
+  kind: FileKind
+}
+
+/** What the gate found, as data: the report alone turns it into words. */
 export interface Findings {
-  /** Uncommitted changes as `XY path`: modified, staged, deleted, and untracked files that are not ignored. */
-  uncommitted: string[]
-  /** Commits (`sha subject`) the worktree remembers that neither the base nor a ref that outlives the removal has. */
-  unsavedCommits: string[]
-  /** Repositories or worktrees inside the worktree's folder that hold work of their own (`path: why`). */
-  nested: string[]
+  /** Modified, staged, deleted, and untracked files that are not ignored. */
+  uncommitted: Uncommitted[]
+  /** Commits the worktree remembers that neither the base nor a ref that outlives the removal has. */
+  unsavedCommits: UnsavedCommit[]
+  /** Repositories or worktrees inside the worktree's folder that hold work of their own. */
+  nested: NestedWork[]
   /** The commits at the tips of the unsaved ones: what a rescue must keep reachable. */
   tips: string[]
   /** The worktree's HEAD commit, when it could be read. */
@@ -29,8 +57,8 @@ export interface Findings {
   branchTips?: Record<string, string>
   /** Every commit that counted as a tip, as the gate saw them: unchanged, the answer is the same. */
   sources?: string
-  /** Tracked paths the agent replaced by a named pipe, a socket or a device (`path (a named pipe)`): work, never read. */
-  special?: string[]
+  /** Tracked paths the agent replaced by a named pipe, a socket or a device: work, never read. */
+  special?: SpecialFile[]
   /**
    * Untracked paths no .gitignore ignores that are not work: clean nested repositories, the action's own links.
    * Cleaning ignored files (the pool) would leave them behind.
@@ -143,7 +171,7 @@ async function must(git: Git, args: string[], input?: string, seeAll = false): P
   return result.stdout
 }
 
-type Files = Pick<Findings, 'uncommitted' | 'nested' | 'special' | 'loose'> & { submoduleCommits: string[] }
+type Files = Pick<Findings, 'uncommitted' | 'nested' | 'special' | 'loose'> & { submoduleCommits: UnsavedCommit[] }
 
 async function uncommitted(input: GateInput, head: string | undefined): Promise<Files> {
   const none: Files = { uncommitted: [], nested: [], submoduleCommits: [] }
@@ -202,12 +230,12 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
     // A submodule with work in its files shows as git shows it with --ignore-submodules=none: modified.
     for (const dirty of submodules.dirty) if (!files.some(e => e.path === dirty)) files.push({ code: ' M', path: dirty })
     return {
-      uncommitted: files.map(e => `${e.code} ${e.path}`),
+      uncommitted: files.map(({ code, path }) => ({ code, path })),
       nested: [...nested, ...submodules.nested],
       submoduleCommits: submodules.commits,
       loose,
       ...(broughtChanged.length ? { broughtChanged } : {}),
-      ...(special.size ? { special: [...special].map(([p, kind]) => `${p} (${describeKind(kind)})`) } : {})
+      ...(special.size ? { special: [...special].map(([path, kind]) => ({ path, kind })) } : {})
     }
   } finally {
     view.dispose()
@@ -249,10 +277,6 @@ function specialFiles(folder: string, entries: StatusEntry[]): Map<string, FileK
     if (isSpecial(kind)) found.set(entry.path, kind)
   }
   return found
-}
-
-function describeKind(kind: FileKind): string {
-  return kind === 'fifo' ? 'a named pipe' : kind === 'socket' ? 'a socket' : 'a device'
 }
 
 /**
@@ -333,23 +357,23 @@ const NESTED_DEPTH = 4
  * clone's commits, with it. One is harmless only when it is provably clean, unlocked, holds no commit that
  * lives nowhere else, and holds no such repository itself.
  */
-async function nestedWork(folder: string, others: string, localRefsSurvive: boolean, depth = 0): Promise<string[]> {
+async function nestedWork(folder: string, others: string, localRefsSurvive: boolean, depth = 0): Promise<NestedWork[]> {
   const listed = others.split('\0').filter(Boolean)
   const repos = listed.filter(p => p.endsWith('/'))
   // A bare repository (HEAD, objects and refs) is all history: it goes with the folder.
   const bare = [...new Set(listed.filter(p => p === 'HEAD' || p.endsWith('/HEAD')).map(p => path.posix.dirname(p)))].filter(dir =>
     ['objects', 'refs'].every(part => fs.existsSync(path.join(folder, dir, part)))
   )
-  const found: string[] = []
+  const found: NestedWork[] = []
   for (const dir of bare) {
     const refs = await new Git(folder, [`--git-dir=${path.join(folder, dir)}`]).run(['for-each-ref', '--count=1'], { interruptible: true })
-    if (refs.exitCode !== 0 || refs.stdout.trim())
-      found.push(`${dir}: a bare repository${refs.exitCode === 0 ? ' with commits' : ' whose state could not be read'}`)
+    if (refs.exitCode !== 0 || refs.stdout.trim()) found.push({ path: dir, what: 'bare repository', state: refs.exitCode === 0 ? 'commits' : 'unreadable' })
   }
   for (const dir of repos) {
-    const why =
-      depth >= NESTED_DEPTH ? 'a repository nested too deep to look into' : await nestedProblem(path.join(folder, dir), folder, localRefsSurvive, depth)
-    if (why) found.push(`${dir.replace(/\/$/, '')}: ${why}`)
+    const where = dir.replace(/\/$/, '')
+    const work: Nested | undefined =
+      depth >= NESTED_DEPTH ? { what: 'repository', state: 'too-deep' } : await nestedProblem(path.join(folder, dir), folder, localRefsSurvive, depth)
+    if (work) found.push({ path: where, ...work })
   }
   return found
 }
@@ -388,14 +412,14 @@ async function nestedFiles(dir: string, layout: { gitDir: string; objects: strin
   }
 }
 
-async function nestedProblem(dir: string, outer: string, localRefsSurvive: boolean, depth: number): Promise<string | undefined> {
+async function nestedProblem(dir: string, outer: string, localRefsSurvive: boolean, depth: number): Promise<Nested | undefined> {
   const layout = layoutOf(dir)
-  if (!layout) return 'a repository whose state could not be read'
+  if (!layout) return { what: 'repository', state: 'unreadable' }
   // A .git file names a git dir elsewhere: a worktree of another repository, whose commits stay there,
   // unless that git dir lies inside the folder too (a --separate-git-dir clone).
   let kind: 'worktree' | 'repository' = 'repository'
   if (layout.kind === 'file') {
-    if (fs.existsSync(path.join(layout.gitDir, 'locked'))) return 'a locked worktree'
+    if (fs.existsSync(path.join(layout.gitDir, 'locked'))) return { what: 'worktree', state: 'locked' }
     if (!isInside(layout.gitDir, outer)) kind = 'worktree'
   }
   const git = new Git(dir, [`--git-dir=${layout.gitDir}`])
@@ -410,14 +434,14 @@ async function nestedProblem(dir: string, outer: string, localRefsSurvive: boole
         { interruptible: true }
       )
     ])
-    if (commits.exitCode !== 0) return `a ${kind} whose state could not be read`
-    if (files.files.length) return `a ${kind} with ${plural(files.files.length, 'uncommitted file')}`
-    if (commits.stdout.trim()) return `a ${kind} with commits that no remote has`
+    if (commits.exitCode !== 0) return { what: kind, state: 'unreadable' }
+    if (files.files.length) return { what: kind, state: 'uncommitted', files: files.files.length }
+    if (commits.stdout.trim()) return { what: kind, state: 'commits' }
     const deeper = await nestedWork(dir, files.others, localRefsSurvive, depth + 1)
-    if (deeper.length) return `a ${kind} holding ${deeper.join('; ')}`
+    if (deeper.length) return { what: kind, state: 'holding', inside: deeper }
     return undefined
   } catch {
-    return `a ${kind} whose state could not be read`
+    return { what: kind, state: 'unreadable' }
   }
 }
 
@@ -434,25 +458,25 @@ async function submoduleWork(
   pinning: { git: Git; commit?: string },
   depth: number,
   prefix = ''
-): Promise<{ dirty: string[]; commits: string[]; nested: string[] }> {
-  const result = { dirty: [] as string[], commits: [] as string[], nested: [] as string[] }
+): Promise<{ dirty: string[]; commits: UnsavedCommit[]; nested: NestedWork[] }> {
+  const result = { dirty: [] as string[], commits: [] as UnsavedCommit[], nested: [] as NestedWork[] }
   const pins = await pinsOf(pinning.git, pinning.commit, submodules)
   for (const submodule of submodules) {
     const dir = path.join(folder, submodule)
     const shown = `${prefix}${submodule}`
     const layout = kindOf(path.join(dir, '.git')) === 'missing' ? undefined : layoutOf(dir)
     if (!layout) {
-      if (kindOf(path.join(dir, '.git')) !== 'missing') result.nested.push(`${shown}: a submodule whose state could not be read`)
+      if (kindOf(path.join(dir, '.git')) !== 'missing') result.nested.push({ path: shown, what: 'submodule', state: 'unreadable' })
       continue
     }
     if (depth >= NESTED_DEPTH) {
-      result.nested.push(`${shown}: a submodule nested too deep to look into`)
+      result.nested.push({ path: shown, what: 'submodule', state: 'too-deep' })
       continue
     }
     const git = new Git(dir, [`--git-dir=${layout.gitDir}`])
     const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
     if (head.exitCode !== 0) {
-      result.nested.push(`${shown}: a submodule whose state could not be read`)
+      result.nested.push({ path: shown, what: 'submodule', state: 'unreadable' })
       continue
     }
     const pin = pins.get(submodule)
@@ -485,7 +509,7 @@ async function submoduleWork(
         ...log
           .split('\n')
           .filter(Boolean)
-          .map(line => `${shown}: ${line}`),
+          .map(line => ({ ...commitOf(line), submodule: shown })),
         ...deeper.commits
       )
       result.nested.push(...deeper.nested)
@@ -555,9 +579,15 @@ async function unsavedCommits(
   return {
     branchTips,
     sources,
-    unsavedCommits: lines.map(line => `${line.slice(0, 12)}${line.slice(line.indexOf(' '))}`),
+    unsavedCommits: lines.map(line => commitOf(line, 12)),
     tips: tips.filter(tip => unsaved.has(tip))
   }
+}
+
+/** A line `<id> <subject>` of git log, its id abbreviated to `length` when given. */
+function commitOf(line: string, length?: number): UnsavedCommit {
+  const space = line.indexOf(' ')
+  return { commit: line.slice(0, length ?? space), subject: line.slice(space + 1) }
 }
 
 export function hasUnsavedWork(findings: Findings): boolean {
@@ -600,8 +630,7 @@ export async function deleteBranch(
     const unsaved = await repo.git.run(['log', '--format=%h', '-1', ref, '--not', proof.savedBeyond, '--remotes', '--'])
     if (unsaved.exitCode !== 0 || unsaved.stdout.trim() !== '') return { branch, deleted: false, why: 'unsaved' }
   }
-  unlinkReflogLinks(repo.commonDir, ref)
-  const deletion = await repo.git.run(['update-ref', '-d', ref, tip])
+  const deletion = await deleteRef(repo.git, ref, { log: repo.commonDir, from: tip })
   return deletion.exitCode === 0 ? { branch, deleted: true } : { branch, deleted: false, why: 'moved', detail: deletion.stderr.trim() }
 }
 
@@ -618,20 +647,7 @@ export function decide(onExit: OnExit, discardChanges: boolean, findings: Findin
 /** Whether `later` found nothing that `earlier` did not: a removal goes ahead only on what was decided. */
 export function nothingNew(earlier: Findings, later: Findings): boolean {
   if (later.error !== undefined || later.head !== earlier.head) return false
-  const known = new Set([...earlier.uncommitted, ...earlier.unsavedCommits, ...earlier.nested])
-  return [...later.uncommitted, ...later.unsavedCommits, ...later.nested].every(item => known.has(item))
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
-}
-
-/** "2 uncommitted files and 1 unsaved commit", or "nothing unsaved". */
-export function describeFindings(findings: Findings): string {
-  const parts: string[] = []
-  if (findings.uncommitted.length) parts.push(plural(findings.uncommitted.length, 'uncommitted file'))
-  if (findings.unsavedCommits.length) parts.push(plural(findings.unsavedCommits.length, 'unsaved commit'))
-  if (findings.nested.length)
-    parts.push(findings.nested.length === 1 ? '1 nested repository with work' : `${findings.nested.length} nested repositories with work`)
-  return parts.length ? parts.join(' and ') : 'nothing unsaved'
+  const items = (f: Findings): string[] => [...f.uncommitted, ...f.unsavedCommits, ...f.nested].map(item => JSON.stringify(item))
+  const known = new Set(items(earlier))
+  return items(later).every(item => known.has(item))
 }

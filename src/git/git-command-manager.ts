@@ -42,8 +42,6 @@ export interface RunOptions {
   remote?: boolean
   /** How stdout is read: latin1 keeps every byte of a file name that is not UTF-8 (one character each). */
   encoding?: 'utf8' | 'latin1'
-  /** stdout goes to this file descriptor (a file of the step's own), not through the step. */
-  stdout?: number
 }
 
 /**
@@ -193,10 +191,6 @@ export function cancel(signal: NodeJS.Signals): void {
   if (signal === 'SIGTERM') setTimeout(() => process.exit(1), 1_000).unref()
 }
 
-export function cancelled(): NodeJS.Signals | undefined {
-  return cancelledBy
-}
-
 /** Throws when the step has been cancelled: called between the phases of a stage. */
 export function throwIfCancelled(): void {
   if (cancelledBy) throw new CancelledError(cancelledBy)
@@ -244,7 +238,7 @@ export class Git {
     const child = spawn('git', [...HARDENED_CONFIG, ...this.globalArgs, ...args], {
       cwd: this.cwd,
       env: { ...BASE_ENV, ...(options.remote ? {} : NO_REMOTE), ...this.env, ...options.env },
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', options.stdout ?? 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       ...spawnOptions()
     })
     child.stdin?.on('error', () => undefined) // git may exit before reading all of it

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { kindOf, linesOf, regularFilesBelow } from '../os/untrusted-files.js'
+import type { Git, GitResult } from './git-command-manager.js'
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/
 
@@ -79,4 +80,41 @@ export function unlinkReflogLinks(dir: string, ref: string): void {
     if (kind === 'link') fs.rmSync(at, { force: true })
     if (kind !== 'directory') return
   }
+}
+
+export interface RefChange {
+  /** The git dir whose reflog of the ref git writes: the common dir for a shared ref, a worktree's git dir for its HEAD. */
+  log: string
+  /** The git dir of a worktree whose HEAD names the branch written: git writes its HEAD reflog too. */
+  head?: string
+  message?: string
+  /** Only while the ref is at this commit. */
+  from?: string
+  /** HEAD itself, not the branch it names. */
+  noDeref?: boolean
+  /** Throw when git refuses (or the step is cancelled), instead of returning git's answer. */
+  required?: boolean
+}
+
+/** Every ref the action writes goes through here, so that no write follows a link the agent put on the way to a reflog. */
+export async function writeRef(git: Git, ref: string, to: string, change: RefChange): Promise<GitResult> {
+  return updateRef(git, [ref, to], ref, change)
+}
+
+export async function deleteRef(git: Git, ref: string, change: RefChange): Promise<GitResult> {
+  return updateRef(git, ['-d', ref], ref, change)
+}
+
+async function updateRef(git: Git, what: string[], ref: string, change: RefChange): Promise<GitResult> {
+  unlinkReflogLinks(change.log, ref)
+  if (change.head) unlinkReflogLinks(change.head, 'HEAD')
+  const args = [
+    'update-ref',
+    ...(change.noDeref ? ['--no-deref'] : []),
+    ...(change.message ? ['-m', change.message] : []),
+    ...what,
+    ...(change.from ? [change.from] : [])
+  ]
+  if (!change.required) return git.run(args)
+  return { exitCode: 0, stdout: await git.exec(args), stderr: '' }
 }

@@ -23,14 +23,6 @@ export function claimState(): void {
   for (const key of [STATE_RECORD, STATE_COMMON_DIR, STATE_RESTORE_REF]) core.saveState(key, '')
 }
 
-/** Where a restore fetches a rescue into, under a name of its own: the post deletes one a cut-short main left. */
-export const RESTORE_REFS = 'refs/agent-worktree/restore/'
-
-/** A ref a restore fetched into, and nothing else: its name reaches the post through the state. */
-export function isRestoreRef(ref: string): boolean {
-  return ref.startsWith(RESTORE_REFS) && /^[0-9a-f]{12}$/.test(ref.slice(RESTORE_REFS.length))
-}
-
 /** Environment variables that tell later steps (and the exit sub-action) where the job works: hints only. */
 export const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH'
 export const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH'
@@ -175,7 +167,7 @@ export function sealOf(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.
   const key = env.ACTIONS_RUNTIME_TOKEN
   return key
     ? createHmac('sha256', key)
-        .update(canonical(evidenceOf(record)))
+        .update(canonical(sealedFields(record)))
         .digest('hex')
     : undefined
 }
@@ -187,7 +179,7 @@ export function isSealed(file: RecordFile, env: NodeJS.ProcessEnv = process.env)
   return timingSafeEqual(Buffer.from(file.mac), Buffer.from(expected))
 }
 
-function evidenceOf(record: WorktreeRecord): Record<string, unknown> {
+function sealedFields(record: WorktreeRecord): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => !HINT_KEYS.has(key)))
 }
 
@@ -211,7 +203,7 @@ function writeFile(gitDir: string, content: object): void {
 
 /** Writes the step's own record, sealed: only the main step (and a take from the pool) has one to write. */
 export function writeRecordFile(gitDir: string, record: WorktreeRecord): void {
-  writeFile(gitDir, { ...evidenceOf(record), mac: sealOf(record) })
+  writeFile(gitDir, { ...sealedFields(record), mac: sealOf(record) })
 }
 
 /** Puts back a record file as it was read, seal and hints included. */
@@ -228,7 +220,7 @@ export function writeHints(gitDir: string, hints: RecordHints, fallback?: Worktr
   try {
     const current = readRecordFile(gitDir)
     if (current) writeFile(gitDir, { ...current, ...hints })
-    else if (fallback) writeFile(gitDir, { ...evidenceOf(fallback), mac: sealOf(fallback), ...hints })
+    else if (fallback) writeFile(gitDir, { ...sealedFields(fallback), mac: sealOf(fallback), ...hints })
   } catch {
     // the hint is lost
   }

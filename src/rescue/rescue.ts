@@ -10,6 +10,7 @@ import type { Repository } from '../git/repository.js'
 import { shellQuote } from '../os/processes.js'
 import { openView } from '../git/sealed-git.js'
 import { linesOf } from '../os/untrusted-files.js'
+import { rescueName } from './names.js'
 import type { Snapshot } from './snapshot.js'
 import type { BroughtIn, PushTarget, WorktreeRecord } from '../record/state-helper.js'
 
@@ -200,40 +201,6 @@ export function configEnvironment(settings: [string, string][]): Record<string, 
   const env: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) }
   settings.forEach(([key, value], i) => Object.assign(env, { [`GIT_CONFIG_KEY_${i}`]: key, [`GIT_CONFIG_VALUE_${i}`]: value }))
   return env
-}
-
-/** The worktree's name as it may stand in a ref and a command: a name from a record file is only a hint. */
-export function rescueLabel(record: Pick<WorktreeRecord, 'name'>): string {
-  return (
-    record.name
-      .replaceAll('/', '+')
-      .replace(/[^A-Za-z0-9._+-]/g, '-')
-      .replace(/\.\.+/g, '.')
-      .replace(/^[.-]+/, '') || 'worktree'
-  )
-}
-
-export const RESCUE_PREFIX = 'agent-worktree-rescue'
-
-/**
- * agent-worktree-rescue/<name>/<job>-<run>-<attempt>[-<leg>][-take<n>], or with `-` for an artifact name, which
- * may not hold `/`.
- */
-export function rescueName(record: Pick<WorktreeRecord, 'name' | 'owner' | 'leg'>, separator: '/' | '-', take = 1): string {
-  return [RESCUE_PREFIX, rescueLabel(record), rescueTail(record.owner, record.leg, take)].join(separator)
-}
-
-/**
- * <job>-<run>-<attempt>[-<leg>][-take<n>]: what sets apart the rescues of one name. Legs of a matrix share job
- * and run (and maybe a name): the leg's index keeps them apart. A second rescue of that name in one job (the
- * worktree entered again, a reusable workflow called twice) is another take.
- */
-export function rescueTail(owner: Pick<WorktreeRecord['owner'], 'job' | 'run' | 'since'>, leg: string | undefined, take = 1): string {
-  const run = owner.run || `local-${Date.parse(owner.since) || Date.now()}`
-  return [owner.job, run, leg, take > 1 ? `take${take}` : undefined]
-    .filter(Boolean)
-    .join('-')
-    .replace(/[^A-Za-z0-9._-]/g, '-')
 }
 
 /**

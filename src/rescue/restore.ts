@@ -12,12 +12,15 @@ import { throwIfCancelled, type Git, type GitResult } from '../git/git-command-m
 import { generatedNames } from '../record/names.js'
 import { InputError, type RescueTarget, type RestoreRequest } from '../record/settings.js'
 import { worktreeGit, type Repository } from '../git/repository.js'
-import { configEnvironment, neededCommits, REMOTE_PROTOCOLS, RESCUE_PREFIX, rescueLabel, rescueTail, STALL_MS } from './rescue.js'
+import { RESCUE_PREFIX, rescueLabel, rescueNames, rescueTail } from './names.js'
+import { configEnvironment, neededCommits, REMOTE_PROTOCOLS, STALL_MS } from './rescue.js'
 import { privateTemp } from '../git/sealed-git.js'
-import { dropKeptRef, TRAILERS } from './snapshot.js'
-import { RESTORE_REFS, STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
+import { parseSnapshotMessage, INDEX_SUBJECT, TRAILERS } from './snapshot-message.js'
+import { dropKeptRef } from './snapshot.js'
+import { restoredRef, restoreRef } from '../record/refs.js'
+import { STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { deleteRef, writeRef } from '../git/worktree-refs.js'
 
 /** How long the artifact service may take to list and hand over a rescue. */
 const RESTORE_TIME_LIMIT_MS = 5 * 60_000
@@ -75,7 +78,7 @@ const FIX = 'Restore a rescue that exists: the rescue-ref or rescue-artifact out
 
 /** Finds the rescue, fetches it into a ref of this step's own and checks it: every refusal is an input error. */
 export async function findRescue(repo: Repository, request: RestoreRequest, context: LookupContext): Promise<Lookup> {
-  const ref = `${RESTORE_REFS}${randomBytes(6).toString('hex')}`
+  const ref = restoreRef(randomBytes(6).toString('hex'))
   // Saved before the fetch: the post deletes what a main step cut short left.
   core.saveState(STATE_RESTORE_REF, ref)
   const dispose = (): Promise<void> => dropKeptRef(repo.git, repo.commonDir, ref)
@@ -115,7 +118,7 @@ async function previousRescue(repo: Repository, context: LookupContext): Promise
   for (const kind of looked) {
     const separator = kind === 'branch' ? '/' : '-'
     // A step that rescued twice in that attempt (a worktree entered again) left takes: the last one is where it stopped.
-    const pattern = new RegExp(`^${RESCUE_PREFIX}${separator}${label}${separator}${tail}(?:-take(\\d+))?$`)
+    const pattern = rescueNames(separator, label, tail)
     const names = lastTakes(
       (kind === 'branch' ? await rescueBranches(repo, context.push) : await artifactNames()).filter(name => pattern.test(name)),
       pattern
@@ -317,9 +320,6 @@ async function fetchMissing(repo: Repository, name: string, push: PushTarget | u
   )
 }
 
-const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/
-const INDEX_SUBJECT = 'agent-worktree: the index (staged changes)'
-
 /** The snapshot commit at `ref`, when it is one: a rescue's subject, its trailers, HEAD its first parent, an index tree. */
 /** Every path of an index tree is one git would check out: no "..", "." or empty segment, and no .git one. */
 async function plainPaths(git: Git, tree: string): Promise<boolean> {
@@ -332,32 +332,23 @@ async function readSnapshot(git: Git, ref: string): Promise<SnapshotCommit | und
   const split = read.stdout.indexOf('\n\n')
   if (read.exitCode !== 0 || split < 0) return undefined
   const headers = read.stdout.slice(0, split).split('\n')
-  const message = read.stdout
-    .slice(split + 2)
-    .trimEnd()
-    .split('\n')
   const tree = headers.find(h => h.startsWith('tree '))?.slice(5) ?? ''
   const parents = headers.filter(h => h.startsWith('parent ')).map(h => h.slice(7))
-  const trailer = (key: string): string => message.find(line => line.startsWith(`${key}: `))?.slice(key.length + 2) ?? ''
-  const [head, branch, index, base] = [trailer(TRAILERS.head), trailer(TRAILERS.branch), trailer(TRAILERS.index), trailer(TRAILERS.base)]
-  const valid =
-    message[0].startsWith('agent-worktree: rescue of ') &&
-    (head === 'unborn' ? true : head === parents[0]) &&
-    (branch === 'detached' || /^refs\/heads\/\S+$/.test(branch)) &&
-    OBJECT_ID.test(index) &&
-    (base === 'none' || OBJECT_ID.test(base))
-  if (!valid || (await git.run(['cat-file', '-t', index])).stdout.trim() !== 'tree' || !(await plainPaths(git, index))) return undefined
-  const rest = head === 'unborn' ? parents : parents.slice(1)
+  const trailers = parseSnapshotMessage(read.stdout.slice(split + 2))
+  if (!trailers || (trailers.head !== undefined && trailers.head !== parents[0])) return undefined
+  const { head, branch, index, base } = trailers
+  if ((await git.run(['cat-file', '-t', index])).stdout.trim() !== 'tree' || !(await plainPaths(git, index))) return undefined
+  const rest = head === undefined ? parents : parents.slice(1)
   // The index parent is made for the rescue: the index itself holds what it holds.
   const described = rest.length ? (await git.exec(['log', '--no-walk=unsorted', '--format=%H %T %s', ...rest, '--'])).split('\n') : []
   const others = rest.filter((_, i) => described[i] !== `${rest[i]} ${index} ${INDEX_SUBJECT}`)
   return {
     commit: (await git.exec(['rev-parse', '--verify', `${ref}^{commit}`])).trim(),
     tree,
-    head: head === 'unborn' ? undefined : head,
-    branch: branch === 'detached' ? undefined : branch,
+    head,
+    branch,
     index,
-    base: base === 'none' ? undefined : base,
+    base,
     others
   }
 }
@@ -381,9 +372,6 @@ export interface Restored {
   /** The files put back untracked, as git names them (latin1). */
   untracked: string[]
 }
-
-/** Where the commits HEAD does not reach are kept: refs of the worktree, which the gate counts and which go with it. */
-const RESTORED_REFS = 'refs/worktree/agent-worktree/restored/'
 
 /**
  * Puts the new worktree, checked out at its base, back as the snapshot records it. Each step leaves what a
@@ -409,15 +397,14 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
   const { notRestored, untracked } = await writeAsLeft(git, record.path, snapshot)
   const message = `agent-worktree: restored ${found.name}`
   const branch = `refs/heads/${record.branch}`
-  unlinkReflogLinks(commonDir, branch)
-  unlinkReflogLinks(gitDir, 'HEAD')
-  if (!snapshot.head) await git.exec(['update-ref', '-m', message, '-d', branch, record.baseSha])
-  else if (!snapshot.branch) await git.exec(['update-ref', '--no-deref', '-m', message, 'HEAD', snapshot.head])
-  else await git.exec(['update-ref', '-m', message, branch, snapshot.head, record.baseSha])
+  const change = { log: commonDir, head: gitDir, message, required: true }
+  if (!snapshot.head) await deleteRef(git, branch, { ...change, from: record.baseSha })
+  else if (!snapshot.branch) await writeRef(git, 'HEAD', snapshot.head, { log: gitDir, message, noDeref: true, required: true })
+  else await writeRef(git, branch, snapshot.head, { ...change, from: record.baseSha })
   const kept: string[] = []
   for (const tip of snapshot.others) {
-    kept.push(`${RESTORED_REFS}${kept.length + 1}`)
-    await git.exec(['update-ref', '-m', message, kept.at(-1)!, tip])
+    kept.push(restoredRef(kept.length + 1))
+    await writeRef(git, kept.at(-1)!, tip, { log: commonDir, message, required: true })
   }
   return {
     kind: found.kind,

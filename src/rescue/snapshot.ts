@@ -21,7 +21,9 @@ import {
   plainPath,
   readSmall
 } from '../os/untrusted-files.js'
-import { unlinkReflogLinks } from '../git/worktree-refs.js'
+import { deleteRef, writeRef } from '../git/worktree-refs.js'
+import { keptRef } from '../record/refs.js'
+import { INDEX_SUBJECT, snapshotMessage } from './snapshot-message.js'
 import type { BroughtIn, WorktreeRecord } from '../record/state-helper.js'
 
 const IDENTITY = {
@@ -32,8 +34,6 @@ const IDENTITY = {
 }
 
 /** The trailers of a snapshot commit: what a restore needs to put the worktree back as it was. */
-export const TRAILERS = { head: 'Agent-Worktree-Head', branch: 'Agent-Worktree-Branch', index: 'Agent-Worktree-Index', base: 'Agent-Worktree-Base' }
-
 export interface LeftOut {
   file: string
   why: string
@@ -138,8 +138,7 @@ export async function keepSnapshot(input: {
     const tree = (await git.exec(['write-tree'])).trim()
     const commit = await commitSnapshot(made, repo, facts, gitDir, findings, { tree, indexTree, leftOut })
     const ref = keptRef(gitDir, facts.token)
-    unlinkReflogLinks(repo.commonDir, ref)
-    await repo.git.exec(['update-ref', '-m', 'agent-worktree: kept', ref, commit])
+    await writeRef(repo.git, ref, commit, { log: repo.commonDir, message: 'agent-worktree: kept', required: true })
     const base = facts.base ?? findings.head ?? commit
     const size = await sendSize(repo.git, commit)
     const holdsBrought = await broughtInSent(made, repo.git, commit)
@@ -254,7 +253,7 @@ async function hiddenByChangedRules(made: Made, list: List, everything: () => Pr
  * cannot be a pathspec on a command line).
  */
 async function hiddenBySelfHiding(everything: () => Promise<string[]>, findings: Findings): Promise<string[]> {
-  const counted = new Set(findings.uncommitted.filter(e => e === '?? .gitignore' || (e.startsWith('?? ') && e.endsWith('/.gitignore'))).map(e => e.slice(3)))
+  const counted = new Set(findings.uncommitted.filter(e => e.code === '??' && (e.path === '.gitignore' || e.path.endsWith('/.gitignore'))).map(e => e.path))
   if (!counted.size) return []
   const untracked = await everything()
   const folders = untracked
@@ -265,7 +264,7 @@ async function hiddenBySelfHiding(everything: () => Promise<string[]>, findings:
 
 /** Submodules and repositories nested in the folder that hold work of their own: a rescue does not hold it. */
 function ownRepositories(findings: Findings): LeftOut[] {
-  const paths = new Set([...findings.nested, ...findings.unsavedCommits].map(entry => /^(.+?): /.exec(entry)?.[1]).filter((p): p is string => !!p))
+  const paths = new Set([...findings.nested.map(n => n.path), ...findings.unsavedCommits.flatMap(c => (c.submodule ? [c.submodule] : []))])
   return [...paths].map(file => ({ file, why: 'a repository of its own: the work in it is not in the rescue' }))
 }
 
@@ -424,7 +423,7 @@ async function commitSnapshot(
   const parents: string[] = head ? [head] : []
   const notes = head ? [`Parent 1: HEAD (${head.slice(0, 12)}), where the agent was.`] : ['HEAD had no commit yet (an orphan branch): no parent stands for it.']
   if (built.indexTree !== headTree && built.indexTree !== built.tree) {
-    const args = ['commit-tree', built.indexTree, ...(head ? ['-p', head] : []), '-m', 'agent-worktree: the index (staged changes)']
+    const args = ['commit-tree', built.indexTree, ...(head ? ['-p', head] : []), '-m', INDEX_SUBJECT]
     parents.push((await git.exec(args, { env: IDENTITY })).trim())
     notes.push(`Parent ${parents.length}: the index, with the staged changes.`)
   }
@@ -441,19 +440,18 @@ async function commitSnapshot(
   const branch = readSmall(path.join(gitDir, 'HEAD'))
     ?.trim()
     .replace(/^ref: /, '')
-  const message = [
-    `agent-worktree: rescue of ${facts.name}`,
-    '',
+  const lines = [
     `The files of ${facts.path} as they were left: tracked files as on disk, and untracked files that git does not ignore.`,
     ...notes,
     ...(built.leftOut.length ? [`Left out: ${built.leftOut.map(l => `${l.file} (${l.why})`).join(', ')}`] : []),
-    `Job: run ${facts.owner.run || '-'}, job ${facts.owner.job || '-'}, runner ${facts.owner.runner || '-'}.`,
-    '',
-    `${TRAILERS.head}: ${head ?? 'unborn'}`,
-    `${TRAILERS.branch}: ${branch && branch.startsWith('refs/heads/') ? branch : 'detached'}`,
-    `${TRAILERS.index}: ${built.indexTree}`,
-    `${TRAILERS.base}: ${facts.base ?? head ?? 'none'}`
-  ].join('\n')
+    `Job: run ${facts.owner.run || '-'}, job ${facts.owner.job || '-'}, runner ${facts.owner.runner || '-'}.`
+  ]
+  const message = snapshotMessage(facts.name, lines, {
+    head,
+    branch: branch && branch.startsWith('refs/heads/') ? branch : undefined,
+    index: built.indexTree,
+    base: facts.base ?? head
+  })
   return (await git.exec(['commit-tree', built.tree, ...parents.flatMap(p => ['-p', p]), '-F', '-'], { env: IDENTITY, input: message })).trim()
 }
 
@@ -463,22 +461,10 @@ async function sendSize(git: Git, commit: string): Promise<number> {
   return measured.exitCode === 0 ? Number(measured.stdout.trim()) || 0 : 0
 }
 
-/**
- * The ref that marks a worktree kept and keeps its snapshot alive: refs/agent-worktree/kept/<id>/<token>.
- * One per job that kept it: a later worktree of the same git dir id (or one that took it over) removes
- * only its own, and the sweep leaves alone every worktree whose id has one.
- */
-export function keptRef(gitDir: string, token: string): string {
-  return `${KEPT_REFS}${path.basename(gitDir)}/${token}`
-}
-
-export const KEPT_REFS = 'refs/agent-worktree/kept/'
-
 /** Deletes a kept ref, when there is one (a loose file, or a line of packed-refs): no git call otherwise. */
 export async function dropKeptRef(git: Git, commonDir: string, ref: string): Promise<void> {
   const packed = fs.existsSync(path.join(commonDir, 'packed-refs')) && [...linesOf(path.join(commonDir, 'packed-refs'))].some(line => line.endsWith(` ${ref}`))
   if (packed || fs.existsSync(path.join(commonDir, ...ref.split('/')))) {
-    unlinkReflogLinks(commonDir, ref)
-    await git.run(['update-ref', '-d', ref])
+    await deleteRef(git, ref, { log: commonDir })
   }
 }

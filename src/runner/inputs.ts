@@ -2,6 +2,7 @@
 import * as core from '@actions/core'
 import * as path from 'node:path'
 import { NAME_MAX_LENGTH } from '../record/names.js'
+import { parseRescueName } from '../rescue/names.js'
 import { InputError, type OnExit, type RescueTarget, type RestoreRequest } from '../record/settings.js'
 
 export interface EnterSettings {
@@ -97,10 +98,8 @@ export function parseRescue(input: string, value: string, env: NodeJS.ProcessEnv
 export function parseRestore(input: string, value: string): RestoreRequest | undefined {
   if (value === '' || value === 'none') return undefined
   if (value === 'auto') return 'auto'
-  if (!value.includes('..')) {
-    if (/^agent-worktree-rescue\/[A-Za-z0-9._+-]+\/[A-Za-z0-9._-]+$/.test(value)) return { kind: 'branch', name: value }
-    if (/^agent-worktree-rescue-[A-Za-z0-9._+-]+$/.test(value)) return { kind: 'artifact', name: value }
-  }
+  const named = parseRescueName(value)
+  if (named) return named
   throw new InputError(
     input,
     value,

@@ -7,12 +7,14 @@ import type { ActFate } from './act.js'
 import type { ExitResult } from '../exit/exit-worktree.js'
 import { shellQuote, type Resident } from '../os/processes.js'
 import type { Outcome } from '../exit/remove-worktree.js'
-import { rescued, rescueLabel, type RescueResult, type Withheld } from '../rescue/rescue.js'
+import { rescueLabel } from '../rescue/names.js'
+import { rescued, type RescueResult, type Withheld } from '../rescue/rescue.js'
 import type { Nothing, Restored } from '../rescue/restore.js'
 import { OVER_LIMIT } from '../rescue/snapshot.js'
-import { describeFindings, type BranchDeletion, type Findings } from '../gate/safety-gate.js'
+import type { BranchDeletion, Findings, Nested, NestedWork, SpecialFile, Uncommitted, UnsavedCommit } from '../gate/safety-gate.js'
 import { fromElsewhere, type Origin, type SharedChange } from '../shared/shared-state.js'
 import type { WorktreeRecord } from '../record/state-helper.js'
+import type { HeldBack } from '../exit/worktree-pool.js'
 
 const LISTED = 10
 
@@ -252,6 +254,57 @@ function listed(items: string[]): string {
   return items.slice(0, LISTED).join(', ') + (items.length > LISTED ? ', …' : '')
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}
+
+/** "2 uncommitted files and 1 unsaved commit", or "nothing unsaved". */
+export function describeFindings(findings: Findings): string {
+  const parts: string[] = []
+  if (findings.uncommitted.length) parts.push(plural(findings.uncommitted.length, 'uncommitted file'))
+  if (findings.unsavedCommits.length) parts.push(plural(findings.unsavedCommits.length, 'unsaved commit'))
+  if (findings.nested.length)
+    parts.push(findings.nested.length === 1 ? '1 nested repository with work' : `${findings.nested.length} nested repositories with work`)
+  return parts.length ? parts.join(' and ') : 'nothing unsaved'
+}
+
+/** `XY path`, as git status --porcelain shows it. */
+export function describeUncommitted(file: Uncommitted): string {
+  return `${file.code} ${file.path}`
+}
+
+/** `<id> <subject>`, after the submodule's path when it is in one. */
+export function describeCommit(commit: UnsavedCommit): string {
+  return `${commit.submodule ? `${commit.submodule}: ` : ''}${commit.commit} ${commit.subject}`
+}
+
+/** `path: what it is and holds`. */
+export function describeNested(nested: NestedWork): string {
+  return `${nested.path}: ${describeNestedWork(nested)}`
+}
+
+function describeNestedWork(nested: Nested): string {
+  switch (nested.state) {
+    case 'unreadable':
+      return `a ${nested.what} whose state could not be read`
+    case 'too-deep':
+      return `a ${nested.what === 'submodule' ? 'submodule' : 'repository'} nested too deep to look into`
+    case 'locked':
+      return 'a locked worktree'
+    case 'commits':
+      return nested.what === 'bare repository' ? 'a bare repository with commits' : `a ${nested.what} with commits that no remote has`
+    case 'uncommitted':
+      return `a ${nested.what} with ${plural(nested.files, 'uncommitted file')}`
+    case 'holding':
+      return `a ${nested.what} holding ${nested.inside.map(describeNested).join('; ')}`
+  }
+}
+
+/** `path (a named pipe)`. */
+export function describeSpecial(special: SpecialFile): string {
+  return `${special.path} (${special.kind === 'fifo' ? 'a named pipe' : special.kind === 'socket' ? 'a socket' : 'a device'})`
+}
+
 /** Says what the exit found and did: a warning when a person should look, a line of the log otherwise. */
 export function report(result: ExitResult, prefix = ''): void {
   if (result.breach.length) {
@@ -350,10 +403,10 @@ export function reportSharedUnread(why: string): void {
 function findingLines(findings: Findings | undefined): string[] {
   const { uncommitted = [], unsavedCommits = [], nested = [], special = [], broughtChanged = [] } = findings ?? {}
   return [
-    uncommitted.length && `Uncommitted: ${listed(uncommitted)}`,
-    unsavedCommits.length && `Unsaved commits: ${listed(unsavedCommits)}`,
-    nested.length && `Nested repositories with work: ${nested.slice(0, LISTED).join(', ')}`,
-    special.length && `Named pipes, sockets or devices where files were (never read): ${listed(special)}`,
+    uncommitted.length && `Uncommitted: ${listed(uncommitted.map(describeUncommitted))}`,
+    unsavedCommits.length && `Unsaved commits: ${listed(unsavedCommits.map(describeCommit))}`,
+    nested.length && `Nested repositories with work: ${nested.slice(0, LISTED).map(describeNested).join(', ')}`,
+    special.length && `Named pipes, sockets or devices where files were (never read): ${listed(special.map(describeSpecial))}`,
     broughtChanged.length && `Brought in by include-file and changed since (never rescued: they may hold secrets): ${listed(broughtChanged)}`
   ].filter((line): line is string => typeof line === 'string')
 }
@@ -458,9 +511,14 @@ export function reportNothingToRestore(nothing: Nothing): void {
   )
 }
 
+/** Why a parked worktree was taken out of the pool, in its lock and in the warning. */
+export function heldBackWhy(findings: Findings): string {
+  return findings.error ? `its state could not be read (${findings.error})` : `it holds ${describeFindings(findings)}`
+}
+
 /** Parked worktrees that gained work while parked: taken out of the pool and kept. */
-export function reportHeldBack(heldBack: string[]): void {
-  for (const held of heldBack)
+export function reportHeldBack(heldBack: HeldBack[]): void {
+  for (const held of heldBack.map(({ path, findings }) => `${path}: ${heldBackWhy(findings)}`))
     core.warning(
       oneLine(
         `A parked worktree gained work while it was parked, so it was taken out of the pool and kept: ${held}. Look at it, and remove it by hand if nothing there is needed.`
@@ -585,9 +643,9 @@ export async function writeSummary(result: ExitResult): Promise<void> {
       ])
       .addRaw(`<p>${escape(oneLine(messageOf(result)))}</p>${restoreBlock}`, true)
       .addRaw(
-        listing('Uncommitted files', findings?.uncommitted ?? []) +
-          listing('Unsaved commits', findings?.unsavedCommits ?? []) +
-          listing('Nested repositories with work', findings?.nested ?? []) +
+        listing('Uncommitted files', (findings?.uncommitted ?? []).map(describeUncommitted)) +
+          listing('Unsaved commits', (findings?.unsavedCommits ?? []).map(describeCommit)) +
+          listing('Nested repositories with work', (findings?.nested ?? []).map(describeNested)) +
           listing(`Changed in the original checkout ${escape(evidence.repository)}`, result.breach) +
           listing(`Changed in what every worktree of ${escape(evidence.repository)} shares`, result.shared.map(describeShared)),
         true

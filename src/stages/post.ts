@@ -7,7 +7,8 @@ import { Git, handleCancellation } from '../git/git-command-manager.js'
 import { report, reportExitFailure, writeSummary } from '../runner/report.js'
 import { settle } from '../git/repository-lock.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
-import { isRestoreRef, loadRecordState, STATE_COMMON_DIR, STATE_RESTORE_REF } from '../record/state-helper.js'
+import { isRestoreRef } from '../record/refs.js'
+import { loadRecordState, STATE_COMMON_DIR, STATE_RESTORE_REF } from '../record/state-helper.js'
 
 /**
  * How long the post waits for another step's hold on the repository: it runs under the main step's time
