@@ -155,6 +155,15 @@ describe('a worktrees-dir where no folder can be made', () => {
     await job.runPosts()
   })
 
+  it("an include-file that is a named pipe, which git waits on: the runner's SIGINT alone stops the step", async () => {
+    execFileSync('mkfifo', [path.join(repos.clone, 'pipe')])
+    const step = await job.uses('.', { 'include-file': 'pipe' }, { cancel: { afterMs: 500 } })
+    expect(step.exitCode).toBe(1)
+    expect(step.signals.map(s => s.signal)).toEqual(['SIGINT'])
+    expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+    await job.runPosts()
+  })
+
   it('a read-only file system', async ({ skip }) => {
     const ro = path.join(repos.root, 'read-only')
     fs.mkdirSync(ro)
