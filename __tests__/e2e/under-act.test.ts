@@ -1,7 +1,8 @@
 // The README's workflows and the examples as a user runs them first: under nektos/act in host mode (no
 // Docker), with the action mapped to this checkout (--local-repository) and act's own local checkout standing
 // in for actions/checkout. Stood in for, as they cannot run here: the agents (my-agent, Claude Code's CLI
-// through npx, openai/codex-action), each of which commits a file in its worktree; npm ci; and the secrets.
+// through npx, openai/codex-action), each of which commits a file in its worktree; npm ci; sudo (a workflow's
+// set-up of the machine); and the secrets.
 // act is found as AGENT_WORKTREE_ACT, else `act` on PATH, else ../shared/act/bin/act beside the checkout;
 // without one, these tests are skipped and say so.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -88,6 +89,8 @@ beforeAll(() => {
   fs.mkdirSync(bin)
   for (const name of ['my-agent', 'npx']) fs.writeFileSync(path.join(bin, name), AGENT, { mode: 0o755 })
   fs.writeFileSync(path.join(bin, 'npm'), '#!/bin/sh\nmkdir -p node_modules\n', { mode: 0o755 })
+  // A workflow's set-up of the machine (apt packages, AppArmor profiles) is not the test's to change here.
+  fs.writeFileSync(path.join(bin, 'sudo'), '#!/bin/sh\necho "sudo $*: not run under the test"\n', { mode: 0o755 })
   fs.mkdirSync(path.join(root, 'codex-action'))
   fs.writeFileSync(path.join(root, 'codex-action', 'action.yml'), CODEX)
 })
