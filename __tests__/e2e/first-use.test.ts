@@ -51,6 +51,16 @@ describe('the exit sub-action after the worktree is gone', () => {
     expect(exit.outputs.reason).toBe('gone')
   })
 
+  it('still fails for a worktree the agent moved (git worktree move), naming where it is now', async () => {
+    const { outputs } = await job.uses('.', { name: 'moved' })
+    const to = path.join(repos.root, 'moved-here')
+    git(repos.clone, 'worktree', 'move', '--force', '--force', outputs['worktree-path'], to)
+    const exit = await job.uses('exit')
+    expect(exit.exitCode).toBe(1)
+    expect(errorOf(exit)).toContain(`the worktree was moved to ${to}. Give its new path.`)
+    expect(fs.existsSync(to)).toBe(true)
+  })
+
   it('still fails for a path where something else is: a folder that is no worktree', async () => {
     await job.uses('.', { name: 'other' })
     const folder = path.join(repos.root, 'not-a-worktree')

@@ -11,7 +11,7 @@ import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../r
 import { samePath } from '../os/paths.js'
 import { POST_LOCK_TIMEOUT_MS } from './post.js'
 import { report, reportGone, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
-import { adminDirOf, lockOf, openRepository, type Repository } from '../git/repository.js'
+import { adminDirOf, adminDirs, folderOf, lockOf, openRepository, type Repository } from '../git/repository.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
 
 export async function run(): Promise<void> {
@@ -64,8 +64,13 @@ async function findRecord(
   const start = fs.existsSync(target) ? target : process.env[ENV_ORIGINAL_PATH]
   const opened = start ? await openRepository(start, input).catch(() => undefined) : undefined
   const gitDir = opened && adminDirOf(opened.commonDir, target)
-  // Nothing at the path, and git has no worktree registered there: an earlier exit removed it, or the agent did.
-  if (opened && !gitDir && !fs.existsSync(target)) return { gone: target, repository: opened.toplevel }
+  if (opened && !gitDir && !fs.existsSync(target)) {
+    // Moved (git worktree move): its record, in its git dir, still names the path it was entered at.
+    const moved = adminDirs(opened.commonDir).find(dir => readRecordFile(dir)?.path === target)
+    if (moved) throw new InputError(input, target, `the worktree was moved to ${folderOf(moved) ?? 'another folder'}`, 'Give its new path.')
+    // Nothing at the path, and git has no worktree there: an earlier exit removed it, or the agent did.
+    return { gone: target, repository: opened.toplevel }
+  }
   const record = gitDir ? readRecordFile(gitDir) : undefined
   if (!opened || !gitDir || !record || !samePath(record.commonDir ?? '', opened.commonDir)) {
     throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', fix)
