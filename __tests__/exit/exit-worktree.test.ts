@@ -92,6 +92,37 @@ describe('ownership', () => {
   })
 })
 
+describe('saved means the remote has it, by its own word', () => {
+  it('a remote-tracking ref written at an unpushed commit (by the agent, or another job of a shared clone) saves nothing', async () => {
+    const record = created('forged-remote')
+    const tip = commit(record.path, 'work.txt')
+    git(repos.clone, 'update-ref', 'refs/remotes/origin/looks-pushed', tip)
+    const result = await exitAs(record)
+    expect(result).toMatchObject({ removed: false, reason: 'unsaved' })
+    expect(result.findings?.unsavedCommits).toEqual([expect.objectContaining({ subject: 'add work.txt' })])
+    expect(branchExists(repos.clone, record.branch)).toBe(true)
+  })
+
+  it('work the remote has is saved: the worktree goes', async () => {
+    const record = created('really-pushed')
+    commit(record.path, 'work.txt')
+    git(record.path, 'push', '--quiet', 'origin', `HEAD:refs/heads/${record.branch}`)
+    const result = await exitAs(record)
+    expect(result, result.message).toMatchObject({ removed: true, reason: 'clean' })
+  })
+
+  it('a remote that cannot be asked proves nothing: unpushed-looking work is kept, and the message says why', async () => {
+    const record = created('unasked', { push: { remote: 'origin', url: path.join(repos.root, 'gone.git'), headerKeys: [], credentialFiles: [] } })
+    const tip = commit(record.path, 'work.txt')
+    git(record.path, 'push', '--quiet', 'origin', `HEAD:refs/heads/${record.branch}`)
+    expect(git(repos.clone, 'rev-parse', `refs/remotes/origin/${record.branch}`)).toBe(tip)
+    const result = await exitAs(record)
+    expect(result).toMatchObject({ removed: false, reason: 'unsaved' })
+    expect(result.findings?.remoteUnasked).toMatch(/ls-remote origin failed/)
+    expect(result.message).toContain('the remote could not be asked whether it has them')
+  })
+})
+
 describe('what the gate found is data', () => {
   it('a commit whose subject holds ": " is not taken for a repository of its own, which the rescue would leave out', async () => {
     const record = created('colon')
@@ -278,7 +309,8 @@ describe('kept at the end of the job, in a repository the next actions/checkout 
     git(repos.clone, 'config', '--local', '--unset-all', 'extensions.worktreeConfig')
     expect(git(record.path, 'sparse-checkout', 'list')).toBe('src')
     fs.rmSync(path.join(record.path, 'src', 'draft.txt'))
-    const removed = await exitAs(record, { step: 'exit' })
+    // As the exit sub-action believes a record this job sealed: a hint proves no commit saved.
+    const removed = await exitAs(record, { step: 'exit', source: 'sealed' })
     expect(removed.removed, removed.message).toBe(true)
     expect(config()).not.toContain('config.worktree')
   })

@@ -14,6 +14,8 @@ import { openRepository } from '../../src/git/repository.js'
 import { writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
 import { takeParked } from '../../src/exit/worktree-pool.js'
 import { heldBackWhy } from '../../src/runner/report.js'
+import type { OnRemote } from '../../src/gate/safety-gate.js'
+import { remoteTips } from '../../src/rescue/rescue.js'
 import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
 import { createLikeMain, exitAs } from '../helpers/worktree.js'
 
@@ -282,7 +284,8 @@ describe('generated agent scenarios', () => {
           const left = leftFiles(agent.wt)
           const repo = await openRepository(repos.clone, 'repository-path')
           const next = { ...adopted(path.join(repos.root, 'wts', `taker-${id}`), id, false), branch: `taker-${id}`, created: true, baseSha: record.baseSha }
-          const taken = await takeParked(repo, next, `agent-worktree ${next.token}: test`, heldBackWhy)
+          const onRemote = (): Promise<OnRemote> => remoteTips(repo, record.push)
+          const taken = await takeParked(repo, next, `agent-worktree ${next.token}: test`, heldBackWhy, onRemote)
           if (used) {
             expect(taken?.gitDir ?? '', `handed out a parked worktree that was used: ${JSON.stringify(actions)}`).toBe('')
             for (const [file, content] of left) expect(fs.readFileSync(path.join(agent.wt, file), 'utf8')).toBe(content)

@@ -40,6 +40,8 @@ export function createLikeMain(repos: Repos, name: string, overrides: Partial<Wo
     inWorkspace: false,
     fileMode: true,
     owner: TEST_OWNER,
+    // The remote the main step pins at enter: only its word makes a commit saved.
+    push: { remote: 'origin', url: repos.origin, headerKeys: [], credentialFiles: [] },
     ...overrides
   }
   git(repos.clone, 'worktree', 'add', '--quiet', '--lock', '--reason', `agent-worktree ${record.token}: test`, '-b', record.branch, wt, record.baseSha)

@@ -27,7 +27,9 @@ import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { sweep } from './sweep.js'
 import { checkOutTaken, takeParked } from '../exit/worktree-pool.js'
-import { STALL_MS } from '../rescue/rescue.js'
+import { remoteTips, STALL_MS } from '../rescue/rescue.js'
+import type { OnRemote } from '../gate/safety-gate.js'
+import { once } from '../os/once.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { fetchRef } from '../record/refs.js'
 import { deleteRef, unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
@@ -47,17 +49,20 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     const folder = settings.path ? undefined : checkWorktreesFolder(settings.worktreesDir, repo.toplevel)
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
+    const config = readConfigAtEnter(repo)
+    // The remote of enter, asked only where the pool or the sweep meets a commit nothing here saves.
+    const onRemote = once(async () => remoteTips(repo, (await config).push))
     const [snapshot, { excludesFile, configFile, ...settingsAtEnter }, lfs] = await Promise.all([
       snapshotCheckout(repo.toplevel, repo.gitDir),
-      readConfigAtEnter(repo),
+      config,
       lfsEnvironment(repo),
-      sweep(repo)
+      sweep(repo, onRemote)
     ])
     lookup = settings.restore ? await lookUp(repo, settings, settingsAtEnter) : undefined
     const known: Known = { configFile }
     const { record, included, restored, shared } = settings.path
       ? await enterByPath(repo, settings, settingsAtEnter, known)
-      : await create(repo, settings, folder!, settingsAtEnter, lfs, excludesFile, known, lookup?.found)
+      : await create(repo, settings, folder!, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote }, lookup?.found)
     const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
@@ -112,16 +117,8 @@ async function lfsEnvironment(repo: Repository): Promise<Record<string, string> 
  * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
  * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
-async function create(
-  repo: Repository,
-  settings: EnterSettings,
-  folder: string,
-  pinned: ConfigAtEnter,
-  lfs: Record<string, string> | undefined,
-  excludesFile: string,
-  known: Known,
-  found: Found | undefined
-): Promise<Entered> {
+async function create(repo: Repository, settings: EnterSettings, folder: string, atEnter: AtEnter, found: Found | undefined): Promise<Entered> {
+  const { pinned, lfs, excludesFile, known, onRemote } = atEnter
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
@@ -134,7 +131,7 @@ async function create(
     throwIfCancelled()
     makeFolders(path.dirname(record.path))
     const reason = lockReason(record.token, record.owner)
-    const taken = record.recycle ? await takeParked(repo, record, reason, heldBackWhy) : undefined
+    const taken = record.recycle ? await takeParked(repo, record, reason, heldBackWhy, onRemote) : undefined
     reportHeldBack(taken?.heldBack ?? [])
     if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
     if (taken?.gitDir) record.taken = new Date().toISOString()
@@ -171,6 +168,16 @@ async function create(
   // Before the job's own files (links, include-file copies) go in: those go only where the rescue left room.
   const restored = found ? await restore(repo, record, gitDir, found, { lfs, sparsePaths: settings.sparsePaths }) : undefined
   return { record, restored, included: await prepare(repo, plan, excludesFile), shared: await shared }
+}
+
+/** What the main step read before anything was made. */
+interface AtEnter {
+  pinned: ConfigAtEnter
+  /** The environment of the checkout's LFS state (pointers: no download). */
+  lfs: Record<string, string> | undefined
+  excludesFile: string
+  known: Known
+  onRemote: () => Promise<OnRemote>
 }
 
 interface Entered {

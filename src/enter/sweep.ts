@@ -15,6 +15,7 @@ import { adminDirs, folderOf, isOrphanFolder, lockOf, type Repository } from '..
 import { readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
 import { kindOf } from '../os/untrusted-files.js'
 import { expireParked } from '../exit/worktree-pool.js'
+import type { OnRemote } from '../gate/safety-gate.js'
 
 export interface Leftover {
   record: WorktreeRecord
@@ -45,10 +46,15 @@ export function findLeftovers(repo: Repository, keptIds: Set<string>, me: Owner 
   return leftovers
 }
 
-export async function sweep(repo: Repository, me: Owner = currentOwner(), env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function sweep(
+  repo: Repository,
+  onRemote: () => Promise<OnRemote>,
+  me: Owner = currentOwner(),
+  env: NodeJS.ProcessEnv = process.env
+): Promise<void> {
   // A GitHub-hosted runner gives every job a fresh machine: nothing can be left there.
   if (!inRunner(me) || env.RUNNER_ENVIRONMENT === 'github-hosted') return
-  const expired = fs.existsSync(path.join(repo.commonDir, 'worktrees')) ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, me)) : []
+  const expired = fs.existsSync(path.join(repo.commonDir, 'worktrees')) ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, onRemote, me)) : []
   const kept: Swept['kept'] = []
   // Kept worktrees are marked by a ref too, which the record in their git dir cannot take back.
   const marks = await repo.git.run(['for-each-ref', '--format=%(refname)', KEPT_REFS])
@@ -58,7 +64,7 @@ export async function sweep(repo: Repository, me: Owner = currentOwner(), env: N
       kept.push({ path: folderOf(path.join(repo.commonDir, 'worktrees', record.id!)) ?? record.path, over })
       continue
     }
-    const result = await exitWorktree(evidenceOf(record, 'hint'), { onExit: 'remove', discardChanges: false, step: 'sweep', rescue: [] }, repo)
+    const result = await exitWorktree(evidenceOf(record, 'hint'), { onExit: 'remove', discardChanges: false, step: 'sweep', rescue: [], onRemote }, repo)
     report(result, `Left by ${over}: `)
   }
   reportSweep({ repository: repo.toplevel, expired, kept, orphans: orphans(repo) })

@@ -10,15 +10,16 @@ import type { OnExit, RescueTarget } from '../record/settings.js'
 import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from '../shared/original-checkout.js'
 import { protectFromNextCheckout } from './next-checkout.js'
 import { lockToken, ownershipOf, type Ownership } from '../record/ownership.js'
+import { once } from '../os/once.js'
 import { samePath } from '../os/paths.js'
 import { residentsOf, type Resident } from '../os/processes.js'
 import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type Outcome, type Settled } from './remove-worktree.js'
 import { adminDirs, folderOf, folderProblem, lockOf, type Repository } from '../git/repository.js'
 import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
-import { rescue, type RescueResult } from '../rescue/rescue.js'
+import { remoteTips, rescue, type RescueResult } from '../rescue/rescue.js'
 import { keptRef } from '../record/refs.js'
 import { keepSnapshot } from '../rescue/snapshot.js'
-import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type Verdict } from '../gate/safety-gate.js'
+import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type OnRemote, type Verdict } from '../gate/safety-gate.js'
 import { sharedChanges, type SharedChange } from '../shared/shared-state.js'
 import { readRecordFile, writeHints, type RecordHints } from '../record/state-helper.js'
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
@@ -50,6 +51,8 @@ export interface ExitOptions {
   rescue: RescueTarget[]
   /** How long the repository lock is waited for before the worktree is kept and reported. */
   lockTimeoutMs?: number
+  /** The remote to ask where the evidence names none of its own: the sweep asks its own main step's remote of enter. */
+  onRemote?: () => Promise<OnRemote>
 }
 
 /** What an exit found and did. */
@@ -103,7 +106,8 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     return { ...base, path: found.folder, reason: 'exited', exited, keptRef: keptMark, ...protectedFrom, warning: false }
   }
   const settled = await settleFolder(found.folder, found.gitDir, found.hints?.removing === true)
-  const { gate, links } = await gateFor(repo, evidence, found, settled)
+  const onRemote = evidence.believed.push || !options.onRemote ? once(() => remoteTips(repo, evidence.believed.push)) : options.onRemote
+  const { gate, links } = await gateFor(repo, evidence, found, settled, onRemote)
   // The sweep reports neither the original checkout nor what is shared: it was not there while that job ran.
   const own = { id: path.basename(found.gitDir), branch: evidence.branch, token: evidence.token }
   const [findings, breach, shared] = await Promise.all([
@@ -118,11 +122,11 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   throwIfCancelled()
   const judged = { ...base, findings, breach, shared, verdict, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
-    const outcome = await removeIt({ repo, evidence, options, found }, settled, { gate, links, findings, verdict })
+    const outcome = await removeIt({ repo, evidence, options, found, onRemote }, settled, { gate, links, findings, verdict })
     return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }
   }
   const keptAt = await putBack(settled, found.folder, found.gitDir)
-  const kept = await keep({ repo, evidence, options, found }, keptAt, { findings, verdict })
+  const kept = await keep({ repo, evidence, options, found, onRemote }, keptAt, { findings, verdict })
   return {
     ...judged,
     ...kept,
@@ -144,6 +148,8 @@ interface Exiting {
   evidence: Evidence
   options: ExitOptions
   found: Located
+  /** What the remote of enter has, asked once. */
+  onRemote: () => Promise<OnRemote>
 }
 
 /** What the gate found, and what was decided from it. */
@@ -209,7 +215,13 @@ async function exitedBefore(repo: Repository, evidence: Evidence, found: Located
   return mark.exitCode === 0 ? 'keep' : undefined
 }
 
-async function gateFor(repo: Repository, evidence: Evidence, found: Located, settled: Settled): Promise<{ gate: GateInput; links: string[] }> {
+async function gateFor(
+  repo: Repository,
+  evidence: Evidence,
+  found: Located,
+  settled: Settled,
+  onRemote: () => Promise<OnRemote>
+): Promise<{ gate: GateInput; links: string[] }> {
   const intact = settled.state === 'intact'
   const links = intact ? ownLinks(evidence.repository, settled.here, evidence.links) : []
   const gate: GateInput = {
@@ -225,6 +237,7 @@ async function gateFor(repo: Repository, evidence: Evidence, found: Located, set
     restored: evidence.believed.brought?.restored,
     baseSha: evidence.believed.base,
     branchesToDelete: await branchToDelete(repo, evidence, found.gitDir),
+    onRemote,
     machineStays: !evidence.believed.ephemeral,
     localRefsSurvive: !evidence.believed.ephemeral && !evidence.believed.inWorkspace,
     since: evidence.believed.since,
@@ -365,10 +378,14 @@ async function keep(exiting: Exiting, folder: string, judged: Judged): Promise<P
 }
 
 /** Unsaved work (or a state that could not be read) goes into one commit a ref keeps, and off the machine where asked. */
-async function copyUnsaved({ repo, evidence, options, found }: Exiting, folder: string, { findings, verdict }: Judged): Promise<RescueResult | undefined> {
+async function copyUnsaved(
+  { repo, evidence, options, found, onRemote }: Exiting,
+  folder: string,
+  { findings, verdict }: Judged
+): Promise<RescueResult | undefined> {
   // Also an unknown state, and a branch without a commit yet: the files as they are on disk go into it.
   if (!(hasUnsavedWork(findings) || verdict === 'keep-unknown') || !(findings.head || fs.existsSync(folder))) return undefined
-  const facts = { ...evidence, ...evidence.believed, unsealed: evidence.source === 'hint' }
+  const facts = { ...evidence, ...evidence.believed, unsealed: evidence.source === 'hint', onRemote: (await onRemote()).tips }
   const snapshot = await keepSnapshot({ repo, facts, gitDir: found.gitDir, folder: fs.existsSync(folder) ? folder : undefined, findings })
   return rescue(snapshot, facts, options.rescue, repo)
 }

@@ -13,7 +13,7 @@ import { mountsInside, removeWorktreeFolder } from './remove-worktree.js'
 import { keptRef } from '../record/refs.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
 import { adminDirOf, listWorktrees, type Repository, worktreeGit } from '../git/repository.js'
-import { deleteBranch, inspect, nothingNew, provenUntouched, type Findings, type GateInput } from '../gate/safety-gate.js'
+import { deleteBranch, inspect, type OnRemote, nothingNew, provenUntouched, type Findings, type GateInput } from '../gate/safety-gate.js'
 import { writeReplacing } from '../os/untrusted-files.js'
 import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 import { readRecordFile, restoreRecordFile, writeHints, writeRecordFile, type RecordFile, type WorktreeRecord } from '../record/state-helper.js'
@@ -67,7 +67,14 @@ async function listParked(repo: Repository): Promise<{ entry: WorktreeEntry; git
  * The gate for a parked worktree: since it was parked, nothing at all may have appeared, ignored files
  * included. No base marks a commit saved: the record's parked HEAD is in a file anyone can write.
  */
-function parkedGate(repo: Repository, gitDir: string, folder: string, record: WorktreeRecord | undefined, since: number): GateInput {
+function parkedGate(
+  repo: Repository,
+  gitDir: string,
+  folder: string,
+  record: WorktreeRecord | undefined,
+  since: number,
+  onRemote: () => Promise<OnRemote>
+): GateInput {
   return {
     repository: repo.git,
     commonDir: repo.commonDir,
@@ -76,6 +83,7 @@ function parkedGate(repo: Repository, gitDir: string, folder: string, record: Wo
     fileMode: record?.fileMode ?? true,
     pinned: record?.pinned,
     branchesToDelete: [],
+    onRemote,
     machineStays: false,
     localRefsSurvive: false,
     since,
@@ -107,12 +115,13 @@ export async function takeParked(
   repo: Repository,
   record: WorktreeRecord,
   lockReason: string,
-  describe: (findings: Findings) => string
+  describe: (findings: Findings) => string,
+  onRemote: () => Promise<OnRemote>
 ): Promise<Taken | undefined> {
   const heldBack: HeldBack[] = []
   for (const { entry, gitDir, record: parked } of await listParked(repo)) {
     if (!fs.existsSync(entry.path)) continue
-    const findings = await inspect(parkedGate(repo, gitDir, entry.path, parked, parkedSince(entry)!))
+    const findings = await inspect(parkedGate(repo, gitDir, entry.path, parked, parkedSince(entry)!, onRemote))
     if (!provenUntouched(findings, parked?.parkedHead)) {
       writeReplacing(path.join(gitDir, 'locked'), heldBackLock(describe(findings)))
       heldBack.push({ path: entry.path, findings })
@@ -154,12 +163,12 @@ export async function checkOutTaken(record: WorktreeRecord, env?: Record<string,
  * Removes parked worktrees older than a day, of jobs that are provably over (the ownership rules of the
  * sweep), each through the gate. Outside a runner, nothing.
  */
-export async function expireParked(repo: Repository, me: Owner = currentOwner(), now = Date.now()): Promise<string[]> {
+export async function expireParked(repo: Repository, onRemote: () => Promise<OnRemote>, me: Owner = currentOwner(), now = Date.now()): Promise<string[]> {
   const removed: string[] = []
   for (const { entry, gitDir, record } of await listParked(repo)) {
     const since = parkedSince(entry)!
     if (now - since < PARKED_MAX_AGE_MS || !record || !jobOver(record.owner, me, now)) continue
-    const gate = parkedGate(repo, gitDir, entry.path, record, since)
+    const gate = parkedGate(repo, gitDir, entry.path, record, since, onRemote)
     const findings = await inspect(gate)
     if (!provenUntouched(findings, record.parkedHead)) continue
     const outcome = await removeWorktreeFolder(repo, evidenceOf(record, 'hint'), gitDir, findings, gate)

@@ -41,6 +41,16 @@ export interface SpecialFile {
   kind: FileKind
 }
 
+/**
+ * The commits the remote of enter has, as it says itself now: only its word makes a commit saved, for a
+ * remote-tracking ref is a file the agent (or any job sharing the repository) can write. `unasked`: why it
+ * could not be asked; then nothing counts as on the remote.
+ */
+export interface OnRemote {
+  tips: string[]
+  unasked?: string
+}
+
 /** What the gate found, as data: the report alone turns it into words. */
 export interface Findings {
   /** Modified, staged, deleted, and untracked files that are not ignored. */
@@ -66,6 +76,8 @@ export interface Findings {
   loose?: string[]
   /** Files the job brought in (include-file) that the agent changed: work, but never rescued (they may hold secrets). */
   broughtChanged?: string[]
+  /** Why the remote could not be asked whether it has the commits: then they count as unsaved. */
+  remoteUnasked?: string
   /** Set when the state could not be determined: then nothing may be removed. */
   error?: string
 }
@@ -93,6 +105,8 @@ export interface GateInput {
   baseSha?: string
   /** Branches that go with the worktree: their commits and reflogs count. */
   branchesToDelete: string[]
+  /** Asked only when a commit is not saved otherwise; once per exit. */
+  onRemote: () => Promise<OnRemote>
   /** The machine outlives the job (self-hosted): the shared stash and notes outlive the removal. */
   machineStays: boolean
   /**
@@ -540,7 +554,7 @@ async function unsavedCommits(
   git: Git,
   input: GateInput,
   head: string | undefined
-): Promise<Pick<Findings, 'unsavedCommits' | 'tips' | 'branchTips' | 'sources'>> {
+): Promise<Pick<Findings, 'unsavedCommits' | 'tips' | 'branchTips' | 'sources' | 'remoteUnasked'>> {
   const branchTips: Record<string, string> = {}
   for (const branch of input.branchesToDelete) {
     const sha = await git.resolveCommit(`refs/heads/${branch}`)
@@ -565,22 +579,30 @@ async function unsavedCommits(
   // Checked again just before a removal: when nothing that names a commit changed, neither did the answer.
   const sources = [...tips].sort().join(' ')
   const previous = input.previous
-  if (previous?.sources === sources) return { branchTips, sources, unsavedCommits: previous.unsavedCommits, tips: previous.tips }
-  // What outlives the removal, and so keeps a commit: the base, remote-tracking refs, and where the machine
+  if (previous?.sources === sources)
+    return { branchTips, sources, unsavedCommits: previous.unsavedCommits, tips: previous.tips, remoteUnasked: previous.remoteUnasked }
+  // What outlives the removal, and so keeps a commit: the base, what the remote has, and where the machine
   // stays and no actions/checkout prepares the repository, the other local branches and tags.
   const saved = [
     ...(input.baseSha ? [input.baseSha] : []),
-    '--remotes',
     ...(input.localRefsSurvive ? [...input.branchesToDelete.map(b => `--exclude=${b}`), '--branches', '--tags'] : [])
   ]
-  const log = await must(git, ['log', '--no-color', '--format=%H %s', '--ignore-missing', '--stdin', '--not', ...saved, '--'], `${tips.join('\n')}\n`)
-  const lines = log.split('\n').filter(Boolean)
+  const unsavedBeyond = async (remote: string[]): Promise<string[]> => {
+    const revisions = [...tips, ...remote.map(tip => `^${tip}`)]
+    const log = await must(git, ['log', '--no-color', '--format=%H %s', '--ignore-missing', '--stdin', '--not', ...saved, '--'], `${revisions.join('\n')}\n`)
+    return log.split('\n').filter(Boolean)
+  }
+  let lines = await unsavedBeyond([])
+  // The remote is asked only about commits nothing here saves.
+  const remote = lines.length ? await input.onRemote() : undefined
+  if (remote?.tips.length) lines = await unsavedBeyond(remote.tips)
   const unsaved = new Set(lines.map(line => line.slice(0, line.indexOf(' '))))
   return {
     branchTips,
     sources,
     unsavedCommits: lines.map(line => commitOf(line, 12)),
-    tips: tips.filter(tip => unsaved.has(tip))
+    tips: tips.filter(tip => unsaved.has(tip)),
+    ...(lines.length && remote?.unasked ? { remoteUnasked: remote.unasked } : {})
   }
 }
 
@@ -608,8 +630,8 @@ export type BranchDeletion =
 
 /**
  * Deletes a branch only on proof that nothing is lost: `seen`, the tip at which the gate counted its commits
- * (a commit that lands afterwards keeps it); or `savedBeyond`, a base beyond which every commit of the branch
- * must be on a remote-tracking ref (a branch whose worktree never got a gate: an add cut short). Never a
+ * (a commit that lands afterwards keeps it); or `savedBeyond`, a base beyond which the branch has no commit
+ * (a branch whose worktree never got a gate: an add cut short). Never a
  * branch that a worktree, the main one included, has checked out.
  */
 export async function deleteBranch(
@@ -627,7 +649,8 @@ export async function deleteBranch(
   } else {
     tip = await repo.git.resolveCommit(ref)
     if (!tip) return { branch, deleted: false, why: 'missing' }
-    const unsaved = await repo.git.run(['log', '--format=%h', '-1', ref, '--not', proof.savedBeyond, '--remotes', '--'])
+    // Only its base saves a commit of a branch that no gate saw: a remote-tracking ref proves nothing.
+    const unsaved = await repo.git.run(['log', '--format=%h', '-1', ref, '--not', proof.savedBeyond, '--'])
     if (unsaved.exitCode !== 0 || unsaved.stdout.trim() !== '') return { branch, deleted: false, why: 'unsaved' }
   }
   const deletion = await deleteRef(repo.git, ref, { log: repo.commonDir, from: tip })

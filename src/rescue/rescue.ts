@@ -11,7 +11,8 @@ import { shellQuote } from '../os/processes.js'
 import { openView } from '../git/sealed-git.js'
 import { linesOf } from '../os/untrusted-files.js'
 import { rescueName } from './names.js'
-import type { Snapshot } from './snapshot.js'
+import type { OnRemote } from '../gate/safety-gate.js'
+import { sent, type Snapshot } from './snapshot.js'
 import type { BroughtIn, PushTarget, WorktreeRecord } from '../record/state-helper.js'
 
 /** What a rescue may take, all targets together: the runner gives a cancelled job's posts little time. */
@@ -65,6 +66,8 @@ export type RescueFacts = Pick<WorktreeRecord, 'name' | 'path' | 'owner' | 'leg'
   push?: PushTarget
   /** The record is only a hint: nothing is pushed on its word. */
   unsealed: boolean
+  /** The commits the remote of enter has: what the artifact need not carry. */
+  onRemote: string[]
 }
 
 /** Copies the snapshot off the machine, to each target, within the time limit. */
@@ -176,6 +179,38 @@ async function pushBranch(
 }
 
 /**
+ * What the remote of enter has now, in its own words: the tips of its branches and tags, asked through a
+ * sealed view with the credentials of enter (no setting of the repository takes part), those of them this
+ * repository has. A remote-tracking ref proves nothing: the agent, or any job sharing the repository, can
+ * write one at an unpushed commit.
+ */
+export async function remoteTips(repo: Repository, target: PushTarget | undefined): Promise<OnRemote> {
+  if (!target) return { tips: [], unasked: 'the step has no remote of enter to ask' }
+  const headers = await credentialHeaders(repo.git, target)
+  const view = openView({ objects: path.join(repo.commonDir, 'objects') })
+  try {
+    const listed = await view.git.run(
+      ['-c', `core.sshCommand=${target.sshCommand ?? 'ssh'}`, 'ls-remote', '--heads', '--tags', '--refs', '--end-of-options', target.url],
+      { env: { ...configEnvironment(headers), GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }, stallMs: STALL_MS, interruptible: true, remote: true }
+    )
+    if (listed.exitCode !== 0) return { tips: [], unasked: `git ls-remote ${target.remote} failed: ${listed.stderr.trim().split('\n').slice(-1)[0] ?? ''}` }
+    const advertised = [...new Set(listed.stdout.split('\n').map(line => line.slice(0, line.indexOf('\t'))))].filter(id =>
+      /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id)
+    )
+    if (!advertised.length) return { tips: [] }
+    const known = await repo.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${advertised.join('\n')}\n` })
+    return {
+      tips: known.stdout
+        .split('\n')
+        .filter(line => / (commit|tag)$/.test(line))
+        .map(line => line.slice(0, line.indexOf(' ')))
+    }
+  } finally {
+    view.dispose()
+  }
+}
+
+/**
  * The http.<url>.extraheader settings the repository had at enter, read now: from its own config (the keys
  * recorded at enter) and from the credentials files it included. Only extraheader keys are taken from those
  * files: nothing else in them is read as configuration.
@@ -208,10 +243,10 @@ export function configEnvironment(settings: [string, string][]): Record<string, 
  * names parents this clone never had, and neither does the bundle. A restoring clone fetches them from its
  * remote first (GitHub serves any commit a ref reaches, a pull request's head included).
  */
-async function shallowParents(git: Git, commonDir: string, ref: string, remotes: string[]): Promise<string[]> {
+async function shallowParents(git: Git, commonDir: string, ref: string, onRemote: string[]): Promise<string[]> {
   const shallow = new Set([...linesOf(path.join(commonDir, 'shallow'))].map(line => line.trim()).filter(Boolean))
   if (!shallow.size) return []
-  const held = (await git.exec(['rev-list', ref, '--not', ...remotes.map(r => `--remotes=${r}/*`)])).split('\n').filter(sha => shallow.has(sha))
+  const held = (await git.exec(['rev-list', '--stdin'], { input: sent(ref, onRemote) })).split('\n').filter(sha => shallow.has(sha))
   const parents = new Set<string>()
   for (const commit of held) {
     for (const line of (await git.exec(['cat-file', 'commit', commit])).split('\n')) {
@@ -237,7 +272,7 @@ async function uploadArtifact(
   git: Git,
   commonDir: string,
   snapshot: Snapshot,
-  record: Pick<WorktreeRecord, 'name' | 'path' | 'owner' | 'rescueMaxBytes'>,
+  record: Pick<RescueFacts, 'name' | 'path' | 'owner' | 'rescueMaxBytes' | 'onRemote'>,
   deadline: number,
   env: NodeJS.ProcessEnv
 ): Promise<{ name: string; url?: string; needs: string[] } | Omit<RescueFailure, 'target'>> {
@@ -245,15 +280,15 @@ async function uploadArtifact(
   try {
     const bundle = path.join(dir, 'rescue.bundle')
     const patch = path.join(dir, 'rescue.patch')
-    // Commits on the remotes' branches are left out: a clone has them. (Not those of other remote-tracking
-    // refs, such as a pull request's merge commit, which a clone lacks.)
-    const remotes = (await git.exec(['remote'])).split('\n').filter(Boolean)
-    const made = await git.run(['bundle', 'create', '--quiet', bundle, snapshot.ref, '--not', ...remotes.map(r => `--remotes=${r}/*`)], {
+    // Commits the remote's branches and tags have are left out: a clone has them. (Not those a remote-tracking
+    // ref holds: it may be the agent's, and a pull request's merge commit is one a clone lacks.)
+    const made = await git.run(['bundle', 'create', '--quiet', bundle, '--stdin'], {
+      input: sent(snapshot.ref, record.onRemote),
       deadline,
       interruptible: true
     })
     if (made.exitCode !== 0) return { cause: 'other', said: `git bundle failed: ${made.stderr.trim()}` }
-    const needs = await shallowParents(git, commonDir, snapshot.ref, remotes)
+    const needs = await shallowParents(git, commonDir, snapshot.ref, record.onRemote)
     // Through a view: the repository's diff settings (drivers, submodule logs) take no part.
     const view = openView({ objects: path.join(commonDir, 'objects'), head: snapshot.commit })
     const diff = await view.git

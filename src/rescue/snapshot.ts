@@ -75,6 +75,8 @@ export type SnapshotFacts = Pick<WorktreeRecord, 'token' | 'name' | 'path' | 'ow
   /** The commit a created worktree started from, when the step's own record vouches for it. */
   base?: string
   brought?: BroughtIn
+  /** The commits the remote of enter has (gate/safety-gate.ts OnRemote): what a rescue need not send. */
+  onRemote: string[]
 }
 
 /**
@@ -140,8 +142,8 @@ export async function keepSnapshot(input: {
     const ref = keptRef(gitDir, facts.token)
     await writeRef(repo.git, ref, commit, { log: repo.commonDir, message: 'agent-worktree: kept', required: true })
     const base = facts.base ?? findings.head ?? commit
-    const size = await sendSize(repo.git, commit)
-    const holdsBrought = await broughtInSent(made, repo.git, commit)
+    const size = await sendSize(repo.git, commit, facts.onRemote)
+    const holdsBrought = await broughtInSent(made, repo.git, commit, facts.onRemote)
     return { commit, ref, leftOut, base, head: findings.head, oversize: size > facts.rescueMaxBytes ? size : undefined, holdsBrought }
   } catch (error) {
     return (error as Error).message
@@ -279,9 +281,9 @@ function broughtBlobs(facts: SnapshotFacts): Map<string, string> {
  * The first object the rescue would send that holds the bytes of a file the job brought in, under any name
  * (a copy, a rename, a hard link, a backup an editor left), in any commit, the index or a stash.
  */
-async function broughtInSent(made: Made, git: Git, commit: string): Promise<string | undefined> {
+async function broughtInSent(made: Made, git: Git, commit: string, onRemote: string[]): Promise<string | undefined> {
   if (!made.brought.size) return undefined
-  const objects = await git.exec(['rev-list', '--objects', '--no-object-names', commit, '--not', '--remotes'])
+  const objects = await git.exec(['rev-list', '--objects', '--no-object-names', '--stdin'], { input: sent(commit, onRemote) })
   const found = objects.split('\n').find(id => made.brought.has(id))
   return found && made.brought.get(found)
 }
@@ -456,9 +458,14 @@ async function commitSnapshot(
 }
 
 /** What a rescue of `commit` sends, about, in bytes on disk (compressed): everything that no remote-tracking ref has. */
-async function sendSize(git: Git, commit: string): Promise<number> {
-  const measured = await git.run(['rev-list', '--objects', '--disk-usage', commit, '--not', '--remotes'])
+async function sendSize(git: Git, commit: string, onRemote: string[]): Promise<number> {
+  const measured = await git.run(['rev-list', '--objects', '--disk-usage', '--stdin'], { input: sent(commit, onRemote) })
   return measured.exitCode === 0 ? Number(measured.stdout.trim()) || 0 : 0
+}
+
+/** The revisions of what a rescue of `commit` sends, for git's --stdin: all of it that the remote does not have. */
+export function sent(commit: string, onRemote: string[]): string {
+  return [commit, ...onRemote.map(tip => `^${tip}`)].join('\n') + '\n'
 }
 
 /** Deletes a kept ref, when there is one (a loose file, or a line of packed-refs): no git call otherwise. */

@@ -95,7 +95,7 @@ function keptText(where: string, result: ExitResult): string {
     case 'keep-unknown':
       return `Kept ${where}: its state could not be determined (${findings.error}), so nothing was removed.${rescue} Look at it, and remove it by hand if nothing there is needed.${detached}`
     default:
-      return `Kept ${where}: it has ${describeFindings(findings)}.${rescue} Commit and push the work, or exit with discard-changes: true to remove it anyway.${detached}`
+      return `Kept ${where}: it has ${describeFindings(findings)}${unasked(findings)}.${rescue} Commit and push the work, or exit with discard-changes: true to remove it anyway.${detached}`
   }
 }
 
@@ -256,6 +256,11 @@ function listed(items: string[]): string {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`
+}
+
+/** Why pushed work may be among the unsaved commits: the remote, the only proof, could not be asked. */
+function unasked(findings: Findings): string {
+  return findings.remoteUnasked && findings.unsavedCommits.length ? ` (the remote could not be asked whether it has them: ${findings.remoteUnasked})` : ''
 }
 
 /** "2 uncommitted files and 1 unsaved commit", or "nothing unsaved". */
