@@ -147,3 +147,130 @@ describe('the README, docs/ and the examples', () => {
     }
   )
 })
+
+/**
+ * The interface of each action the examples use that is not this one, as its source declares it, recorded
+ * here (the tests have no network): actions/checkout v7 (action.yml) and openai/codex-action v1 (action.yml,
+ * and src/runCodexExec.ts, whose determinePermissionSelection and validateProtectedExtraArgs refuse codex-args
+ * under the default safety-strategy drop-sudo and with a permission-profile).
+ */
+const THIRD_PARTY: Record<string, string[]> = {
+  'actions/checkout@v7': [
+    ...['repository', 'ref', 'token', 'ssh-key', 'ssh-known-hosts', 'ssh-strict', 'ssh-user', 'persist-credentials', 'path', 'clean', 'filter'],
+    ...['sparse-checkout', 'sparse-checkout-cone-mode', 'fetch-depth', 'fetch-tags', 'show-progress', 'lfs', 'submodules', 'set-safe-directory'],
+    ...['github-server-url', 'allow-unsafe-pr-checkout']
+  ],
+  'openai/codex-action@v1': [
+    ...['prompt', 'prompt-file', 'output-file', 'openai-api-key', 'responses-api-endpoint', 'working-directory', 'sandbox', 'permission-profile'],
+    ...['codex-version', 'codex-args', 'output-schema', 'output-schema-file', 'model', 'effort', 'codex-home', 'safety-strategy', 'codex-user'],
+    ...['allow-users', 'allow-bots', 'allow-bot-users']
+  ]
+}
+
+/** codex-action's refusals of codex-args (a protected safety strategy or a permission profile). */
+const CODEX_REFUSED_FLAGS = [
+  ...['--dangerously-bypass-approvals-and-sandbox', '--yolo', '--full-auto', '--dangerously-bypass-hook-trust', '--approve-for-me', '--not-so-yolo'],
+  ...['--add-dir', '--oss', '--local-provider', '--ignore-user-config', '--ignore-rules', '--profile', '--disable', '--sandbox', '--image']
+]
+const CODEX_REFUSED_SHORT = ['-p', '-s', '-i']
+const CODEX_REFUSED_CONFIG = [
+  ...['agents', 'approval_policy', 'approvals_reviewer', 'apps_mcp_product_sku', 'auto_review', 'chatgpt_base_url', 'debug', 'default_permissions'],
+  ...['experimental_realtime_webrtc_call_base_url', 'experimental_realtime_ws_base_url', 'hooks', 'marketplaces', 'mcp_servers', 'model_provider'],
+  ...['model_providers', 'notify', 'openai_base_url', 'oss_provider', 'otel', 'permissions', 'plugins', 'profile', 'profiles', 'projects'],
+  ...['sandbox_mode', 'sandbox_workspace_write', 'shell_environment_policy', 'use_legacy_landlock'],
+  // With a custom permission profile (a name not starting with ':').
+  ...['experimental_compact_prompt_file', 'model_catalog_json', 'model_instructions_file']
+]
+
+/** What codex-action refuses in these codex-args, one reason each (codex-args: a JSON array, or words). */
+function codexArgsRefused(codexArgs: string): string[] {
+  const args = codexArgs.trim().startsWith('[') ? (JSON.parse(codexArgs) as string[]) : codexArgs.split(/\s+/).filter(Boolean)
+  const refused: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]
+    const flag = arg.split('=')[0]
+    if (CODEX_REFUSED_FLAGS.includes(flag) || CODEX_REFUSED_SHORT.some(s => arg.startsWith(s) && !arg.startsWith('--'))) refused.push(arg)
+    if (flag === '--enable' && (arg.includes('=') ? arg.slice('--enable='.length) : args[++i]) !== 'use_legacy_landlock') refused.push(arg)
+    const override = flag === '--config' || arg === '-c' ? (arg.includes('=') && flag === '--config' ? arg.slice('--config='.length) : args[++i]) : undefined
+    const key = override?.slice(0, override.indexOf('=')).trim()
+    const root = key?.split('.')[0]
+    if (root && (CODEX_REFUSED_CONFIG.includes(root) || (root === 'features' && key !== 'features.use_legacy_landlock'))) refused.push(`${arg} ${override}`)
+  }
+  return refused
+}
+
+interface Step {
+  id?: string
+  uses?: string
+  with?: Record<string, string>
+  run?: string
+  env?: Record<string, string>
+}
+
+/** Every step of every job of an example or a README snippet. */
+function stepsOf(content: string): Step[] {
+  const workflow = parse(content) as { jobs?: Record<string, { steps?: Step[] }>; steps?: Step[] }
+  if (workflow.jobs) return Object.values(workflow.jobs).flatMap(job => job.steps ?? [])
+  return workflow.steps ?? (Array.isArray(workflow) ? (workflow as Step[]) : [])
+}
+
+const ourAction = (file: string) => parse(read(file)) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> }
+const OURS: Record<string, ReturnType<typeof ourAction>> = {
+  'OWNER/agent-worktree@v1': ourAction('action.yml'),
+  'OWNER/agent-worktree/exit@v1': ourAction('exit/action.yml')
+}
+
+const workflows = [...examples.map(file => [`examples/${file}`, read(`examples/${file}`)]), ...snippets.map(s => [`${s.page} snippet ${s.n}`, s.text])]
+
+describe('what the examples give the actions they use', () => {
+  it.each(workflows)('%s: every action is one whose interface is recorded, given only inputs it declares', (_name, content) => {
+    for (const step of stepsOf(content).filter(s => s.uses)) {
+      const declared = THIRD_PARTY[step.uses!] ?? (OURS[step.uses!] && Object.keys(OURS[step.uses!].inputs))
+      expect(declared, `${step.uses} is not recorded here`).toBeDefined()
+      for (const input of Object.keys(step.with ?? {})) expect(declared, `${step.uses} has no input ${input}`).toContain(input)
+    }
+  })
+
+  it.each(workflows)('%s: reads only outputs our steps declare', (_name, content) => {
+    const steps = stepsOf(content)
+    const used = new Map(steps.filter(s => s.id && s.uses && OURS[s.uses]).map(s => [s.id!, OURS[s.uses!]]))
+    for (const [, id, output] of content.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
+      const action = used.get(id)
+      if (action) expect(Object.keys(action.outputs), `steps.${id}.outputs.${output}`).toContain(output)
+    }
+  })
+
+  it('openai/codex-action: the permission profile and Codex home of our step, the default safety strategy, no codex-args it refuses', () => {
+    const codex = workflows.flatMap(([, content]) => stepsOf(content)).filter(s => s.uses === 'openai/codex-action@v1')
+    expect(codex.length).toBeGreaterThan(0)
+    for (const step of codex) {
+      const given = step.with ?? {}
+      expect(given['permission-profile']).toMatch(/^\$\{\{ steps\.[\w-]+\.outputs\.codex-permission-profile \}\}$/)
+      expect(given['codex-home']).toMatch(/^\$\{\{ steps\.[\w-]+\.outputs\.codex-home \}\}$/)
+      // The two exclude each other.
+      expect(given.sandbox).toBeUndefined()
+      expect(given['safety-strategy'] ?? 'drop-sudo').toBe('drop-sudo')
+      expect(codexArgsRefused(given['codex-args'] ?? '')).toEqual([])
+    }
+  })
+
+  it('finds what codex-action refuses: the recipe of writable roots that made the Codex example fail before Codex started', () => {
+    const recipe = '["--config", "sandbox_workspace_write.writable_roots=[\\"/w/.git/worktrees/x\\", \\"/w/.git\\"]"]'
+    expect(codexArgsRefused(recipe)).toHaveLength(1)
+    expect(codexArgsRefused('--add-dir /w/.git -c model="o3" --enable=use_legacy_landlock -s danger-full-access')).toEqual(['--add-dir', '-s'])
+    expect(codexArgsRefused('-c features.web_search=true --disable x')).toHaveLength(2)
+    expect(codexArgsRefused('["--model", "o3", "-c", "model_reasoning_summary=\\"auto\\""]')).toEqual([])
+  })
+
+  it("Claude Code's CLI runs under its sandbox with our step's settings, started outside the worktree", () => {
+    const steps = stepsOf(read('examples/claude-code-matrix.yml'))
+    const claude = steps.find(s => s.run?.includes('claude -p'))!
+    expect(claude.env?.SETTINGS).toMatch(/^\$\{\{ steps\.[\w-]+\.outputs\.srt-settings \}\}$/)
+    expect(claude.run).toMatch(/^srt -s "\$SETTINGS" -c 'cd "\$WORKTREE" && claude -p /m)
+    expect((claude as Step & { 'working-directory'?: string })['working-directory']).toBeUndefined()
+  })
+
+  it.each(examples)('examples/%s checks out with actions/checkout@v7', file => {
+    expect(stepsOf(read(`examples/${file}`)).some(s => s.uses === 'actions/checkout@v7')).toBe(true)
+  })
+})

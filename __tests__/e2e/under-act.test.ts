@@ -1,8 +1,8 @@
 // The README's workflows and the examples as a user runs them first: under nektos/act in host mode (no
 // Docker), with the action mapped to this checkout (--local-repository) and act's own local checkout standing
-// in for actions/checkout. Stood in for, as they cannot run here: the agents (my-agent, Claude Code's CLI
-// through npx, openai/codex-action), each of which commits a file in its worktree; npm ci; sudo (a workflow's
-// set-up of the machine); and the secrets.
+// in for actions/checkout. Stood in for, as they cannot run here: the agents (my-agent, Claude Code's CLI,
+// openai/codex-action), each of which commits a file in its worktree; npm; sudo (a workflow's set-up of the
+// machine); and the secrets. Claude Code's sandbox (srt) is this checkout's real one.
 // act is found as AGENT_WORKTREE_ACT, else `act` on PATH, else ../shared/act/bin/act beside the checkout;
 // without one, these tests are skipped and say so.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -87,7 +87,10 @@ beforeAll(() => {
   }
   const bin = path.join(root, 'bin')
   fs.mkdirSync(bin)
-  for (const name of ['my-agent', 'npx']) fs.writeFileSync(path.join(bin, name), AGENT, { mode: 0o755 })
+  for (const name of ['my-agent', 'npx', 'claude']) fs.writeFileSync(path.join(bin, name), AGENT, { mode: 0o755 })
+  // Claude Code's sandbox is real where this checkout has it (a devDependency); its agent is the stand-in.
+  const srt = path.join(ROOT, 'node_modules', '.bin', 'srt')
+  if (fs.existsSync(srt)) fs.symlinkSync(srt, path.join(bin, 'srt'))
   fs.writeFileSync(path.join(bin, 'npm'), '#!/bin/sh\nmkdir -p node_modules\n', { mode: 0o755 })
   // A workflow's set-up of the machine (apt packages, AppArmor profiles) is not the test's to change here.
   fs.writeFileSync(path.join(bin, 'sudo'), '#!/bin/sh\necho "sudo $*: not run under the test"\n', { mode: 0o755 })

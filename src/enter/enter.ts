@@ -8,7 +8,7 @@ import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
-import { isInside, makeFolders, samePath } from '../os/paths.js'
+import { isInside, makeFolders, realPath, samePath } from '../os/paths.js'
 import { checkWorktreesFolder, exitPlan, planCreate, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
@@ -26,6 +26,8 @@ import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, re
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { sweep } from './sweep.js'
+import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
+import { nameItself, sandboxFacts } from '../sandbox/paths.js'
 import { checkOutTaken, takeParked } from '../exit/worktree-pool.js'
 import { remoteTips, STALL_MS } from '../rescue/rescue.js'
 import type { OnRemote } from '../gate/safety-gate.js'
@@ -40,6 +42,8 @@ export interface EnteredWorktree {
   gitDir: string
   commonDir: string
   restored?: Restored
+  /** What a confined agent may write there, and the sandbox configurations made from it. */
+  sandbox: PreparedSandbox
 }
 
 /** Opens the repository, plans, saves the plan, then creates the worktree or enters it by path. */
@@ -72,7 +76,10 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     record.shared = shared
     writeRecordFile(gitDir, record)
     saveRecordState(record)
-    return { record, gitDir, commonDir: repo.commonDir, restored }
+    // After the record file, so that the lists see it.
+    nameItself(repo.commonDir)
+    const sandbox = prepareSandbox(sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir)), record.token)
+    return { record, gitDir, commonDir: repo.commonDir, restored, sandbox }
   } finally {
     await lookup?.dispose()
   }

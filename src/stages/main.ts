@@ -5,6 +5,7 @@ import { handleCancellation } from '../git/git-command-manager.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, claimState } from '../record/state-helper.js'
 import { actFate } from '../runner/act.js'
 import { getEnterSettings } from '../runner/inputs.js'
+import { CODEX_PROFILE } from '../sandbox/configs.js'
 import { reportEntered, reportRestored } from '../runner/report.js'
 
 export async function run(): Promise<void> {
@@ -18,7 +19,7 @@ export async function run(): Promise<void> {
   }
 }
 
-function setOutputs({ record, gitDir, commonDir, restored }: Awaited<ReturnType<typeof enterWorktree>>): void {
+function setOutputs({ record, gitDir, commonDir, restored, sandbox }: Awaited<ReturnType<typeof enterWorktree>>): void {
   core.setOutput('worktree-path', record.path)
   core.setOutput('original-path', record.repository)
   core.setOutput('name', record.name)
@@ -29,6 +30,10 @@ function setOutputs({ record, gitDir, commonDir, restored }: Awaited<ReturnType<
   core.setOutput('created', String(record.created))
   core.setOutput('restored', String(restored !== undefined))
   core.setOutput('restored-from', restored?.name ?? '')
+  core.setOutput('sandbox', JSON.stringify(sandbox.paths))
+  core.setOutput('codex-home', sandbox.codexHome)
+  core.setOutput('codex-permission-profile', CODEX_PROFILE)
+  core.setOutput('srt-settings', sandbox.srtSettings)
   core.exportVariable(ENV_WORKTREE_PATH, record.path)
   core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
   reportEntered({ ...record, branch: restored?.onBranch === false ? '' : record.branch }, actFate(record))

@@ -1,0 +1,86 @@
+// What a confined agent must be able to write to do its git work in a worktree (edit, add, commit, branch,
+// stash, rebase), and what inside that must stay read-only: whatever git or this action obeys or runs in a
+// later step, another job or the repository's own checkout. Anything not listed stays out of the agent's
+// reach by the sandbox's own default.
+//
+// Measured with both sandboxes users run (Codex's and Claude Code's sandbox-runtime, bubblewrap on Linux):
+// a commit writes <git dir>/index.lock and objects; branch and stash write refs and logs of the common dir;
+// deleting a ref takes <common dir>/packed-refs.lock, so the common dir itself must be writable. Two rules
+// of theirs shape the lists:
+// - sandbox-runtime lets denyWrite win over allowWrite, so no read-only entry may hold a writable one: the
+//   other worktrees' git dirs are listed one by one, not <common dir>/worktrees.
+// - Both keep an absent read-only path absent by putting an empty file or folder in its place while they
+//   run (on the host, where other jobs of a shared clone see it). So an absent path is listed only where an
+//   empty file there changes nothing git or this action does; the main checkout's index is listed only
+//   when it exists, since an empty index is a broken one. Not listed for that reason: this action's
+//   repository lock, which an empty file would hold for every other job while the agent runs.
+// The worktree's own modules/ (its submodules' git dirs) stays writable: the agent can plant a repository
+// in its files just as well, and later steps must treat both alike.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { RECORD_FILE } from '../record/state-helper.js'
+
+export interface SandboxFacts {
+  /** The worktree's top level. */
+  worktree: string
+  /** Its own git dir: <common dir>/worktrees/<id>. */
+  gitDir: string
+  /** The repository's common git dir. */
+  commonDir: string
+  /** The git dirs of the repository's other worktrees, as they are now. */
+  otherGitDirs: readonly string[]
+  /** Whether the repository's own checkout has an index (a bare repository has none). */
+  mainIndex: boolean
+}
+
+export interface SandboxPaths {
+  /** Folders the agent writes: the worktree, its git dir, the common dir. */
+  write: string[]
+  /** Files and folders inside those that stay read-only. None of them holds a `write` entry. */
+  readOnly: string[]
+}
+
+/**
+ * In the common dir: what git obeys (configuration, hooks, attributes, grafts, alternates, remotes), and its
+ * own commondir, which would send every later git of the main checkout to a git dir of the agent's making
+ * (nameItself writes it, as ".", where it is absent: a sandbox's empty stand-in would break that git).
+ */
+const COMMON_OBEYED = ['config', 'config.worktree', 'hooks', 'info', 'shallow', 'objects/info', 'remotes', 'branches', 'rr-cache', 'modules', 'commondir']
+
+/** In the worktree's git dir: what ties it to its worktree and repository, and what this action keeps there. */
+const OWN_OBEYED = ['gitdir', 'commondir', 'locked', 'config.worktree', 'info', RECORD_FILE]
+
+export function sandboxPaths(facts: SandboxFacts): SandboxPaths {
+  const { worktree, gitDir, commonDir } = facts
+  const readOnly = [
+    // The pointer to the git dir: rewritten, it would hand every later git call a git dir of the agent's.
+    path.join(worktree, '.git'),
+    ...COMMON_OBEYED.map(name => path.join(commonDir, ...name.split('/'))),
+    // The repository's own checkout: its HEAD, index and reflog.
+    path.join(commonDir, 'HEAD'),
+    ...(facts.mainIndex ? [path.join(commonDir, 'index')] : []),
+    path.join(commonDir, 'logs', 'HEAD'),
+    ...OWN_OBEYED.map(name => path.join(gitDir, name)),
+    ...[...facts.otherGitDirs].sort()
+  ]
+  return { write: [worktree, gitDir, commonDir], readOnly }
+}
+
+/** The common dir names itself, so that its commondir can be read-only: git reads "." as the folder itself. */
+export function nameItself(commonDir: string): void {
+  const file = path.join(commonDir, 'commondir')
+  if (!fs.existsSync(file)) fs.writeFileSync(file, '.\n')
+}
+
+/** The facts as the disk has them now: the other worktrees are those registered in the common dir. */
+export function sandboxFacts(worktree: string, gitDir: string, commonDir: string): SandboxFacts {
+  const root = path.join(commonDir, 'worktrees')
+  let names: string[] = []
+  try {
+    names = fs.readdirSync(root)
+  } catch {
+    // No worktrees folder: no other worktree.
+  }
+  const otherGitDirs = names.map(name => path.join(root, name)).filter(dir => dir !== gitDir)
+  return { worktree, gitDir, commonDir, otherGitDirs, mainIndex: fs.existsSync(path.join(commonDir, 'index')) }
+}
