@@ -14,9 +14,9 @@ const LEGS = 24
 const ROUNDS = Number(process.env.AGENT_WORKTREE_ROUNDS ?? 1)
 /**
  * What a test here may take: its steps run at once and contend for the cores. Measured on two cores under a load
- * of 8 (other work beside the suite): a round of 24 legs (48 steps, each a node process and its git calls) took
- * 6 to 16 s, up to 0.35 s a step; a loaded run of the whole suite is several times slower (the 60 s this had
- * ran out there). 2.5 s a step covers a machine seven times as busy.
+ * of 8 to 12 (other work beside the suite): a round of 24 legs (48 steps, each a node process and its git calls)
+ * took 6 to 29 s, up to 0.6 s a step; a loaded run of the whole suite is slower still (the 60 s this had ran out
+ * there). 2.5 s a step covers a machine four times as busy.
  */
 const STEP_MS = 2_500
 const limit = (steps: number): number => steps * STEP_MS
