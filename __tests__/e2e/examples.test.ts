@@ -1,4 +1,4 @@
-// Covers: examples/, the README, action.yml, exit/action.yml.
+// Covers: examples/, the README, docs/, the sub-actions' READMEs, action.yml, exit/action.yml.
 // Workflow authors copy examples: every example, every YAML snippet of the README, action.yml and
 // exit/action.yml must pass GitHub's own parser.
 import * as fs from 'node:fs'
@@ -33,7 +33,18 @@ function asWorkflow(snippet: string): string {
 }
 
 const examples = fs.readdirSync(path.join(ROOT, 'examples')).filter(f => f.endsWith('.yml'))
-const snippets = [...read('README.md').matchAll(/```yaml\n([\s\S]*?)```/g)].map(m => m[1])
+/** The sub-actions: folders of the checkout with an action.yml of their own. */
+const subActions = fs.readdirSync(ROOT).filter(d => !d.startsWith('.') && d !== 'node_modules' && fs.existsSync(path.join(ROOT, d, 'action.yml')))
+/** Every page a workflow author reads: the README, docs/, and each sub-action's README. */
+const pages = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter(f => f.endsWith('.md'))
+    .map(f => `docs/${f}`),
+  ...subActions.filter(d => fs.existsSync(path.join(ROOT, d, 'README.md'))).map(d => `${d}/README.md`)
+]
+const snippets = pages.flatMap(page => [...read(page).matchAll(/```yaml\n([\s\S]*?)```/g)].map((m, i) => ({ page, n: i + 1, text: m[1] })))
 
 describe("GitHub's parser", () => {
   it.each(['action.yml', 'exit/action.yml', 'run/action.yml'])('accepts %s', file => {
@@ -46,8 +57,8 @@ describe("GitHub's parser", () => {
     expect(await workflowErrors(file, read(`examples/${file}`))).toEqual([])
   })
 
-  it.each(snippets.map((s, i) => [i + 1, s]))('accepts README snippet %i', async (_i, snippet) => {
-    expect(await workflowErrors('README.md', asWorkflow(snippet as string))).toEqual([])
+  it.each(snippets.map(s => [s.page, s.n, s.text]))('accepts %s snippet %i', async (page, _n, snippet) => {
+    expect(await workflowErrors(page as string, asWorkflow(snippet as string))).toEqual([])
   })
 
   it.each(fs.readdirSync(path.join(ROOT, '.github', 'workflows')))('accepts the workflow %s', async file => {
@@ -69,13 +80,33 @@ describe("GitHub's parser", () => {
   })
 })
 
-describe('the README and the examples', () => {
-  it('parses every YAML snippet of the README: none is dropped, whatever the line endings', () => {
-    const fences = read('README.md')
-      .split('\n')
-      .filter(line => line.trimEnd() === '```yaml').length
-    expect(fences).toBeGreaterThan(0)
-    expect(snippets).toHaveLength(fences)
+describe('the README, docs/ and the examples', () => {
+  it('parses every YAML snippet of every page: none is dropped, whatever the line endings', () => {
+    expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/rescue.md', 'exit/README.md']))
+    for (const page of pages) {
+      const fences = read(page)
+        .split('\n')
+        .filter(line => line.trimEnd() === '```yaml').length
+      expect(
+        snippets.filter(s => s.page === page),
+        page
+      ).toHaveLength(fences)
+    }
+    expect(snippets.filter(s => s.page === 'README.md').length).toBeGreaterThan(0)
+  })
+
+  it('has a README beside each sub-action', () => {
+    expect(subActions).toContain('exit')
+    for (const d of subActions) expect(fs.existsSync(path.join(ROOT, d, 'README.md')), d).toBe(true)
+  })
+
+  it('uses the current actions/checkout everywhere', () => {
+    const files = [
+      ...pages,
+      ...examples.map(f => `examples/${f}`),
+      ...fs.readdirSync(path.join(ROOT, '.github', 'workflows')).map(f => `.github/workflows/${f}`)
+    ]
+    for (const file of files) for (const [pin] of read(file).matchAll(/actions\/checkout@v\d+/g)) expect(pin, file).toBe('actions/checkout@v7')
   })
 
   it('shows one example inline exactly as it is, and links every other', () => {
@@ -84,10 +115,10 @@ describe('the README and the examples', () => {
     for (const file of examples.filter(f => f !== 'cli-agent-matrix.yml')) expect(readme).toContain(`](examples/${file})`)
   })
 
-  /** The rows of every table in the README whose first column is a code span: name → cells. */
-  function tableRows(): Map<string, string[][]> {
+  /** The rows of every table in a page whose first column is a code span: name → cells. */
+  function tableRows(page: string): Map<string, string[][]> {
     const rows = new Map<string, string[][]>()
-    for (const line of read('README.md').split('\n')) {
+    for (const line of read(page).split('\n')) {
       const cells = line
         .split('|')
         .slice(1, -1)
@@ -97,20 +128,24 @@ describe('the README and the examples', () => {
     return rows
   }
 
-  it.each(['action.yml', 'exit/action.yml'])('has every input and output of %s in its tables, with the same default', file => {
-    const action = parse(read(file)) as { inputs: Record<string, { default?: string }>; outputs: Record<string, unknown> }
-    const rows = tableRows()
-    for (const [input, spec] of Object.entries(action.inputs)) {
-      const found = rows.get(input)?.filter(cells => cells.length === 3)
-      expect(found?.length, `input ${input} of ${file}`).toBeGreaterThan(0)
-      if (spec.default !== undefined)
-        expect(
-          found!.some(cells => cells[1] === `\`${spec.default}\``),
-          `default of ${input} in ${file}`
-        ).toBe(true)
+  // Each action's own README: the root's, and one beside each sub-action's action.yml.
+  it.each([['action.yml', 'README.md'], ...subActions.map(d => [`${d}/action.yml`, `${d}/README.md`])])(
+    'has every input and output of %s in the tables of %s, with the same default',
+    (file, page) => {
+      const action = parse(read(file)) as { inputs: Record<string, { default?: string }>; outputs: Record<string, unknown> }
+      const rows = tableRows(page)
+      for (const [input, spec] of Object.entries(action.inputs)) {
+        const found = rows.get(input)?.filter(cells => cells.length === 3)
+        expect(found?.length, `input ${input} of ${file}`).toBeGreaterThan(0)
+        if (spec.default !== undefined)
+          expect(
+            found!.some(cells => cells[1] === `\`${spec.default}\``),
+            `default of ${input} in ${file}`
+          ).toBe(true)
+      }
+      for (const output of Object.keys(action.outputs)) expect(rows.has(output), `output ${output} of ${file}`).toBe(true)
     }
-    for (const output of Object.keys(action.outputs)) expect(rows.has(output), `output ${output} of ${file}`).toBe(true)
-  })
+  )
 })
 
 /**
@@ -186,7 +221,7 @@ const OURS: Record<string, ReturnType<typeof ourAction>> = {
   'OWNER/agent-worktree/run@v1': ourAction('run/action.yml')
 }
 
-const workflows = [...examples.map(file => [`examples/${file}`, read(`examples/${file}`)]), ...snippets.map((s, i) => [`README snippet ${i + 1}`, s])]
+const workflows = [...examples.map(file => [`examples/${file}`, read(`examples/${file}`)]), ...snippets.map(s => [`${s.page} snippet ${s.n}`, s.text])]
 
 describe('what the examples give the actions they use', () => {
   it.each(workflows)('%s: every action is one whose interface is recorded, given only inputs it declares', (_name, content) => {

@@ -1,5 +1,6 @@
 // Covers: src/runner/inputs.ts and src/enter/plan.ts through the bundles.
 // Inputs written to break things: options in disguise, forged file-command lines, paths that lead away.
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -72,6 +73,17 @@ describe('refs and paths that lead astray', () => {
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
   })
 
+  it('refuses a repository-path that is a file or a named pipe, naming it', async () => {
+    const file = path.join(repos.root, 'a-file')
+    fs.writeFileSync(file, '')
+    const fifo = path.join(repos.root, 'a-pipe')
+    execFileSync('mkfifo', [fifo])
+    for (const value of [file, fifo]) {
+      const step = await job.uses('.', { 'repository-path': value })
+      expect(errorOf(step)).toContain(`Input 'repository-path' has the value "${value}": it is not a folder`)
+    }
+  })
+
   it('refuses a worktrees-dir that is a file', async () => {
     const file = path.join(repos.root, 'a-file')
     fs.writeFileSync(file, '')
@@ -102,5 +114,78 @@ describe('refs and paths that lead astray', () => {
     git(other, 'worktree', 'add', '--quiet', '-b', 'x', wt)
     const step = await job.uses('.', { path: wt })
     expect(errorOf(step)).toContain(`it is not a worktree of ${repos.clone}`)
+  })
+})
+
+describe('a worktrees-dir where no folder can be made', () => {
+  // Each is refused before anything is made, naming the input and the value as typed, within moments: none
+  // makes the step spin or wait (node's recursive mkdir loops forever in /proc, deaf to signals), so the
+  // runner's first signal, SIGINT, is always the last.
+  const made = (): string[] => [...worktreePaths(repos.clone), ...fs.readdirSync(path.join(repos.clone, '.git')).filter(n => n.endsWith('.lock'))]
+  const cases: [string, () => string, string][] = [
+    ['a folder in /proc', () => '/proc/agent-worktrees', "on the kernel's proc file system"],
+    ["a folder deep in a process's /proc folder", () => '/proc/self/a/b', "on the kernel's proc file system"],
+    ['a folder in /sys', () => '/sys/agent-worktrees', "on the kernel's sysfs file system"],
+    ['a path through a named pipe', () => fifo('pipe') + '/wt', 'on the way is a named pipe, not a folder'],
+    ['a path through a file', () => file('plain') + '/wt', 'on the way is a file, not a folder'],
+    ['a path through a device', () => '/dev/null/wt', '/dev/null on the way is a device, not a folder'],
+    ['a named pipe', () => fifo('pipe2'), 'it is a named pipe, not a folder']
+  ]
+  function fifo(name: string): string {
+    const p = path.join(repos.root, name)
+    execFileSync('mkfifo', [p])
+    return p
+  }
+  function file(name: string): string {
+    const p = path.join(repos.root, name)
+    fs.writeFileSync(p, '')
+    return p
+  }
+
+  it.each(cases)('%s', async (_what, value, problem) => {
+    const dir = value()
+    const before = made()
+    const step = await job.uses('.', { 'worktrees-dir': dir }, { cancel: { afterMs: 3000 }, recordGit: true })
+    expect(step.signals.filter(s => s.signal !== 'SIGINT')).toEqual([])
+    expect(step.exitCode).toBe(1)
+    expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value "${dir}": `)
+    expect(errorOf(step)).toContain(problem)
+    expect(step.gitCalls!.filter(c => /^worktree add|^branch/.test(c))).toEqual([])
+    expect(made()).toEqual(before)
+    await job.runPosts()
+  })
+
+  it('an include-file that is a named pipe, which git would wait on, is refused before anything is made', async () => {
+    execFileSync('mkfifo', [path.join(repos.clone, 'pipe')])
+    const step = await job.uses('.', { 'include-file': 'pipe' }, { cancel: { afterMs: 3000 } })
+    expect(step.exitCode).toBe(1)
+    expect(step.signals).toEqual([])
+    expect(errorOf(step)).toBe(
+      `Input 'include-file' has the value "pipe": ${path.join(repos.clone, 'pipe')} is not a regular file. Name a gitignore-style file in the checkout.`
+    )
+    expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+    await job.runPosts()
+  })
+
+  it('a read-only file system', async ({ skip }) => {
+    const ro = path.join(repos.root, 'read-only')
+    fs.mkdirSync(ro)
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', ro], { stdio: 'ignore' })
+    } catch {
+      return skip('mounting a read-only tmpfs needs root')
+    }
+    try {
+      const step = await job.uses('.', { 'worktrees-dir': path.join(ro, 'wt') })
+      expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value "${ro}/wt": ${ro} is on a read-only file system`)
+      expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+    } finally {
+      execFileSync('umount', [ro])
+    }
+  })
+
+  it('a Windows path on Linux is quoted as typed, its backslashes single', async () => {
+    const step = await job.uses('.', { 'worktrees-dir': 'C:\\agents\\wt' })
+    expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value "C:\\agents\\wt": it is inside the checkout ${repos.clone}`)
   })
 })

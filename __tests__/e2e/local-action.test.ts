@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import { ROOT } from '../../scripts/runner.mjs'
 import { git, makeRepos, worktreePaths, write, type Repos } from '../helpers/repos.js'
 
@@ -26,6 +27,14 @@ function localAction(envFile: string): string {
     stdio: ['ignore', 'pipe', 'pipe']
   })
 }
+
+it('.env.example names every input of action.yml, each once', () => {
+  const action = parse(fs.readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> }
+  // The runner's names: upper case, hyphens kept.
+  const expected = Object.keys(action.inputs).map(input => `INPUT_${input.toUpperCase()}`)
+  const named = [...fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8').matchAll(/^(INPUT_[^=\s]+)=/gm)].map(m => m[1])
+  expect([...named].sort()).toEqual([...expected].sort())
+})
 
 it('runs main and post from .env.example, against the repository it names', () => {
   const env = path.join(repos.root, '.env')

@@ -360,13 +360,14 @@ describe.concurrent('a stalled remote hangs nobody', () => {
     await fetching.runPosts()
   }
 
+  // Each waits up to 45 s on a stalled remote, beside what its steps need on a loaded machine (vitest.config.ts).
   it('http: fetch: true fails within 45 s naming base-ref, leaves no git running, and another job enters meanwhile', async t => {
     await fetchFromStalledRemote(t, port => `http://127.0.0.1:${port}/x.git`)
-  }, 120_000)
+  }, 165_000)
 
   it('ssh: fetch: true fails within 45 s naming base-ref, leaves no git running, and another job enters meanwhile', async t => {
     await fetchFromStalledRemote(t, port => `ssh://127.0.0.1:${port}/x.git`)
-  }, 120_000)
+  }, 165_000)
 
   it('a partial clone whose remote stalls: enter fails within 45 s naming the partial clone, no git left running', async t => {
     const repos = reposFor(t)
@@ -390,7 +391,7 @@ describe.concurrent('a stalled remote hangs nobody', () => {
     expect(errors(main)).toMatch(/partial clone/)
     expect(strays.map(p => p.command)).toEqual([])
     await j.runPosts()
-  }, 120_000)
+  }, 165_000)
 })
 
 // 3. No false keeps: an untouched worktree goes.

@@ -12,6 +12,14 @@ import { commit, git, makeRepos, worktreePaths, write, type Repos } from '../hel
 const LEGS = 24
 // More rounds show rarer races: AGENT_WORKTREE_ROUNDS=20 npm test -- parallel
 const ROUNDS = Number(process.env.AGENT_WORKTREE_ROUNDS ?? 1)
+/**
+ * What a test here may take: its steps run at once and contend for the cores. Measured on two cores under a load
+ * of 8 to 12 (other work beside the suite): a round of 24 legs (48 steps, each a node process and its git calls)
+ * took 6 to 29 s, up to 0.6 s a step; a loaded run of the whole suite is slower still (the 60 s this had ran out
+ * there). 2.5 s a step covers a machine four times as busy.
+ */
+const STEP_MS = 2_500
+const limit = (steps: number): number => steps * STEP_MS
 
 let repos: Repos
 beforeEach(() => {
@@ -85,17 +93,21 @@ describe(`${LEGS} legs at once on one repository`, () => {
       // No upstream or other configuration was written.
       expect(git(repos.clone, 'config', '--list', '--local')).toBe(config)
     },
-    60_000 * ROUNDS
+    limit(2 * LEGS) * ROUNDS
   )
 
-  it('through repository-path on a shared clone', async () => {
-    const shared = path.join(repos.root, 'shared', 'monorepo')
-    git(repos.root, 'clone', '--quiet', repos.origin, shared)
-    const legs = await round(0, repos.clone, () => ({ 'repository-path': shared, 'base-ref': 'origin/main' }))
-    expectConverged(shared, legs)
-    for (const leg of legs) expect(path.dirname(leg.main.outputs['worktree-path'])).toBe(`${shared}.worktrees`)
-    expect(worktreePaths(repos.clone)).toEqual([repos.clone])
-  })
+  it(
+    'through repository-path on a shared clone',
+    async () => {
+      const shared = path.join(repos.root, 'shared', 'monorepo')
+      git(repos.root, 'clone', '--quiet', repos.origin, shared)
+      const legs = await round(0, repos.clone, () => ({ 'repository-path': shared, 'base-ref': 'origin/main' }))
+      expectConverged(shared, legs)
+      for (const leg of legs) expect(path.dirname(leg.main.outputs['worktree-path'])).toBe(`${shared}.worktrees`)
+      expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+    },
+    limit(2 * LEGS)
+  )
 })
 
 describe('a fetch while another leg adds a worktree', () => {
@@ -132,28 +144,33 @@ describe('a fetch while another leg adds a worktree', () => {
 })
 
 describe('two legs asking for the same name', () => {
-  it('exactly one wins; the others fail clearly and their posts never touch the winner', async () => {
-    for (let contest = 0; contest < 5; contest++) {
-      const jobs = Array.from(
-        { length: 6 },
-        (_, leg) => new Job({ workspace: repos.clone, temp: path.join(repos.root, 'temp', `c${contest}-${leg}`), env: { RUNNER_NAME: `runner-${leg}` } })
-      )
-      const mains = await Promise.all(jobs.map(job => job.uses('.', { name: `same-${contest}` })))
-      const winners = mains.filter(m => m.exitCode === 0)
-      expect(winners).toHaveLength(1)
-      const winner = winners[0].outputs['worktree-path']
-      write(winner, 'work.txt', 'the winner is working\n')
-      for (const [leg, main] of mains.entries()) {
-        if (main.exitCode === 0) continue
-        expect(main.annotations.find(a => a.level === 'error')?.message).toMatch(/already exists/)
-        const [post] = await jobs[leg].runPosts()
-        expect(post.exitCode).toBe(0)
-        expect(post.annotations).toEqual([])
+  it(
+    'exactly one wins; the others fail clearly and their posts never touch the winner',
+    async () => {
+      for (let contest = 0; contest < 5; contest++) {
+        const jobs = Array.from(
+          { length: 6 },
+          (_, leg) => new Job({ workspace: repos.clone, temp: path.join(repos.root, 'temp', `c${contest}-${leg}`), env: { RUNNER_NAME: `runner-${leg}` } })
+        )
+        const mains = await Promise.all(jobs.map(job => job.uses('.', { name: `same-${contest}` })))
+        const winners = mains.filter(m => m.exitCode === 0)
+        expect(winners).toHaveLength(1)
+        const winner = winners[0].outputs['worktree-path']
+        write(winner, 'work.txt', 'the winner is working\n')
+        for (const [leg, main] of mains.entries()) {
+          if (main.exitCode === 0) continue
+          expect(main.annotations.find(a => a.level === 'error')?.message).toMatch(/already exists/)
+          const [post] = await jobs[leg].runPosts()
+          expect(post.exitCode).toBe(0)
+          expect(post.annotations).toEqual([])
+        }
+        expect(fs.readFileSync(path.join(winner, 'work.txt'), 'utf8')).toBe('the winner is working\n')
+        fs.rmSync(path.join(winner, 'work.txt'))
+        const [post] = await jobs[mains.findIndex(m => m.exitCode === 0)].runPosts()
+        expect(post.stdout).toContain('Removed')
       }
-      expect(fs.readFileSync(path.join(winner, 'work.txt'), 'utf8')).toBe('the winner is working\n')
-      fs.rmSync(path.join(winner, 'work.txt'))
-      const [post] = await jobs[mains.findIndex(m => m.exitCode === 0)].runPosts()
-      expect(post.stdout).toContain('Removed')
-    }
-  })
+      // Five contests of six mains and six posts.
+    },
+    limit(5 * 12)
+  )
 })

@@ -179,7 +179,7 @@ it('no file of RUNNER_TEMP reaches the rescue through a folder swapped for a lin
       .filter(line => line.endsWith(FILE) && git(l.repos.origin, 'cat-file', '-p', line.split(' ')[0]).includes(CREDENTIAL))
   )
   expect(leaked).toEqual([])
-}, 120_000)
+})
 
 /** Writes an index of regular files (name, blob id) byte by byte, as the agent can: git checks no path in it. */
 function forgeIndex(gitDir: string, entries: [string, string][]): void {

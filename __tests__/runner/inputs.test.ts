@@ -18,12 +18,23 @@ import {
   parseSize
 } from '../../src/runner/inputs.js'
 
+describe('an input error', () => {
+  it('quotes the value as it was typed, escaping only quotes and control characters', () => {
+    expect(new InputError('worktrees-dir', 'C:\\agents\\wt', 'a problem', 'A fix.').message).toBe(
+      'Input \'worktrees-dir\' has the value "C:\\agents\\wt": a problem. A fix.'
+    )
+    expect(new InputError('name', 'a"b\nc', 'a problem', 'A fix.').message).toBe('Input \'name\' has the value "a\\"b\\nc": a problem. A fix.')
+  })
+})
+
 describe('leg', () => {
   it('is the index of a matrix leg, and nothing outside a matrix or where the default was not evaluated', () => {
     expect(parseLeg('leg', '3/8')).toBe('3')
     expect(parseLeg('leg', '0/1')).toBeUndefined()
     expect(parseLeg('leg', '')).toBeUndefined()
     expect(parseLeg('leg', LEG_DEFAULT)).toBeUndefined()
+    // nektos/act leaves the strategy context empty, in a matrix or not.
+    expect(parseLeg('leg', '/')).toBeUndefined()
     expect(() => parseLeg('leg', 'x/2')).toThrow(/Input 'leg' has the value "x\/2": it is not <index>\/<total>/)
   })
 
@@ -97,7 +108,7 @@ describe('reading the inputs as the runner passes them', () => {
     for (const [k, v] of Object.entries(values)) process.env[`INPUT_${k.toUpperCase()}`] = v
   }
 
-  it('fills in defaults and resolves paths against the workspace', () => {
+  it('fills in defaults and resolves paths against the workspace (worktrees-dir is resolved where it is checked)', () => {
     process.env.GITHUB_WORKSPACE = '/ws/repo'
     delete process.env.RUNNER_ENVIRONMENT
     inputs({ 'discard-changes': 'false', 'worktrees-dir': 'wts' })
@@ -107,7 +118,7 @@ describe('reading the inputs as the runner passes them', () => {
       baseRef: 'HEAD',
       branch: undefined,
       repositoryPath: '/ws/repo',
-      worktreesDir: '/ws/repo/wts',
+      worktreesDir: 'wts',
       onExit: undefined,
       discardChanges: false,
       fetch: false,
@@ -173,6 +184,11 @@ describe('reading the inputs as the runner passes them', () => {
     expect(parseSize('rescue-max-size', '1.5 gb')).toBe(1.5 * 1024 ** 3)
     expect(parseSize('rescue-max-size', '512')).toBe(512)
     expect(() => parseSize('rescue-max-size', '-1MB')).toThrow('it is not a size')
+    // Zero is no size for a rescue: the error names the input that rescues nothing.
+    for (const zero of ['0', '0MB', '0.0001KB'])
+      expect(() => parseSize('rescue-max-size', zero)).toThrow(
+        `Input 'rescue-max-size' has the value "${zero}": a rescue of no bytes would hold nothing. To rescue nothing, set rescue: none; else give a size such as 100MB.`
+      )
   })
 
   it('reads restore: none, auto, or a rescue by the name its exit gave (an artifact, or a branch)', () => {

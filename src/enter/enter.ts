@@ -9,9 +9,9 @@ import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
-import { isInside, realPath, samePath } from '../os/paths.js'
+import { isInside, makeFolders, realPath, samePath } from '../os/paths.js'
 import { entryOf, gitDirOf, makeClone } from '../exit/clones.js'
-import { exitPlan, planCreate, pushPlan, type Plan } from './plan.js'
+import { checkWorktreesFolder, exitPlan, planCreate, pushPlan, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
@@ -56,6 +56,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     // Before the first git call: git is what PATH names now, with the workflow's variables.
     const setup = pinAtEnter()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
+    const folder = settings.path ? undefined : checkWorktreesFolder(settings.worktreesDir, repo.toplevel)
     core.saveState(STATE_COMMON_DIR, repo.commonDir)
     const config = readConfigAtEnter(repo)
     // The remote of enter, asked only where the pool or the sweep meets a commit nothing here saves.
@@ -71,7 +72,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const known: Known = { configFile }
     const { record, included, restored, shared } = settings.path
       ? await enterByPath(repo, settings, settingsAtEnter, known)
-      : await create(repo, settings, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
+      : await create(repo, settings, folder!, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
     const entry = entryOf(repo.commonDir, record)
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
@@ -132,19 +133,19 @@ async function lfsEnvironment(repo: Repository): Promise<Record<string, string> 
  * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
  * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
-async function create(repo: Repository, settings: EnterSettings, atEnter: AtEnter, found: Found | undefined): Promise<Entered> {
+async function create(repo: Repository, settings: EnterSettings, folder: string, atEnter: AtEnter, found: Found | undefined): Promise<Entered> {
   const { pinned, lfs, excludesFile, known, onRemote, remotes, promisor } = atEnter
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef, remotes, promisor) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) {
       await writeRef(repo.git, fetched.ref, fetched.sha, { log: repo.commonDir, message: 'agent-worktree: fetch', required: true })
     }
-    const planned = await planCreate(repo, settings, pinned)
+    const planned = await planCreate(repo, settings, pinned, folder)
     const { record } = planned
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
     saveRecordState(record)
     throwIfCancelled()
-    fs.mkdirSync(path.dirname(record.path), { recursive: true })
+    makeFolders(path.dirname(record.path))
     const reason = lockReason(record.token, record.owner)
     let taken = record.recycle && record.isolation !== 'clone' ? await takeParked(repo, record, reason, heldBackWhy, onRemote) : undefined
     reportHeldBack(taken?.heldBack ?? [])

@@ -3,9 +3,9 @@
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { flattenName, generateName } from '../record/names.js'
+import { defaultWorktreesDir, flattenName, generateName } from '../record/names.js'
 import { InputError, type OnExit, type PushRequest } from '../record/settings.js'
-import type { EnterSettings } from '../runner/inputs.js'
+import { absolute, type EnterSettings } from '../runner/inputs.js'
 import { currentOwner } from '../record/ownership.js'
 import { isInside, isReallyInside, realPath } from '../os/paths.js'
 import { planLinks, resolveIncludeFile } from './prepare-worktree.js'
@@ -21,20 +21,23 @@ export interface Plan {
   missingLinks: string[]
 }
 
-/** Beside the checkout, not inside it: `git clean -ffdx` in the checkout never reaches a kept worktree. */
-export function defaultWorktreesDir(toplevel: string): string {
-  return `${toplevel}.worktrees`
-}
-
 /** A file name longer than this cannot be created (NAME_MAX); git adds ".lock" to ref names. */
 const NAME_MAX = 255
 const PATH_MAX = 4096
 
-/** The record of the worktree to create, and what to prepare in it. The caller holds the repository lock. */
-export async function planCreate(repo: Repository, settings: EnterSettings, pinned: Pick<WorktreeRecord, 'fileMode' | 'pinned' | 'push'>): Promise<Plan> {
+/**
+ * The record of the worktree to create in `folder` (from checkWorktreesFolder), and what to prepare in it. The
+ * caller holds the repository lock.
+ */
+export async function planCreate(
+  repo: Repository,
+  settings: EnterSettings,
+  pinned: Pick<WorktreeRecord, 'fileMode' | 'pinned' | 'push'>,
+  folder: string
+): Promise<Plan> {
   const name = settings.name ?? generateName()
   const nameInput = settings.name === undefined ? 'name (generated)' : 'name'
-  const worktreesDir = await checkWorktreesDir(repo, settings.worktreesDir ?? defaultWorktreesDir(repo.toplevel), settings.worktreesDir !== undefined)
+  const worktreesDir = await checkWorktreesDir(repo, folder, settings.worktreesDir)
   const worktreePath = path.join(worktreesDir, flattenName(name))
   // A registration whose folder is gone counts too: git would refuse to add at its path.
   if (fs.existsSync(worktreePath) || adminDirOf(repo.commonDir, worktreePath) || cloneEntries(repo.commonDir).some(e => folderOf(e) === worktreePath)) {
@@ -195,52 +198,108 @@ async function resolveBase(repo: Repository, settings: EnterSettings): Promise<s
 }
 
 /**
- * Why this process cannot make `dir` (or a worktree in it), or undefined: the folder itself, or the
- * nearest one above it that exists, must let it create entries (a read-only file system tells too).
+ * The kernel's pseudo file systems (Linux statfs types), which hold no folders of anyone's: mkdir there fails, or
+ * in /proc says ENOENT of a folder whose parent exists, which makes node's recursive mkdir loop forever.
  */
-function notWritable(dir: string): { what: string; folder: string; code: string } | undefined {
-  let folder = dir
-  while (!fs.existsSync(folder) && path.dirname(folder) !== folder) folder = path.dirname(folder)
+const PSEUDO_FILE_SYSTEMS = new Map([
+  [0x9fa0, 'proc'],
+  [0x62656572, 'sysfs'],
+  [0x27e0eb, 'cgroup'],
+  [0x63677270, 'cgroup2'],
+  [0x64626720, 'debugfs'],
+  [0x74726163, 'tracefs'],
+  [0x73636673, 'securityfs'],
+  [0x1cd1, 'devpts'],
+  [0xcafe4a11, 'bpf'],
+  [0x62656570, 'configfs'],
+  [0x6165676c, 'pstore'],
+  [0xde5e81e4, 'efivarfs']
+])
+
+/** What a path is, or undefined where nothing is (also below a file: ENOTDIR). */
+function entryAt(p: string): fs.Stats | undefined {
   try {
-    fs.accessSync(folder, fs.constants.W_OK | fs.constants.X_OK)
-    return undefined
+    return fs.lstatSync(p)
   } catch (error) {
-    return { what: folder === dir ? 'write to' : `create ${path.relative(folder, dir)} in`, folder, code: (error as NodeJS.ErrnoException).code ?? 'EACCES' }
+    if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined
+    throw error
   }
 }
 
+function kindOf(stat: fs.Stats): string {
+  return stat.isFIFO() ? 'a named pipe' : stat.isSocket() ? 'a socket' : stat.isCharacterDevice() || stat.isBlockDevice() ? 'a device' : 'a file'
+}
+
 /**
- * A folder that may hold new worktrees: not a symbolic link (it could lead anywhere), not a file, not
- * a file system's root, not inside a git dir (git would register a worktree inside its own data), not
- * inside another worktree, and inside the checkout only where git ignores it (else the agent's files
- * would be changes of the checkout). Returns it with links resolved.
+ * The folder for new worktrees, checked on the file system before anything is made (and before the repository
+ * lock): a folder, or a path whose nearest existing parent is a folder this user may write, on a file system
+ * that holds files; not a symbolic link (it could lead anywhere), not a file system's root. Returns it with
+ * links resolved. `given` is worktrees-dir as typed; errors quote it so.
  */
-async function checkWorktreesDir(repo: Repository, dir: string, given: boolean): Promise<string> {
-  const input = given ? 'worktrees-dir' : 'worktrees-dir (default)'
+export function checkWorktreesFolder(given: string | undefined, toplevel: string): string {
+  const input = given === undefined ? 'worktrees-dir (default)' : 'worktrees-dir'
+  const value = given ?? defaultWorktreesDir(toplevel)
+  const dir = absolute(value)
   const long = dir.split(/[\\/]/).find(part => Buffer.byteLength(part) > NAME_MAX)
   if (long || Buffer.byteLength(dir) > PATH_MAX - 512)
-    throw new InputError(input, dir, 'the path is too long for the file system (a name over 255 bytes, or a path near 4096)', 'Give a shorter path.')
-  const stat = fs.lstatSync(dir, { throwIfNoEntry: false })
+    throw new InputError(input, value, 'the path is too long for the file system (a name over 255 bytes, or a path near 4096)', 'Give a shorter path.')
+  const stat = entryAt(dir)
   if (stat?.isSymbolicLink())
-    throw new InputError(input, dir, `it is a symbolic link (to ${fs.readlinkSync(dir)})`, 'Give the real path of the folder instead.')
-  if (stat && !stat.isDirectory()) throw new InputError(input, dir, 'it is not a folder', 'Point it at a folder, or at a path that does not exist yet.')
-  const real = realPath(dir)
-  const unwritable = notWritable(real)
-  if (unwritable)
+    throw new InputError(input, value, `it is a symbolic link (to ${fs.readlinkSync(dir)})`, 'Give the real path of the folder instead.')
+  if (stat && !stat.isDirectory())
+    throw new InputError(input, value, `it is ${kindOf(stat)}, not a folder`, 'Point it at a folder, or at a path that does not exist yet.')
+  let nearest = dir
+  while (!entryAt(nearest)) nearest = path.dirname(nearest)
+  const above = fs.statSync(nearest, { throwIfNoEntry: false })
+  if (!above?.isDirectory())
     throw new InputError(
       input,
-      dir,
-      `the runner's user${process.getuid ? ` (uid ${process.getuid()})` : ''} cannot ${unwritable.what} ${unwritable.folder} (${unwritable.code})`,
+      value,
+      `${nearest} on the way is ${above ? kindOf(above) : 'a link that leads nowhere'}, not a folder`,
+      'Give a path whose folders are folders.'
+    )
+  const real = realPath(dir)
+  const pseudo = process.platform === 'linux' ? PSEUDO_FILE_SYSTEMS.get(fs.statfsSync(nearest).type) : undefined
+  if (pseudo)
+    throw new InputError(
+      input,
+      value,
+      `it is on the kernel's ${pseudo} file system, which holds no folders of a job's`,
+      'Give a folder on a disk, such as the default beside the checkout.'
+    )
+  const folder = realPath(nearest)
+  try {
+    fs.accessSync(folder, fs.constants.W_OK | fs.constants.X_OK)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EACCES'
+    const what = folder === real ? 'write to' : `create ${path.relative(folder, real)} in`
+    if (code === 'EROFS') throw new InputError(input, value, `${folder} is on a read-only file system`, 'Give a folder on a disk the job may write.')
+    throw new InputError(
+      input,
+      value,
+      `the runner's user${process.getuid ? ` (uid ${process.getuid()})` : ''} cannot ${what} ${folder} (${code})`,
       'Give a folder that user can write, or let it write there.'
     )
+  }
   if (path.parse(real).root === real)
-    throw new InputError(input, dir, 'it is the root of a file system', 'Give a folder of its own, such as the default beside the checkout.')
+    throw new InputError(input, value, 'it is the root of a file system', 'Give a folder of its own, such as the default beside the checkout.')
+  return real
+}
+
+/**
+ * A folder (checked by checkWorktreesFolder) that may hold new worktrees of this repository: not inside a git
+ * dir (git would register a worktree inside its own data), not inside another worktree, and inside the checkout
+ * only where git ignores it (else the agent's files would be changes of the checkout).
+ */
+async function checkWorktreesDir(repo: Repository, real: string, given: string | undefined): Promise<string> {
+  const input = given === undefined ? 'worktrees-dir (default)' : 'worktrees-dir'
+  const value = given ?? defaultWorktreesDir(repo.toplevel)
   if (isReallyInside(real, repo.commonDir))
-    throw new InputError(input, dir, `it is inside the git dir ${repo.commonDir}`, 'Give a folder outside .git, such as the default beside the checkout.')
+    throw new InputError(input, value, `it is inside the git dir ${repo.commonDir}`, 'Give a folder outside .git, such as the default beside the checkout.')
   const entries = await listWorktrees(repo)
   for (const entry of entries.slice(1)) {
     if (isInside(real, entry.path) || isReallyInside(real, entry.path))
-      throw new InputError(input, dir, `it is inside the worktree ${entry.path}`, 'Give a folder outside every worktree.')
+      throw new InputError(input, value, `it is inside the worktree ${entry.path}`, 'Give a folder outside every worktree.')
   }
   if (isReallyInside(real, repo.toplevel)) {
     const relative = path.relative(realPath(repo.toplevel), real)
@@ -248,7 +307,7 @@ async function checkWorktreesDir(repo: Repository, dir: string, given: boolean):
     if (!ignored) {
       throw new InputError(
         input,
-        dir,
+        value,
         `it is inside the checkout ${repo.toplevel}, which git does not ignore there`,
         `Add ${relative || '.'}/ to .gitignore, or give a folder outside the checkout (the default is beside it).`
       )

@@ -12,7 +12,16 @@ export const DEFAULT_INCLUDE_FILE = '.worktreeinclude'
 /** The include file to use, or undefined; one named explicitly must exist. */
 export function resolveIncludeFile(toplevel: string, given: string | undefined): string | undefined {
   const file = path.resolve(toplevel, given ?? DEFAULT_INCLUDE_FILE)
-  if (fs.existsSync(file)) return file
+  const stat = fs.statSync(file, { throwIfNoEntry: false })
+  // A named pipe would hold git, which reads it, until it is stopped: refused before anything is made.
+  if (stat && !stat.isFile())
+    throw new InputError(
+      given === undefined ? 'include-file (default)' : 'include-file',
+      given ?? DEFAULT_INCLUDE_FILE,
+      `${file} is not a regular file`,
+      'Name a gitignore-style file in the checkout.'
+    )
+  if (stat) return file
   if (given !== undefined)
     throw new InputError('include-file', given, `there is no file ${file}`, 'Name a gitignore-style file in the checkout, or remove include-file.')
   return undefined

@@ -7,6 +7,7 @@ import * as path from 'node:path'
 import type { Evidence } from './evidence.js'
 import { CLONES_DIR, dropClone } from './clones.js'
 import { dropSparseInclude } from './next-checkout.js'
+import { defaultWorktreesDir } from '../record/names.js'
 import { ownershipOf } from '../record/ownership.js'
 import { isInside, realPath, samePath } from '../os/paths.js'
 import { childEnvironment, type Platform, type Resident } from '../os/processes.js'
@@ -176,6 +177,7 @@ export async function removeWorktreeFolder(repo: Repository, evidence: Evidence,
   if (gate.folder) {
     const removed = await removeFolder(evidence, gitDir, findings, gate, gate.folder)
     if (removed) return removed
+    dropEmptyWorktreesDir(path.dirname(gate.folder), evidence.repository)
   }
   if (clone) {
     // The clone's own git dir went with its folder; what the original kept for it goes now.
@@ -195,6 +197,20 @@ export async function removeWorktreeFolder(repo: Repository, evidence: Evidence,
   await dropSparseInclude(repo.git, repo.commonDir, gitDir)
   const branch = gate.branchesToDelete[0]
   return { reason: 'clean', branch: branch ? await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] }) : undefined }
+}
+
+/**
+ * The folder of worktrees beside the checkout (the default worktrees-dir) goes with its last worktree: its
+ * name is this action's own. rmdir, under the repository lock that every add in it holds, removes it only
+ * while it is empty; a worktrees-dir the workflow named stays as it is.
+ */
+function dropEmptyWorktreesDir(dir: string, repository: string): void {
+  if (!samePath(dir, defaultWorktreesDir(repository))) return
+  try {
+    fs.rmdirSync(dir)
+  } catch {
+    // not empty: another leg's worktree, or anything else
+  }
 }
 
 /** Deletes the folder, or says why it stays (undefined: it is gone). */

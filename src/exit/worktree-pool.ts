@@ -8,6 +8,7 @@ import { Git } from '../git/git-command-manager.js'
 import { evidenceOf, type Evidence } from './evidence.js'
 import { currentOwner, heldBackLock, jobOver, parkedLock, parseLock, type Owner } from '../record/ownership.js'
 import type { WorktreeEntry } from '../git/porcelain.js'
+import { makeFolders } from '../os/paths.js'
 import { mountsInside, removeWorktreeFolder } from './remove-worktree.js'
 import { borrowedRef, keptRef } from '../record/refs.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
@@ -143,7 +144,7 @@ export async function takeParked(
     fs.rmSync(path.join(gitDir, 'config.worktree'), { force: true })
     unlinkReflogLinks(gitDir, 'HEAD')
     fs.rmSync(path.join(gitDir, 'locked'), { force: true })
-    fs.mkdirSync(path.dirname(record.path), { recursive: true })
+    makeFolders(path.dirname(record.path))
     const moved = await repo.git.run(['worktree', 'move', entry.path, record.path])
     if (moved.exitCode !== 0) {
       // Another file system, for one: leave it parked.

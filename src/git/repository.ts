@@ -24,7 +24,9 @@ export interface Repository {
 /** Opens the repository at `dir`; `input` names the input the path came from, for the error. */
 export async function openRepository(dir: string, input: string): Promise<Repository> {
   const fix = 'Point it at a git checkout, for example the folder actions/checkout wrote.'
-  if (!fs.existsSync(dir)) throw new InputError(input, dir, 'the folder does not exist', fix)
+  const stat = fs.statSync(dir, { throwIfNoEntry: false })
+  if (!stat) throw new InputError(input, dir, 'the folder does not exist', fix)
+  if (!stat.isDirectory()) throw new InputError(input, dir, 'it is not a folder', fix)
   const git = new Git(dir)
   const result = await git.run(['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir'])
   const [toplevel, commonDir, gitDir] = result.stdout.trim().split('\n')

@@ -68,3 +68,20 @@ export function isInside(child: string, parent: string, platform: Platform = pro
 export function isReallyInside(child: string, parent: string, platform: Platform = process.platform): boolean {
   return isInside(realPath(child, platform), realPath(parent, platform), platform)
 }
+
+/**
+ * Makes `dir` and the folders above it that are missing, one at a time: node's recursive mkdir loops forever,
+ * deaf to signals, where mkdir says ENOENT of a folder whose parent exists (/proc). A folder that appears
+ * meanwhile (a parallel job) is taken as it is.
+ */
+export function makeFolders(dir: string): void {
+  const missing: string[] = []
+  for (let d = path.resolve(dir); !fs.existsSync(d) && path.dirname(d) !== d; d = path.dirname(d)) missing.unshift(d)
+  for (const folder of missing) {
+    try {
+      fs.mkdirSync(folder)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+  }
+}

@@ -4,6 +4,11 @@ import { createHash, randomBytes } from 'node:crypto'
 
 export const NAME_MAX_LENGTH = 64
 
+/** Beside the checkout, not inside it: `git clean -ffdx` in the checkout never reaches a kept worktree. */
+export function defaultWorktreesDir(toplevel: string): string {
+  return `${toplevel}.worktrees`
+}
+
 /** Folder and branch names stand for the name with each "/" as "+". */
 export function flattenName(name: string): string {
   return name.replaceAll('/', '+')

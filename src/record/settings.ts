@@ -18,6 +18,15 @@ export class InputError extends Error {
     problem: string,
     fix: string
   ) {
-    super(`Input '${input}' has the value ${JSON.stringify(value)}: ${problem}. ${fix}`)
+    super(`Input '${input}' has the value ${quoted(value)}: ${problem}. ${fix}`)
   }
+}
+
+/**
+ * A value in quotes as it was typed (a Windows path keeps its single backslashes); only control characters and
+ * quotes are escaped, so that a newline in it never starts a line of its own.
+ */
+function quoted(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return `"${value.replace(/["\u0000-\u001f\u007f]/g, c => JSON.stringify(c).slice(1, -1))}"`
 }

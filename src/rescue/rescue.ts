@@ -50,8 +50,8 @@ export interface RescueResult {
 export interface RescueFailure {
   target: RescueTarget
   said: string
-  /** What the failure points to: the job's permissions, no remote, no artifact service, GHES, or nothing known. */
-  cause: 'refused' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'other'
+  /** What the failure points to: the job's permissions, a remote gone or unreachable, no remote, no artifact service, GHES, or nothing known. */
+  cause: 'refused' | 'unreachable' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'other'
 }
 
 /** The work left the machine, by at least one target. */
@@ -107,6 +107,10 @@ function withheldFrom(snapshot: Snapshot, facts: RescueFacts): Withheld | undefi
   return undefined
 }
 
+/** What git says of a remote that is not there (moved, deleted, a host that does not answer), as opposed to one that refuses. */
+const UNREACHABLE =
+  /does not appear to be a git repository|repository '.*' not found|Repository not found|Could not resolve host|Connection refused|Connection timed out|git stopped: nothing for/i
+
 /**
  * Pushes the snapshot, and nothing else, to a branch of the remote of enter (pushCommit) that must not exist
  * yet: a ref that is not ours is never overwritten.
@@ -124,7 +128,7 @@ async function pushBranch(
     const pushed = await pushCommit(repo, target, snapshot.commit, branch, { lease: '', deadline })
     // The name is taken (by an earlier rescue of this job): the next take.
     if (pushed.exitCode !== 0 && take < TAKES && /\(stale info\)|already exists/.test(pushed.stderr)) continue
-    if (pushed.exitCode !== 0) return { cause: 'refused', said: pushRefusal(target, branch, pushed) }
+    if (pushed.exitCode !== 0) return { cause: UNREACHABLE.test(pushed.stderr) ? 'unreachable' : 'refused', said: pushRefusal(target, branch, pushed) }
     return { remote: target.remote, name: branch }
   }
 }

@@ -13,6 +13,7 @@ export interface EnterSettings {
   baseRef: string
   branch?: string
   repositoryPath: string
+  /** As typed: plan.ts resolves it, and quotes it so in its errors. */
   worktreesDir?: string
   /** undefined: remove a created worktree, keep one entered by path. */
   onExit?: OnExit
@@ -140,8 +141,9 @@ const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 
 export function parseSize(input: string, value: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim())
   const unit = match ? UNITS[match[2].toLowerCase()] : undefined
-  if (!match || unit === undefined || Number(match[1]) <= 0)
-    throw new InputError(input, value, 'it is not a size', 'Use a number with KB, MB or GB, for example 100MB.')
+  if (!match || unit === undefined) throw new InputError(input, value, 'it is not a size', 'Use a number with KB, MB or GB, for example 100MB.')
+  if (Number(match[1]) * unit < 1)
+    throw new InputError(input, value, 'a rescue of no bytes would hold nothing', 'To rescue nothing, set rescue: none; else give a size such as 100MB.')
   return Math.round(Number(match[1]) * unit)
 }
 
@@ -188,7 +190,8 @@ function pathList(input: string): string[] {
   return [...new Set(entries)]
 }
 
-function absolute(p: string): string {
+/** A path input, relative to the workspace as the runner's own steps take it. */
+export function absolute(p: string): string {
   return path.resolve(process.env.GITHUB_WORKSPACE || process.cwd(), p)
 }
 
@@ -261,7 +264,7 @@ export function getEnterSettings(): EnterSettings {
     baseRef: baseRef ?? 'HEAD',
     branch,
     repositoryPath: absolute(optional('repository-path') ?? '.'),
-    worktreesDir: worktreesDir === undefined ? undefined : absolute(worktreesDir),
+    worktreesDir,
     onExit: parseOnExit('on-exit', checked('on-exit')),
     discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
     rescue: parseRescue('rescue', checked('rescue')),
@@ -302,10 +305,11 @@ export const LEG_DEFAULT = '${{ strategy.job-index }}/${{ strategy.job-total }}'
 
 /**
  * `<index>/<total>` as the runner fills in the default; a leg only where there are several. Tools that run an
- * action without evaluating its defaults (@github/local-action) pass the expression itself: no matrix there.
+ * action without evaluating its defaults (@github/local-action) pass the expression itself, and nektos/act
+ * evaluates it to "/": no matrix there.
  */
 export function parseLeg(input: string, value: string): string | undefined {
-  if (value === '' || value === LEG_DEFAULT) return undefined
+  if (value === '' || value === '/' || value === LEG_DEFAULT) return undefined
   const match = /^(\d+)\/(\d+)$/.exec(value)
   if (!match) throw new InputError(input, value, 'it is not <index>/<total> of a matrix leg', 'Leave it out: its default is right in every workflow.')
   return Number(match[2]) > 1 ? match[1] : undefined

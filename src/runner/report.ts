@@ -46,13 +46,42 @@ export function messageOf(result: ExitResult): string {
   const where = `${result.path}${result.movedFrom ? ` (moved there from ${result.movedFrom})` : ''}`
   switch (result.reason) {
     case 'gone':
-      return `Nothing to do: ${result.path} is no longer a worktree of ${result.evidence.repository}${clearedText(result)}.`
+      return `${goneText(result.path, result.evidence.repository)}${clearedText(result)}.`
     case 'exited':
       return `${result.detached ? 'Nothing to decide' : 'Nothing to do'}: the exit step already exited ${result.path} (${result.exited}).${detachedText(result)}`
     default:
       if (result.outcome) return outcomeText(result.outcome, where, result)
       return result.foreign ? foreignText(where, result) : keptText(where, result)
   }
+}
+
+function goneText(worktree: string, repository: string): string {
+  return `Nothing to do: ${worktree} is no longer a worktree of ${repository}`
+}
+
+/**
+ * The exit sub-action found nothing left to exit (an earlier exit, or the agent's git worktree remove, removed
+ * it): as the post says it, and the outputs of an exit that had nothing to do.
+ */
+export function reportGone(worktree: string, repository: string): void {
+  const message = oneLine(`${goneText(worktree, repository)}: an earlier exit removed it, or git worktree remove did.`)
+  core.info(message)
+  const outputs: Record<string, string> = {
+    action: 'keep',
+    removed: 'false',
+    reason: 'gone',
+    'worktree-path': oneLine(worktree),
+    'original-path': oneLine(repository),
+    branch: '',
+    'uncommitted-files': '0',
+    'unsaved-commits': '0',
+    rescued: 'false',
+    'rescue-ref': '',
+    'rescue-artifact': '',
+    'shared-changes': '[]',
+    message
+  }
+  for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
 }
 
 function clearedText({ cleared }: ExitResult): string {
@@ -210,7 +239,9 @@ export function rescueProblems(rescue: RescueResult | undefined): string[] {
           ? 'Rescue to a branch failed: the repository had no remote when the job entered.'
           : failure.cause === 'unsealed'
             ? "Rescue to a branch failed: the record in the worktree's git dir is not this job's sealed record, so the remote of enter is unknown, and nothing is pushed elsewhere. Use rescue: artifact."
-            : `Rescue to a branch failed: ${failure.said}. Give the job contents: write permission and actions/checkout's persisted credentials, or use rescue: artifact.`
+            : failure.cause === 'unreachable'
+              ? `Rescue to a branch failed: ${failure.said}. The remote the repository had when the job entered is gone or does not answer; use rescue: artifact.`
+              : `Rescue to a branch failed: ${failure.said}. Give the job contents: write permission and actions/checkout's persisted credentials, or use rescue: artifact.`
       )
     } else {
       const hint =

@@ -11,9 +11,9 @@ import { getExitSettings } from '../runner/inputs.js'
 import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
 import { POST_LOCK_TIMEOUT_MS } from './post.js'
-import { pushFailure, report, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
+import { pushFailure, report, reportGone, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
 import { pinRecorded } from '../git/git-setup.js'
-import { adminDirOf, listConfig, lockOf, openRepository, type Repository } from '../git/repository.js'
+import { adminDirOf, adminDirs, folderOf, listConfig, lockOf, openRepository, type Repository } from '../git/repository.js'
 import { readSmall } from '../os/untrusted-files.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
 import { CLONES_DIR, cloneEntryOf } from '../exit/clones.js'
@@ -24,7 +24,9 @@ export async function run(): Promise<void> {
     const settings = getExitSettings()
     const setup = sealedSetup(settings.path ?? process.env[ENV_WORKTREE_PATH])
     if (setup) await pinRecorded(setup, settings.path ?? process.env[ENV_WORKTREE_PATH]!, listConfig)
-    const { record, repo, sealed } = await findRecord(settings.path)
+    const found = await findRecord(settings.path)
+    if ('gone' in found) return reportGone(found.gone, found.repository)
+    const { record, repo, sealed } = found
     // Without an on-exit of its own: the main step's, when it was given; else remove what was created, keep
     // what was entered by path.
     const onExit = settings.onExit ?? (record.onExitGiven ? record.onExit : record.created ? 'remove' : 'keep')
@@ -66,11 +68,28 @@ function sealedSetup(target: string | undefined): GitSetup | undefined {
 }
 
 /**
+ * The repository that registers `target`, and the git dir of ours that registers it: a worktree's, or, for a
+ * clone (isolation: clone, a repository of its own), its folder of ours in the repository the job came from.
+ * A folder the agent deleted is still registered there.
+ */
+async function registrationOf(target: string, input: string): Promise<{ opened?: Repository; gitDir?: string }> {
+  const original = process.env[ENV_ORIGINAL_PATH]
+  const start = fs.existsSync(target) ? target : original
+  const opened = start ? await openRepository(start, input).catch(() => undefined) : undefined
+  const gitDir = opened && adminDirOf(opened.commonDir, target)
+  if (gitDir || !original) return { opened, gitDir }
+  const from = await openRepository(original, input).catch(() => undefined)
+  return { opened: from, gitDir: from && cloneEntryOf(from.commonDir, target) }
+}
+
+/**
  * The record the main step left in the worktree's git dir. The agent can write that file, so nothing in
  * it chooses the target: the worktree is the one at the given path (or AGENT_WORKTREE_PATH), in the
  * repository opened from there; its record must carry the token of its lock, and belong to this job.
  */
-export async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean }> {
+export async function findRecord(
+  given: string | undefined
+): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean } | { gone: string; repository: string }> {
   const target = given ?? process.env[ENV_WORKTREE_PATH]
   const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`
   const fix = "Give the worktree-path output of this job's agent-worktree step."
@@ -81,15 +100,13 @@ export async function findRecord(given: string | undefined): Promise<{ record: W
       'no worktree was entered in this job',
       'Run the agent-worktree action before this step, or give the path of a worktree it entered.'
     )
-  // A folder the agent deleted is still registered in the repository the job came from.
-  const start = fs.existsSync(target) ? target : process.env[ENV_ORIGINAL_PATH]
-  let opened = start ? await openRepository(start, input).catch(() => undefined) : undefined
-  let gitDir = opened && adminDirOf(opened.commonDir, target)
-  // A clone (isolation: clone) is a repository of its own: its record is in the repository the job came from.
-  const original = process.env[ENV_ORIGINAL_PATH]
-  if (!gitDir && original) {
-    opened = await openRepository(original, input).catch(() => undefined)
-    gitDir = opened && cloneEntryOf(opened.commonDir, target)
+  const { opened, gitDir } = await registrationOf(target, input)
+  if (opened && !gitDir && !fs.existsSync(target)) {
+    // Moved (git worktree move): its record, in its git dir, still names the path it was entered at.
+    const moved = adminDirs(opened.commonDir).find(dir => readRecordFile(dir)?.path === target)
+    if (moved) throw new InputError(input, target, `the worktree was moved to ${folderOf(moved) ?? 'another folder'}`, 'Give its new path.')
+    // Nothing at the path, and git has no worktree there: an earlier exit removed it, or the agent did.
+    return { gone: target, repository: opened.toplevel }
   }
   const record = gitDir ? readRecordFile(gitDir) : undefined
   const isClone = gitDir !== undefined && path.basename(path.dirname(gitDir)) === CLONES_DIR

@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
 import { Git, handleCancellation } from '../git/git-command-manager.js'
-import { oneLine, report, reportExitFailure, writeSummary } from '../runner/report.js'
+import { report, reportExitFailure, writeSummary } from '../runner/report.js'
 import { pinRecorded } from '../git/git-setup.js'
 import { settle } from '../git/repository-lock.js'
 import { listConfig } from '../git/repository.js'
@@ -32,7 +32,7 @@ export async function run(): Promise<void> {
     // What a restore fetched, when its main step was cut short before it deleted the ref.
     const restoreRef = core.getState(STATE_RESTORE_REF)
     if (commonDir && isRestoreRef(restoreRef)) await dropKeptRef(new Git(commonDir), commonDir, restoreRef)
-    if (!record) return core.debug(oneLine('The main step created nothing: nothing to exit.'))
+    if (!record) return core.info('The main step created nothing: nothing to exit.')
     // The main step opened the repository; its record is this step's own state, which no agent can write.
     const cwd = fs.existsSync(record.repository) ? record.repository : record.commonDir
     const repo = { toplevel: record.repository, commonDir: record.commonDir, git: new Git(cwd) }

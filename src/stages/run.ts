@@ -14,11 +14,15 @@ import { findRecord } from './exit.js'
 export async function run(): Promise<void> {
   try {
     const settings = getRunSettings()
-    const { record, repo } = await findRecord(settings.path)
-    const gitDir = path.join(repo.commonDir, 'worktrees', record.id!)
-    const worktree = folderOf(gitDir)
+    const found = await findRecord(settings.path)
+    if ('gone' in found) throw new Error(`The worktree ${found.gone} is gone: there is nothing to run the command in.`)
+    const { record, repo } = found
+    const clone = record.isolation === 'clone'
+    // A clone is a repository of its own: the registration in the original names its folder.
+    const gitDir = clone ? path.join(record.path, '.git') : path.join(repo.commonDir, 'worktrees', record.id!)
+    const worktree = clone ? record.path : folderOf(gitDir)
     if (!worktree || !fs.existsSync(worktree)) throw new Error(`The worktree ${record.path} is gone: there is nothing to run the command in.`)
-    const paths = sandboxPaths(sandboxFacts(worktree, gitDir, repo.commonDir))
+    const paths = sandboxPaths({ ...sandboxFacts(worktree, gitDir, repo.commonDir), clone })
     // The record is checked (its seal takes the runtime token): from here on no program this step starts
     // (sandbox-runtime's helpers among them) gets what the runner gives only to actions.
     const kept = childEnvironment(process.env)
