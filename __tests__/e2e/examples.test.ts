@@ -132,7 +132,7 @@ describe('the README, docs/ and the examples', () => {
   it.each([['action.yml', 'README.md'], ...subActions.map(d => [`${d}/action.yml`, `${d}/README.md`])])(
     'has every input and output of %s in the tables of %s, with the same default',
     (file, page) => {
-      const action = parse(read(file)) as { inputs: Record<string, { default?: string }>; outputs: Record<string, unknown> }
+      const action = parse(read(file)) as { inputs: Record<string, { default?: string }>; outputs?: Record<string, unknown> }
       const rows = tableRows(page)
       for (const [input, spec] of Object.entries(action.inputs)) {
         const found = rows.get(input)?.filter(cells => cells.length === 3)
@@ -143,7 +143,7 @@ describe('the README, docs/ and the examples', () => {
             `default of ${input} in ${file}`
           ).toBe(true)
       }
-      for (const output of Object.keys(action.outputs)) expect(rows.has(output), `output ${output} of ${file}`).toBe(true)
+      for (const output of Object.keys(action.outputs ?? {})) expect(rows.has(output), `output ${output} of ${file}`).toBe(true)
     }
   )
 })

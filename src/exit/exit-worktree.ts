@@ -22,7 +22,7 @@ import { borrowedRef, keptRef } from '../record/refs.js'
 import { keepSnapshot } from '../rescue/snapshot.js'
 import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type OnRemote, type Verdict } from '../gate/safety-gate.js'
 import { confirmedByRemote, sharedChanges, type SharedChange } from '../shared/shared-state.js'
-import { readRecordFile, writeHints, type RecordHints } from '../record/state-helper.js'
+import { readRecordFile, writeHints, type RecordHints, type PushTarget } from '../record/state-helper.js'
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { park, parkClone } from './worktree-pool.js'
@@ -55,6 +55,11 @@ export interface ExitOptions {
   lockTimeoutMs?: number
   /** The branch of the remote to push the worktree's HEAD to first (the push input). */
   pushTo?: string
+  /**
+   * Where to push when the record is not sealed because no step has a runtime token to seal with (outside a runner:
+   * act, a local run). A push is never a removal: what it sent is saved only as the remote of enter says.
+   */
+  pushTarget?: PushTarget
   /** The remote to ask where the evidence names none of its own: the sweep asks its own main step's remote of enter. */
   onRemote?: () => Promise<OnRemote>
 }
@@ -113,7 +118,7 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   }
   const settled = await settleFolder(found.folder, pointerOf(found), found.hints?.removing === true)
   // Pushed first, so that the remote has what went when the gate asks it; never a worktree that is not provably this job's.
-  const pushed = options.pushTo && mayRemove(found) ? await pushWorktree(repo, evidence, found.gitDir, options.pushTo) : undefined
+  const pushed = options.pushTo && mayRemove(found) ? await pushWorktree(repo, evidence, found.gitDir, options.pushTo, options.pushTarget) : undefined
   const onRemote = remoteOf(repo, evidence, found, options)
   const { gate, links } = await gateFor(repo, evidence, found, settled, onRemote)
   // The sweep reports neither the original checkout nor what is shared: it was not there while that job ran.

@@ -6,6 +6,7 @@ import { Git } from '../git/git-command-manager.js'
 import type { Repository } from '../git/repository.js'
 import { writeRef } from '../git/worktree-refs.js'
 import { pushCommit, pushRefusal, RESCUE_TIME_LIMIT_MS } from '../rescue/rescue.js'
+import type { PushTarget } from '../record/state-helper.js'
 import type { Evidence } from './evidence.js'
 
 /** What the push did: where the commit went, or why nothing went. */
@@ -17,8 +18,8 @@ export function isOwnPush(pushed: Pushed | undefined, change: { kind: string; na
 }
 
 /** Pushes the HEAD of the worktree whose git dir is `gitDir` to refs/heads/<branch> of the remote of enter, fast-forward only. */
-export async function pushWorktree(repo: Repository, evidence: Evidence, gitDir: string, branch: string): Promise<Pushed> {
-  const target = evidence.believed.push
+export async function pushWorktree(repo: Repository, evidence: Evidence, gitDir: string, branch: string, fallback?: PushTarget): Promise<Pushed> {
+  const target = evidence.believed.push ?? fallback
   if (!target) {
     const why =
       evidence.source === 'hint'

@@ -36,7 +36,9 @@ export async function run(): Promise<void> {
       step: 'exit' as const,
       rescue: settings.rescue ?? record.rescue,
       lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
-      pushTo: await pushTo(settings.push, record, repo)
+      pushTo: await pushTo(settings.push, record, repo),
+      // Outside a runner no step has a runtime token, so no record is sealed: the push goes where the record says.
+      pushTarget: !sealed && !process.env.ACTIONS_RUNTIME_TOKEN ? record.push : undefined
     }
     const result = await exitWorktree(evidenceOf(record, sealed ? 'sealed' : 'hint'), options, repo)
     report(result)
