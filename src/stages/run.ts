@@ -9,7 +9,7 @@ import { childEnvironment } from '../os/processes.js'
 import { getRunSettings } from '../runner/inputs.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
 import { runConfined } from '../sandbox/run-confined.js'
-import { findRecord } from './exit.js'
+import { findRecord } from '../exit/find-record.js'
 
 export async function run(): Promise<void> {
   try {
