@@ -1,5 +1,6 @@
 // Finds the worktree a later step of the job (the exit, the run sub-action) works on, and the record the main
-// step left for it, from git's own registration: the path given, or the one the main step exported.
+// step left for it, from git's own registration: the path given, or the one the main step exported. Before any
+// git call, the git set-up of enter from that record, found by reading files.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git } from '../git/git-command-manager.js'
@@ -9,16 +10,69 @@ import { readSmall } from '../os/untrusted-files.js'
 import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../record/ownership.js'
 import { InputError } from '../record/settings.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
-import { CLONES_DIR, cloneEntryOf } from './clones.js'
+import { CLONES_DIR, cloneEntries, cloneEntryOf } from './clones.js'
+
+/** The worktree a later step works on, and how its errors name it: the path given, or the one the main step exported. */
+function targetOf(given: string | undefined): { target: string; input: string } {
+  const target = given ?? process.env[ENV_WORKTREE_PATH]
+  if (!target)
+    throw new InputError(
+      'path',
+      '',
+      'no worktree was entered in this job',
+      'Run the agent-worktree action before this step, or give the path of a worktree it entered.'
+    )
+  return { target, input: given ? 'path' : `path (from ${ENV_WORKTREE_PATH})` }
+}
+
+const FIX = "Give the worktree-path output of this job's agent-worktree step."
+
+/** The git dir a .git file names, as git reads it. */
+function pointedGitDir(top: string): string | undefined {
+  const pointer = /^gitdir: (.*)$/m.exec(readSmall(path.join(top, '.git')) ?? '')?.[1]?.trim()
+  return pointer ? path.resolve(top, pointer) : undefined
+}
+
+/** The common git dir of the checkout at `top`, read from its files: its .git folder, or the git dir its .git file names and that one's commondir. */
+function commonDirOf(top: string): string | undefined {
+  const dotGit = path.join(top, '.git')
+  const gitDir = fs.statSync(dotGit, { throwIfNoEntry: false })?.isDirectory() ? dotGit : pointedGitDir(top)
+  const common = gitDir && readSmall(path.join(gitDir, 'commondir'))?.trim()
+  return common ? path.resolve(gitDir, common) : gitDir
+}
+
+/** The folders of ours in the common dir (worktree git dirs, clone folders) that register `target`, or whose record names it (moved away). */
+function entriesFor(commonDir: string, target: string): string[] {
+  const names = (p: string | undefined): boolean => p !== undefined && samePath(p, target)
+  return [...adminDirs(commonDir), ...cloneEntries(commonDir)].filter(dir => names(folderOf(dir)) || names(readRecordFile(dir)?.path))
+}
 
 /**
- * The job's git set-up of enter, from the record the main step sealed, found without git (the git PATH names now
- * may be one GITHUB_PATH put first): the worktree's .git file leads to it. An unsealed record tells nothing.
+ * The job's git set-up of enter, for a later step (the exit, the run sub-action) to pin before its first git call,
+ * from the record the main step sealed, found without git (the git PATH names now may be one GITHUB_PATH put
+ * first): by the worktree's .git file, or from the original's common dir (read from its files), whose folders of
+ * ours register worktrees and clones alike. Under a runner every record the main step leaves is sealed: none found
+ * means the worktree is gone (nothing registers it, nothing is at its path), or that its record is missing or was
+ * changed, and the step stops rather than run git as PATH names it. Outside a runner (act, a local run) no step
+ * can seal a record: nothing is pinned, and git is the one on PATH.
  */
-export function sealedSetup(target: string | undefined): GitSetup | undefined {
-  const pointer = target && /^gitdir: (.*)$/m.exec(readSmall(path.join(target, '.git')) ?? '')?.[1]?.trim()
-  const record = pointer ? readRecordFile(path.resolve(target, pointer)) : undefined
-  return record && isSealed(record) ? record.git : undefined
+export function setupOfEnter(given: string | undefined): { setup?: GitSetup } | { gone: string; repository: string } {
+  const { target, input } = targetOf(given)
+  const original = process.env[ENV_ORIGINAL_PATH]
+  const commonDir = original ? commonDirOf(original) : undefined
+  const entries = commonDir ? entriesFor(commonDir, target) : []
+  for (const dir of [pointedGitDir(target), ...entries]) {
+    const record = dir ? readRecordFile(dir) : undefined
+    if (record?.git && isSealed(record)) return { setup: record.git }
+  }
+  if (!process.env.ACTIONS_RUNTIME_TOKEN) return {}
+  if (original && commonDir && !entries.length && !fs.existsSync(target)) return { gone: target, repository: original }
+  throw new InputError(
+    input,
+    target,
+    "the record agent-worktree's main step sealed for it is missing or was changed, so the git of enter is not known (this step runs no git found on PATH)",
+    FIX
+  )
 }
 
 /**
@@ -44,16 +98,7 @@ async function registrationOf(target: string, input: string): Promise<{ opened?:
 export async function findRecord(
   given: string | undefined
 ): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean } | { gone: string; repository: string }> {
-  const target = given ?? process.env[ENV_WORKTREE_PATH]
-  const input = given ? 'path' : `path (from ${ENV_WORKTREE_PATH})`
-  const fix = "Give the worktree-path output of this job's agent-worktree step."
-  if (!target)
-    throw new InputError(
-      'path',
-      '',
-      'no worktree was entered in this job',
-      'Run the agent-worktree action before this step, or give the path of a worktree it entered.'
-    )
+  const { target, input } = targetOf(given)
   const { opened, gitDir } = await registrationOf(target, input)
   if (opened && !gitDir && !fs.existsSync(target)) {
     // Moved (git worktree move): its record, in its git dir, still names the path it was entered at.
@@ -65,15 +110,15 @@ export async function findRecord(
   const record = gitDir ? readRecordFile(gitDir) : undefined
   const isClone = gitDir !== undefined && path.basename(path.dirname(gitDir)) === CLONES_DIR
   if (!opened || !gitDir || !record || !samePath(record.commonDir ?? '', opened.commonDir) || (record.isolation === 'clone') !== isClone) {
-    throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', fix)
+    throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', FIX)
   }
   const lock = lockOf(gitDir)
   const parked = record.exited === 'parked' && parseLock(lock).kind === 'parked'
   if (!parked && lockToken(lock) !== record.token) {
-    throw new InputError(input, target, `its lock (${lock ?? 'none'}) is not the one agent-worktree set when it entered`, fix)
+    throw new InputError(input, target, `its lock (${lock ?? 'none'}) is not the one agent-worktree set when it entered`, FIX)
   }
   if (!sameJob(record.owner, currentOwner())) {
-    throw new InputError(input, target, `another job entered it (${describeOwner(record.owner)})`, fix)
+    throw new InputError(input, target, `another job entered it (${describeOwner(record.owner)})`, FIX)
   }
   // Sealed by this job, the record is the main step's own: its facts are evidence (the base, the filters and
   // push settings at enter). Its git dir is the one found from the path, whatever id the record names.

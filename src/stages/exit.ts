@@ -2,7 +2,7 @@
 import * as core from '@actions/core'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
-import { findRecord, sealedSetup } from '../exit/find-record.js'
+import { findRecord, setupOfEnter } from '../exit/find-record.js'
 import { CancelledError, handleCancellation } from '../git/git-command-manager.js'
 import type { PushRequest } from '../record/settings.js'
 import { pushBranch } from '../enter/plan.js'
@@ -17,8 +17,9 @@ export async function run(): Promise<void> {
   handleCancellation()
   try {
     const settings = getExitSettings()
-    const setup = sealedSetup(settings.path ?? process.env[ENV_WORKTREE_PATH])
-    if (setup) await pinRecorded(setup, settings.path ?? process.env[ENV_WORKTREE_PATH]!, listConfig)
+    const enter = setupOfEnter(settings.path)
+    if ('gone' in enter) return reportGone(enter.gone, enter.repository)
+    if (enter.setup) await pinRecorded(enter.setup, settings.path ?? process.env[ENV_WORKTREE_PATH]!, listConfig)
     const found = await findRecord(settings.path)
     if ('gone' in found) return reportGone(found.gone, found.repository)
     const { record, repo, sealed } = found

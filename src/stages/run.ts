@@ -4,28 +4,30 @@
 // to say something, sandbox-runtime only to confine.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { findRecord, sealedSetup } from '../exit/find-record.js'
+import { findRecord, setupOfEnter } from '../exit/find-record.js'
 import { pinProgram } from '../git/git-setup.js'
 import { folderOf } from '../git/repository.js'
 import { childEnvironment } from '../os/processes.js'
-import { ENV_WORKTREE_PATH } from '../record/state-helper.js'
 import { getRunSettings } from '../runner/inputs.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
 import { runConfined } from '../sandbox/run-confined.js'
 
+const gone = (worktree: string): Error => new Error(`The worktree ${worktree} is gone: there is nothing to run the command in.`)
+
 export async function run(): Promise<void> {
   try {
     const settings = getRunSettings()
-    const setup = sealedSetup(settings.path ?? process.env[ENV_WORKTREE_PATH])
-    if (setup) pinProgram(setup)
+    const enter = setupOfEnter(settings.path)
+    if ('gone' in enter) throw gone(enter.gone)
+    if (enter.setup) pinProgram(enter.setup)
     const found = await findRecord(settings.path)
-    if ('gone' in found) throw new Error(`The worktree ${found.gone} is gone: there is nothing to run the command in.`)
+    if ('gone' in found) throw gone(found.gone)
     const { record, repo } = found
     const clone = record.isolation === 'clone'
     // A clone is a repository of its own: the registration in the original names its folder.
     const gitDir = clone ? path.join(record.path, '.git') : path.join(repo.commonDir, 'worktrees', record.id!)
     const worktree = clone ? record.path : folderOf(gitDir)
-    if (!worktree || !fs.existsSync(worktree)) throw new Error(`The worktree ${record.path} is gone: there is nothing to run the command in.`)
+    if (!worktree || !fs.existsSync(worktree)) throw gone(record.path)
     const paths = sandboxPaths({ ...sandboxFacts(worktree, gitDir, repo.commonDir), clone })
     // The record is checked (its seal takes the runtime token): from here on no program this step starts
     // (sandbox-runtime's helpers among them) gets what the runner gives only to actions.
