@@ -68,33 +68,50 @@ function lookedUpHere(holder: Holder): boolean {
   return holder.host === os.hostname() && holder.space !== undefined && holder.space === pidSpace()
 }
 
-function readHolder(file: string): { holder?: Holder; text: string; ageMs: number } | undefined {
+/**
+ * What a lock file holds, and how old its time says it is. That time is anyone's to set who can write the common
+ * dir (the agent's `touch -d 2099-01-01`): one in the future counts as old as one as far in the past, so that
+ * beyond the staleness bound (what it allows for clocks apart) a lock is stale either way.
+ */
+function readHolder(file: string): { holder?: Holder; text: string; mtimeMs: number; ageMs: number } | undefined {
   try {
     // The lock lives in the common git dir, which the agent can write: a pipe in its place is never read.
     const text = readSmall(file) ?? ''
-    const ageMs = Date.now() - fs.lstatSync(file).mtimeMs
+    const { mtimeMs } = fs.lstatSync(file)
+    const ageMs = Math.abs(Date.now() - mtimeMs)
     try {
-      return { holder: JSON.parse(text) as Holder, text, ageMs }
+      return { holder: JSON.parse(text) as Holder, text, mtimeMs, ageMs }
     } catch {
-      return { text, ageMs } // still being written, or torn by a crash: judged by age
+      return { text, mtimeMs, ageMs } // still being written, or torn by a crash: judged by age
     }
   } catch {
     return undefined
   }
 }
 
+/** Since when, by this process's clock, a waiter has seen the lock as it is now (its text and time). */
+interface Watch {
+  seen?: string
+  since: number
+}
+
 /**
- * Removes a lock whose holder is gone. Stealers take a second, short-lived lock first and check that the
- * lock is still the one they judged stale, so that two of them never remove a lock a third just took.
+ * Removes a lock whose holder is gone: dead by its pid, or not refreshed for the staleness bound, by its time or
+ * by how long this waiter has watched it not change (a live holder refreshes its time). Stealers take a second,
+ * short-lived lock first and check that the lock is still the one they judged stale, so that two of them never
+ * remove a lock a third just took.
  */
-function stealIfStale(file: string, options: LockOptions): void {
+function stealIfStale(file: string, options: LockOptions, watch: Watch): void {
   const seen = readHolder(file)
   if (!seen) return
+  const now = `${seen.mtimeMs} ${seen.text}`
+  if (watch.seen !== now) Object.assign(watch, { seen: now, since: Date.now() })
   const holder = seen.holder
   const deadHere = holder !== undefined && lookedUpHere(holder) && !isAlive(holder.pid) && !(holder.child && isAlive(holder.child))
   // A lock is a regular file: anything else in its place (a named pipe) is no step's lock.
   const notALock = kindOf(file) !== 'file'
-  if (!deadHere && !notALock && seen.ageMs < options.staleMs) return
+  const unchangedMs = Date.now() - watch.since
+  if (!deadHere && !notALock && seen.ageMs < options.staleMs && unchangedMs < options.staleMs) return
   const guard = `${file}.steal`
   try {
     fs.writeFileSync(guard, String(process.pid), { flag: 'wx' })
@@ -161,6 +178,7 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
     }
   }
   let drafted = writeDraft()
+  const watch: Watch = { since: started }
   for (let attempt = 0; ; attempt++) {
     try {
       if (drafted) fs.linkSync(draft, file)
@@ -176,7 +194,7 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
         throw diskError(error as NodeJS.ErrnoException, commonDir)
       }
     }
-    stealIfStale(file, options)
+    stealIfStale(file, options, watch)
     if (Date.now() - started > options.timeoutMs) {
       fs.rmSync(draft, { force: true })
       const seen = readHolder(file)
