@@ -217,7 +217,7 @@ describe.concurrent('isolation: clone', () => {
       const real = fs.realpathSync(clone)
       expect(JSON.parse(main.outputs.sandbox)).toEqual({
         write: [real, path.join(real, '.git')],
-        readOnly: ['config', 'hooks', 'info', 'shallow', 'objects/info']
+        readOnly: ['config', 'hooks', 'info', 'shallow', 'objects/info', 'commondir']
           .map(n => path.join(real, '.git', n))
           .concat(path.join(fs.realpathSync(repos.clone), '.git', 'objects'))
       })
@@ -228,7 +228,9 @@ describe.concurrent('isolation: clone', () => {
           `echo more >> ${tag}.txt && git -c user.name=a -c user.email=a@example.com stash -q && git branch -f release-${tag} HEAD && git tag ${tag}`,
           `(git config user.email x@example.com 2>/dev/null && echo CONFIG) || echo config-refused`,
           `(mkdir -p .git/hooks && touch .git/hooks/pre-commit 2>/dev/null && echo HOOK) || echo hook-refused`,
-          `(touch ${objects}/planted 2>/dev/null && echo OBJECTS) || echo objects-refused`
+          `(touch ${objects}/planted 2>/dev/null && echo OBJECTS) || echo objects-refused`,
+          // A common dir of its own making would take the place of the clone's config, hooks and objects.
+          `(echo "$PWD/evil" > .git/commondir 2>/dev/null && echo COMMONDIR) || echo commondir-refused`
         ].join(' && ')
       const env = { ...process.env, HOME: path.join(repos.root, 'home') }
       fs.mkdirSync(env.HOME, { recursive: true })
@@ -239,13 +241,35 @@ describe.concurrent('isolation: clone', () => {
       ]
       for (const [tag, ran] of runs) {
         expect(ran.status, `${tag}: ${ran.stdout}${ran.stderr}`).toBe(0)
-        expect(ran.stdout.split('\n').filter(Boolean), tag).toEqual(['config-refused', 'hook-refused', 'objects-refused'])
+        expect(ran.stdout.split('\n').filter(Boolean), tag).toEqual(['config-refused', 'hook-refused', 'objects-refused', 'commondir-refused'])
         expect(git(clone, 'log', '-1', '--format=%s', `release-${tag}`)).toBe(tag)
       }
       expect(git(clone, 'stash', 'list').split('\n')).toHaveLength(3)
+      expect(fs.readFileSync(path.join(clone, '.git', 'commondir'), 'utf8')).toBe('.\n')
       expect(fs.existsSync(path.join(objects, 'planted'))).toBe(false)
       // Nothing of it reached the original: its refs are its own, but this action's.
       expect(git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/tags/', 'refs/stash')).toBe('refs/heads/main')
+    }
+  )
+
+  it.skipIf(!sandboxesHere('the run sub-action in a clone'))(
+    "run: the agent cannot give its clone a common dir of its own making, whose config git outside would read as the clone's",
+    async t => {
+      const repos = reposFor(t)
+      const j = job(repos, 'run-commondir')
+      const main = await enter(j, { 'repository-path': repos.clone, isolation: 'clone' })
+      const clone = main.outputs['worktree-path']
+      const command = [
+        'mkdir -p evil/objects/info && cp -r .git/refs .git/HEAD evil/ && echo "$PWD/.git/objects" > evil/objects/info/alternates',
+        "printf '[core]\\n\\trepositoryformatversion = 0\\n[user]\\n\\tname = planted-by-commondir\\n' > evil/config",
+        '(echo "$PWD/evil" > .git/commondir 2>/dev/null && echo COMMONDIR) || echo commondir-refused',
+        'git status --porcelain >/dev/null && echo git-works'
+      ].join('\n')
+      const run = await j.uses('run', { command })
+      expect(run.exitCode, `${run.stdout}${run.stderr}`).toBe(0)
+      expect(run.stdout.split('\n').filter(line => /^(COMMONDIR|commondir-refused|git-works)$/.test(line))).toEqual(['commondir-refused', 'git-works'])
+      expect(fs.readFileSync(path.join(clone, '.git', 'commondir'), 'utf8')).toBe('.\n')
+      expect(git(clone, 'config', '--get', '--default', 'unset', 'user.name')).not.toBe('planted-by-commondir')
     }
   )
 })

@@ -83,6 +83,7 @@ describe('clonePaths', () => {
         '/w/repo.worktrees/x/.git/info',
         '/w/repo.worktrees/x/.git/shallow',
         '/w/repo.worktrees/x/.git/objects/info',
+        '/w/repo.worktrees/x/.git/commondir',
         '/w/repo/.git/objects'
       ]
     })

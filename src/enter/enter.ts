@@ -78,7 +78,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     // After the record file, so that the lists see it.
     const gitDir = gitDirOf(repo.commonDir, record)
     const clone = record.isolation === 'clone'
-    if (!clone) nameItself(repo.commonDir)
+    nameItself(clone ? gitDir : repo.commonDir)
     const facts = sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir))
     const sandbox = prepareSandbox({ ...facts, clone }, record.token)
     return { record, gitDir, commonDir: clone ? gitDir : repo.commonDir, restored, sandbox }

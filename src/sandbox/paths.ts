@@ -69,7 +69,7 @@ export function sandboxPaths(facts: SandboxFacts): SandboxPaths {
   return { write: [worktree, gitDir, commonDir], readOnly }
 }
 
-/** The common dir names itself, so that its commondir can be read-only: git reads "." as the folder itself. */
+/** The common dir (or a clone's .git) names itself, so that its commondir can be read-only: git reads "." as the folder itself. */
 export function nameItself(commonDir: string): void {
   const file = path.join(commonDir, 'commondir')
   if (!fs.existsSync(file)) fs.writeFileSync(file, '.\n')
@@ -88,8 +88,12 @@ export function sandboxFacts(worktree: string, gitDir: string, commonDir: string
   return { worktree, gitDir, commonDir, otherGitDirs, mainIndex: fs.existsSync(path.join(commonDir, 'index')) }
 }
 
-/** In a clone's own .git (isolation: clone): what git obeys, and the alternates through which every later git call reads objects. */
-const CLONE_OBEYED = ['config', 'hooks', 'info', 'shallow', 'objects/info']
+/**
+ * In a clone's own .git (isolation: clone): what git obeys, the alternates through which every later git call reads
+ * objects, and its commondir, which would send every later git call to a common dir of the agent's making (its
+ * config, hooks, objects): the main step writes it as "." (nameItself).
+ */
+const CLONE_OBEYED = ['config', 'hooks', 'info', 'shallow', 'objects/info', 'commondir']
 
 /**
  * A clone of the agent's own (isolation: clone) is the agent's whole: its folder with its .git, but what git obeys
