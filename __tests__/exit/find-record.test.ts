@@ -120,21 +120,41 @@ describe('a worktree whose .git file an earlier step changed: the record is foun
 })
 
 describe('under a runner, no sealed record: the step stops before any git call', () => {
-  it('a record that was changed: the run sub-action and the exit fail naming the input and the value; the post still decides from its state', async () => {
+  /** An earlier step changes the record (its seal no longer holds): the exit takes it as a hint. */
+  function changeRecord(main: StepResult): void {
+    const file = path.join(main.outputs['git-dir'], 'agent-worktree.json')
+    const text = fs.readFileSync(file, 'utf8')
+    expect(text).toContain('"onExit": "remove"')
+    fs.writeFileSync(file, text.replace('"onExit": "remove"', '"onExit": "keep"'))
+  }
+
+  it('a record that was changed: the exit runs the git of enter all the same, from the set-up the main step sealed in RUNNER_TEMP', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'hinted' })
+    changeRecord(main)
+    plantGit(j)
+    const exit = await j.uses('exit')
+    expect(exit.exitCode, said(exit)).toBe(0)
+    expect(ran()).toBe('')
+  })
+
+  it('a record that was changed, and the set-up sealed in RUNNER_TEMP removed: the run sub-action and the exit fail naming the input and the value; the post still decides from its state', async () => {
     const j = job()
     const main = await j.uses('.', { name: 'changed' })
     const wt = main.outputs['worktree-path']
-    const file = path.join(main.outputs['git-dir'], 'agent-worktree.json')
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"onExit": "remove"', '"onExit": "keep"'))
+    changeRecord(main)
+    fs.rmSync(path.join(repos.root, 'runner', '_temp', 'agent-worktree-git-setup.json'))
     plantGit(j)
-    const expected = `Input 'path (from AGENT_WORKTREE_PATH)' has the value "${wt}": the record agent-worktree's main step sealed for it is missing or was changed`
+    const expected = `Input 'path (from AGENT_WORKTREE_PATH)' has the value "${wt}": the record agent-worktree's main step sealed for it was changed, so the git of enter is not known`
     const run = await j.uses('run', { command: 'true' })
     expect(run.exitCode, said(run)).toBe(1)
     expect(errorOf(run)).toContain(expected)
     expect(ran()).toBe('')
     const exit = await j.uses('exit', { path: wt })
     expect(exit.exitCode, said(exit)).toBe(1)
-    expect(errorOf(exit)).toContain(`Input 'path' has the value "${wt}": the record agent-worktree's main step sealed for it is missing or was changed`)
+    expect(errorOf(exit)).toContain(
+      `Input 'path' has the value "${wt}": the record agent-worktree's main step sealed for it was changed, so the git of enter is not known`
+    )
     expect(ran()).toBe('')
     const [post] = await j.runPosts()
     expect(post.exitCode, said(post)).toBe(0)

@@ -15,7 +15,7 @@ import { checkWorktreesFolder, exitPlan, planCreate, pushPlan, type Plan } from 
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
-import { readRecordFile, STATE_COMMON_DIR, writeRecordFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
+import { readRecordFile, STATE_COMMON_DIR, writeRecordFile, writeSetupFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
 import { saveRecordState } from '../runner/step-state.js'
 import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
@@ -61,6 +61,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
       sweep(repo, onRemote)
     ])
     settingsAtEnter.git = setupFromConfig(setup, entries)
+    writeSetupFile(settingsAtEnter.git)
     lookup = settings.restore ? await lookUp(repo, settings, settingsAtEnter) : undefined
     const known: Known = { configFile }
     const { record, included, restored, shared } = settings.path

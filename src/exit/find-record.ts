@@ -9,7 +9,7 @@ import { samePath } from '../os/paths.js'
 import { readSmall } from '../os/untrusted-files.js'
 import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../record/ownership.js'
 import { InputError } from '../record/settings.js'
-import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
+import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, readSetupFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
 import { CLONES_DIR, cloneEntries, cloneEntryOf } from './clones.js'
 
 /** The worktree a later step works on, and how its errors name it: the path given, or the one the main step exported. */
@@ -51,28 +51,26 @@ function entriesFor(commonDir: string, target: string): string[] {
  * The job's git set-up of enter, for a later step (the exit, the run sub-action) to pin before its first git call,
  * from the record the main step sealed, found without git (the git PATH names now may be one GITHUB_PATH put
  * first): by the worktree's .git file, or from the original's common dir (read from its files), whose folders of
- * ours register worktrees and clones alike. Under a runner every record the main step leaves is sealed: none found
- * means the worktree is gone (nothing registers it, nothing is at its path), or that its record is missing or was
- * changed, and the step stops rather than run git as PATH names it. Outside a runner (act, a local run) no step
- * can seal a record: nothing is pinned, and git is the one on PATH.
+ * ours register worktrees and clones alike; a record the agent changed is a hint, and the set-up is then the one the
+ * main step sealed in RUNNER_TEMP. Under a runner every record the main step leaves is sealed: neither found means
+ * the worktree is gone (nothing registers it, nothing is at its path), or that what the main step left is missing
+ * or was changed, and the step stops rather than run git as PATH names it. Outside a runner (act, a local run) no
+ * step can seal a record: nothing is pinned, and git is the one on PATH.
  */
 export function setupOfEnter(given: string | undefined): { setup?: GitSetup } | { gone: string; repository: string } {
   const { target, input } = targetOf(given)
   const original = process.env[ENV_ORIGINAL_PATH]
   const commonDir = original ? commonDirOf(original) : undefined
   const entries = commonDir ? entriesFor(commonDir, target) : []
-  for (const dir of [pointedGitDir(target), ...entries]) {
-    const record = dir ? readRecordFile(dir) : undefined
-    if (record?.git && isSealed(record)) return { setup: record.git }
-  }
+  const records = [pointedGitDir(target), ...entries].map(dir => (dir ? readRecordFile(dir) : undefined)).filter(r => r !== undefined)
+  const sealed = records.find(record => record.git && isSealed(record))?.git ?? readSetupFile()
+  if (sealed) return { setup: sealed }
   if (!process.env.ACTIONS_RUNTIME_TOKEN) return {}
   if (original && commonDir && !entries.length && !fs.existsSync(target)) return { gone: target, repository: original }
-  throw new InputError(
-    input,
-    target,
-    "the record agent-worktree's main step sealed for it is missing or was changed, so the git of enter is not known (this step runs no git found on PATH)",
-    FIX
-  )
+  const problem = records.length
+    ? "the record agent-worktree's main step sealed for it was changed"
+    : 'it is not a worktree that agent-worktree entered (or its record is missing)'
+  throw new InputError(input, target, `${problem}, so the git of enter is not known (this step runs no git found on PATH)`, FIX)
 }
 
 /**

@@ -158,19 +158,45 @@ const HINT_KEYS = new Set(['exited', 'removing', 'parked', 'parkedHead', 'mac'])
  * record as the post believes its own state. No token (outside a runner): no seal, and the record is a hint.
  */
 export function sealOf(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return macOf(sealedFields(record), env)
+}
+
+function macOf(value: unknown, env: NodeJS.ProcessEnv): string | undefined {
   const key = env.ACTIONS_RUNTIME_TOKEN
-  return key
-    ? createHmac('sha256', key)
-        .update(canonical(sealedFields(record)))
-        .digest('hex')
-    : undefined
+  return key ? createHmac('sha256', key).update(canonical(value)).digest('hex') : undefined
+}
+
+function sameMac(mac: unknown, expected: string | undefined): boolean {
+  if (!expected || typeof mac !== 'string' || mac.length !== expected.length) return false
+  return timingSafeEqual(Buffer.from(mac), Buffer.from(expected))
 }
 
 /** Whether the record file carries the seal of this job: then it is the main step's record, unchanged. */
 export function isSealed(file: RecordFile, env: NodeJS.ProcessEnv = process.env): boolean {
-  const expected = sealOf(file, env)
-  if (!expected || typeof file.mac !== 'string' || file.mac.length !== expected.length) return false
-  return timingSafeEqual(Buffer.from(file.mac), Buffer.from(expected))
+  return sameMac(file.mac, sealOf(file, env))
+}
+
+/**
+ * The job's git set-up of enter, sealed as a record is, in RUNNER_TEMP (which the agent cannot write): for a later
+ * step whose record the agent changed, which then is a hint only, but whose git is still the job's. The last main
+ * step of the job writes it; a runner's next job cannot read another's seal.
+ */
+function setupFile(env: NodeJS.ProcessEnv): string {
+  return path.join(env.RUNNER_TEMP || os.tmpdir(), 'agent-worktree-git-setup.json')
+}
+
+export function writeSetupFile(git: GitSetup, env: NodeJS.ProcessEnv = process.env): void {
+  const mac = macOf({ setupOfEnter: git }, env)
+  if (mac) writeReplacing(setupFile(env), JSON.stringify({ git, mac }))
+}
+
+export function readSetupFile(env: NodeJS.ProcessEnv = process.env): GitSetup | undefined {
+  try {
+    const { git, mac } = JSON.parse(readSmall(setupFile(env)) ?? '') as { git: GitSetup; mac: unknown }
+    return sameMac(mac, macOf({ setupOfEnter: git }, env)) ? git : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function sealedFields(record: WorktreeRecord): Record<string, unknown> {
