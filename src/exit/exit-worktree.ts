@@ -76,7 +76,7 @@ export interface ExitResult {
   reason: Reason
   findings?: Findings
   verdict?: Verdict
-  /** What the agent changed in the original checkout, which it should have left alone. */
+  /** What the agent changed in the original checkout, which it should have left alone: one line each, its file quoted. */
   breach: string[]
   /** What changed in what every worktree of the repository shares (refs, config, hooks): the job's agent, or another job. */
   shared: SharedChange[]

@@ -9,6 +9,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git, pinGit } from './git-command-manager.js'
 import type { GitSetup } from '../record/state-helper.js'
+import { quoted } from '../os/quote.js'
 
 /**
  * The workflow's GIT_* variables our git keeps: how it reaches a remote and the settings it adds. Never one that
@@ -51,7 +52,7 @@ function findGit(env: NodeJS.ProcessEnv): string {
       }
     }
   }
-  throw new Error(`git was not found on PATH (${env.PATH ?? ''}): install git 2.31 or newer`)
+  throw new Error(`git was not found on PATH (${quoted(env.PATH ?? '')}): install git 2.31 or newer`)
 }
 
 /** The settings GIT_CONFIG_COUNT/KEY/VALUE give, in order. */

@@ -16,6 +16,7 @@ import { rescueName } from './names.js'
 import type { OnRemote } from '../gate/safety-gate.js'
 import { sent, type Snapshot } from './snapshot.js'
 import type { BroughtIn, PushTarget, WorktreeRecord } from '../record/state-helper.js'
+import { quoted } from '../os/quote.js'
 
 /** What a rescue may take, all targets together: the runner gives a cancelled job's posts little time. */
 export const RESCUE_TIME_LIMIT_MS = 60_000
@@ -182,7 +183,7 @@ export async function pushCommit(
 /** What the remote (or git) said when a push failed: its own lines, for a person to read. */
 export function pushRefusal(target: PushTarget, branch: string, pushed: GitResult): string {
   const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:|! |To |git stopped)/.test(line.trim()))
-  return `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}`
+  return `git push ${quoted(target.remote)} ${quoted(branch)} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}`
 }
 
 /**
@@ -201,7 +202,8 @@ export async function remoteTips(repo: Repository, target: PushTarget | undefine
       interruptible: true,
       remote: true
     })
-    if (listed.exitCode !== 0) return { tips: [], unasked: `git ls-remote ${target.remote} failed: ${listed.stderr.trim().split('\n').slice(-1)[0] ?? ''}` }
+    if (listed.exitCode !== 0)
+      return { tips: [], unasked: `git ls-remote ${quoted(target.remote)} failed: ${listed.stderr.trim().split('\n').slice(-1)[0] ?? ''}` }
     const advertised = [...new Set(listed.stdout.split('\n').map(line => line.slice(0, line.indexOf('\t'))))].filter(id =>
       /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id)
     )

@@ -22,6 +22,7 @@ import { restoredRef, restoreRef } from '../record/refs.js'
 import { STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
+import { quoted } from '../os/quote.js'
 
 /** How long the artifact service may take to list and hand over a rescue. */
 const RESTORE_TIME_LIMIT_MS = 5 * 60_000
@@ -153,7 +154,7 @@ async function rescueBranches(repo: Repository, push: PushTarget | undefined): P
     .finally(() => view.dispose())
   if (listed.exitCode !== 0) {
     throwIfCancelled()
-    throw new Error(`git ls-remote ${push.remote} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`)
+    throw new Error(`git ls-remote ${quoted(push.remote)} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`)
   }
   return listed.stdout
     .split('\n')
@@ -181,8 +182,10 @@ async function fetchBranch(repo: Repository, name: string, ref: string, push: Pu
   const fetched = await fetchFrom(repo, push, [`+refs/heads/${name}:${ref}`])
   if (fetched.exitCode === 0) return
   throwIfCancelled()
-  if (/couldn't find remote ref/i.test(fetched.stderr)) throw new InputError(input, name, `${push.remote} has no such branch`, FIX)
-  throw new Error(`git fetch ${push.remote} ${name} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`)
+  if (/couldn't find remote ref/i.test(fetched.stderr)) throw new InputError(input, name, `${quoted(push.remote)} has no such branch`, FIX)
+  throw new Error(
+    `git fetch ${quoted(push.remote)} ${quoted(name)} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`
+  )
 }
 
 /**
@@ -229,7 +232,7 @@ async function service<T>(call: (client: ArtifactClient) => Promise<T>, name: st
       : /GHES|not currently supported/.test(said)
         ? ' GitHub Enterprise Server has no artifact service for this client: restore a branch.'
         : ' An artifact of an earlier attempt may not be readable there: rescue to a branch too (rescue: artifact,branch).'
-    throw new Error(`The artifact service could not hand over ${name}: ${said.split('\n')[0]}.${hint}`, { cause: error })
+    throw new Error(`The artifact service could not hand over ${quoted(name)}: ${said.split('\n')[0]}.${hint}`, { cause: error })
   } finally {
     clearTimeout(timer)
   }
@@ -352,7 +355,7 @@ async function fetchMissing(repo: Repository, name: string, push: PushTarget | u
   throw new InputError(
     input,
     name,
-    `it builds on commits ${push.remote} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`,
+    `it builds on commits ${quoted(push.remote)} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`,
     FIX
   )
 }

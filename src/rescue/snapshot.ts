@@ -25,6 +25,7 @@ import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { keptRef } from '../record/refs.js'
 import { INDEX_SUBJECT, snapshotMessage } from './snapshot-message.js'
 import type { BroughtIn, WorktreeRecord } from '../record/state-helper.js'
+import { quoted } from '../os/quote.js'
 
 const IDENTITY = {
   GIT_AUTHOR_NAME: 'agent-worktree',
@@ -419,7 +420,11 @@ async function stageAsOnDisk(made: Made, folder: string, files: string[], fileMo
   for (const c of copies.filter(c => filtered.has(c.file))) {
     const id = await storedAs(made, c.file, c.copy, filtered.get(c.file)!)
     if (id) ids.set(c.file, id)
-    else leftOut.push({ file: display(c.file), why: `its clean filter ${filtered.get(c.file)} could not store it, and it is never sent as it is on disk` })
+    else
+      leftOut.push({
+        file: display(c.file),
+        why: `its clean filter ${quoted(filtered.get(c.file)!)} could not store it, and it is never sent as it is on disk`
+      })
   }
   for (const c of copies.filter(c => ids.has(c.file))) {
     // The bytes of a file the job brought in, under whatever name: left as the index has it.

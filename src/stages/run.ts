@@ -10,18 +10,19 @@ import { getRunSettings } from '../runner/inputs.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
 import { runConfined } from '../sandbox/run-confined.js'
 import { findRecord } from './exit.js'
+import { quoted } from '../os/quote.js'
 
 export async function run(): Promise<void> {
   try {
     const settings = getRunSettings()
     const found = await findRecord(settings.path)
-    if ('gone' in found) throw new Error(`The worktree ${found.gone} is gone: there is nothing to run the command in.`)
+    if ('gone' in found) throw new Error(`The worktree ${quoted(found.gone)} is gone: there is nothing to run the command in.`)
     const { record, repo } = found
     const clone = record.isolation === 'clone'
     // A clone is a repository of its own: the registration in the original names its folder.
     const gitDir = clone ? path.join(record.path, '.git') : path.join(repo.commonDir, 'worktrees', record.id!)
     const worktree = clone ? record.path : folderOf(gitDir)
-    if (!worktree || !fs.existsSync(worktree)) throw new Error(`The worktree ${record.path} is gone: there is nothing to run the command in.`)
+    if (!worktree || !fs.existsSync(worktree)) throw new Error(`The worktree ${quoted(record.path)} is gone: there is nothing to run the command in.`)
     const paths = sandboxPaths({ ...sandboxFacts(worktree, gitDir, repo.commonDir), clone })
     // The record is checked (its seal takes the runtime token): from here on no program this step starts
     // (sandbox-runtime's helpers among them) gets what the runner gives only to actions.
