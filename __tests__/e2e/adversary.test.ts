@@ -79,7 +79,7 @@ function expectKept(post: StepResult, e: Entered, finding = ''): void {
   expect(post.exitCode, post.stdout).toBe(0)
   expect(fs.existsSync(e.wt), post.stdout).toBe(true)
   expect(worktreePaths(e.repos.clone)).toContain(e.wt)
-  const kept = warnings(post).find(w => w.includes(`Kept ${e.wt}`))
+  const kept = warnings(post).find(w => w.includes(`Kept \`${e.wt}\``))
   expect(kept, post.stdout).toBeDefined()
   expect(kept).toContain(finding)
 }
