@@ -53,11 +53,11 @@ describe('the sweep at enter', () => {
       warnings(first).some(
         w =>
           w.startsWith('Left by an earlier job of this runner (run 1 attempt 1 job agents runner runner-1') &&
-          w.includes(`: Kept ${dirty['worktree-path']}: it has 1 uncommitted file.`)
+          w.includes(`: Kept \`${dirty['worktree-path']}\`: it has 1 uncommitted file.`)
       )
     ).toBe(true)
     expect(branchExists(repos.clone, goneWithWork.branch)).toBe(true)
-    expect(warnings(first).some(w => w.includes(`Kept ${goneWithWork['worktree-path']}: it has 1 unsaved commit.`))).toBe(true)
+    expect(warnings(first).some(w => w.includes(`Kept \`${goneWithWork['worktree-path']}\`: it has 1 unsaved commit.`))).toBe(true)
     // Kept on purpose, another runner's, not made by this action: untouched.
     for (const untouched of [kept['worktree-path'], otherRunner['worktree-path'], foreign]) {
       expect(fs.existsSync(untouched)).toBe(true)

@@ -67,7 +67,7 @@ describe('push', () => {
     expect(git(elsewhere, 'for-each-ref')).toBe('')
     expect(readOrNull(markerLog)).toBeNull()
     expect(exit.outputs).toMatchObject({ pushed: 'true', 'pushed-branch': main.outputs.branch, 'pushed-commit': head, removed: 'true', reason: 'clean' })
-    expect(exit.stdout).toContain(`Pushed ${head.slice(0, 12)} to the branch ${main.outputs.branch} of origin`)
+    expect(exit.stdout).toContain(`Pushed ${head.slice(0, 12)} to the branch \`${main.outputs.branch}\` of \`origin\``)
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
     // What the workflow's own `git push` would have met: the planted receive-pack, at the planted push URL.
     spawnSync('git', ['push', 'origin', `${head}:refs/heads/control`], { cwd: repos.clone })

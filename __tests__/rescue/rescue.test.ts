@@ -96,9 +96,9 @@ describe('rescue to a branch', () => {
     const [before, seen] = [digest(wt), state(wt)]
     const [post] = await j.runPosts()
     expect(post.exitCode).toBe(0)
-    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
     const branch = `agent-worktree-rescue/${outputs.name}/agents-77-2`
-    expect(post.stdout).toContain(`pushed to the branch ${branch} of origin`)
+    expect(post.stdout).toContain(`pushed to the branch \`${branch}\` of \`origin\``)
     expect(state(wt)).toBe(seen)
     expect(digest(wt)).toBe(before)
     const restored = path.join(repos.root, 'restored')
@@ -301,7 +301,7 @@ describe('rescue to an artifact', () => {
     expect(post.annotations.map(a => a.message).join('\n')).toMatch(/nothing was sent: it would send (19|20)(\.\d)? MB .*more than rescue-max-size/)
     expect(service.artifacts.size).toBe(0)
     expect(git(repos.origin, 'for-each-ref', 'refs/heads/agent-worktree-rescue')).toBe('')
-    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
   })
 })
 
@@ -342,7 +342,7 @@ describe('what the job brought in stays on the machine', () => {
     write(wt, '.env', 'TOKEN=another secret\n')
     write(wt, 'notes.txt', 'notes\n')
     const [post] = await j.runPosts()
-    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
     expect(post.annotations.map(a => a.message).join('\n')).toContain('.env (brought in by include-file and changed since: it may hold secrets)')
     const branch = `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2`
     expect(git(repos.origin, 'ls-tree', '-r', '--name-only', branch).split('\n')).toEqual(expect.arrayContaining(['notes.txt']))
@@ -360,7 +360,7 @@ describe('what the job brought in stays on the machine', () => {
     git(repos.clone, 'config', 'core.excludesFile', path.join(repos.root, 'agent-ignore'))
     write(repos.root, 'agent-ignore', 'notes.txt\n')
     const [post] = await j.runPosts()
-    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
     expect(git(repos.origin, 'show', `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2:notes.txt`)).toBe('notes')
   })
 })

@@ -97,7 +97,7 @@ describe.concurrent('restored work is work', { timeout: SLOW_MS }, () => {
     })
     expect(main.exitCode, main.stdout).toBe(0)
     const [post] = await j.runPosts()
-    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
     expect(fs.readFileSync(path.join(wt, 'notes.local'), 'utf8')).toBe('two hours of findings\n')
   })
 

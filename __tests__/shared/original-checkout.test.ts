@@ -44,7 +44,7 @@ describe('the isolation breach report', () => {
     write(repos.clone, 'already-dirty.txt', 'and changed this further\n')
     const [post] = await job.runPosts()
     const [warning] = breaches(post)
-    expect(warning).toContain(`The original checkout ${repos.clone} changed while the job worked in`)
+    expect(warning).toContain(`The original checkout \`${repos.clone}\` changed while the job worked in`)
     for (const change of ['src/app.txt (modified)', 'stray.txt (added)', 'README.md (deleted)', 'already-dirty.txt (modified)'])
       expect(warning).toContain(change)
     expect(warning).not.toContain('untouched-dirty.txt')

@@ -70,7 +70,7 @@ describe.concurrent('what every worktree shares, at exit', () => {
     expect(changes).toContainEqual(expect.objectContaining({ kind: 'ref', name: 'refs/heads/release', change: 'moved', from: release, to: moved }))
     expect(changes).toContainEqual(expect.objectContaining({ kind: 'config', name: 'user.email', change: 'added' }))
     expect(changes.map(c => c.name)).toEqual(expect.arrayContaining(['refs/tags/v1.0.0', 'refs/tags/v2.0.0', 'refs/stash']))
-    expect(exit.summary).toContain(`Changed in what every worktree of ${repos.clone} shares (7)`)
+    expect(exit.summary).toContain(`Changed in what every worktree of \`${repos.clone}\` shares (7)`)
     // Nothing is put back, and the decision is the gate's alone (in the workspace, a local branch or tag saves
     // nothing: the agent's commit is discarded, as asked).
     expect(git(repos.clone, 'rev-parse', 'release')).toBe(moved)
@@ -140,9 +140,9 @@ describe.concurrent('what every worktree shares, at exit', () => {
     // Placed in the other job's worktree: said in the log, not warned about.
     const [info] = sharedInfo(post)
     expect(info, post.stdout).toContain(`refs/heads/release moved`)
-    expect(info).toContain(`made in the worktree ${wt}, which another job holds (run 7 attempt 1 job second runner second`)
+    expect(info).toContain(`made in the worktree \`${wt}\`, which another job holds (run 7 attempt 1 job second runner second`)
     expect(info).toContain(`refs/heads/worktree-second created at`)
-    expect(info).toContain(`the branch of the worktree ${wt}`)
+    expect(info).toContain(`the branch of the worktree \`${wt}\``)
     // A tag has no reflog: it cannot be placed, and may be this job's.
     const [warning] = sharedWarnings(post)
     expect(warning).toContain('refs/tags/from-second created at')
