@@ -93,7 +93,7 @@ describe('the job summary, warnings and outputs', () => {
     git(wt, 'reset', '--quiet', '--hard', 'HEAD~1')
     const [post] = await j.runPosts()
     const said = warnings(post).join('\n')
-    expect(said).toContain("`refs/remotes/origin/main` moved from")
+    expect(said).toContain('`refs/remotes/origin/main` moved from')
     expect(said).toContain('reflog: `fetch: fast-forward`')
   })
 })
