@@ -97,7 +97,7 @@ describe('fetch', () => {
   it('refuses a base that is not a remote-tracking branch, and a remote branch that does not exist', async () => {
     const local = await job('r', 1).uses('.', { 'base-ref': 'main', fetch: 'true' })
     expect(local.exitCode).toBe(1)
-    expect(local.annotations[0].message).toContain('Input \'base-ref\' has the value "main": fetch: true needs a remote-tracking branch')
+    expect(local.annotations[0].message).toContain("Input 'base-ref' has the value `main`: fetch: true needs a remote-tracking branch")
     const missing = await job('r', 1).uses('.', { 'base-ref': 'origin/nope', fetch: 'true' })
     expect(missing.exitCode).toBe(1)
     expect(missing.annotations[0].message).toContain('git fetch origin nope failed')

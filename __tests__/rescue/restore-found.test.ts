@@ -188,7 +188,7 @@ describe.concurrent('what git or the file system refuses is named, or an input e
       index: repo => [['040000', '.git', rawTree(repo, [['100644', 'config', blob(repo, '[core]\n\tbare = true\n')]])]]
     })
     expect(main.exitCode).toBe(1)
-    expect(main.annotations.find(a => a.level === 'error')?.message).toContain(`Input 'restore' has the value "${NAME}"`)
+    expect(main.annotations.find(a => a.level === 'error')?.message).toContain(`Input 'restore' has the value \`${NAME}\``)
     expect(worktreePaths(workspace)).toEqual([workspace])
   })
 
@@ -196,7 +196,7 @@ describe.concurrent('what git or the file system refuses is named, or an input e
     const l = lab(t, 'push')
     for (const name of ['agent-worktree-rescue/a/b.lock', 'agent-worktree-rescue/.a/b']) {
       const main = await hostedJob(l).uses('.', { restore: name })
-      expect(main.annotations.find(a => a.level === 'error')?.message, name).toContain(`Input 'restore' has the value "${name}": git refuses it`)
+      expect(main.annotations.find(a => a.level === 'error')?.message, name).toContain(`Input 'restore' has the value \`${name}\`: git refuses it`)
     }
   })
 })

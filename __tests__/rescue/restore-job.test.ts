@@ -162,7 +162,7 @@ describe.concurrent('what a restore refuses, and what it says when there is noth
     git(other, 'push', '--quiet', 'origin', 'HEAD:refs/heads/agent-worktree-rescue/plain/agents-41-1')
     const cases: [string, RegExp][] = [
       ['agent-worktree-rescue-gone-agents-41-1', /this run has no artifact of that name/],
-      ['agent-worktree-rescue/gone/agents-41-1', /origin has no such branch/],
+      ['agent-worktree-rescue/gone/agents-41-1', /`origin` has no such branch/],
       ['agent-worktree-rescue-notes-agents-41-1', /it is not a rescue: it holds no git bundle rescue\.bundle/],
       ['agent-worktree-rescue/plain/agents-41-1', /it is not a rescue: its commit is not a snapshot agent-worktree made/],
       ['main', /it is neither none, auto, nor the name of a rescue/]
@@ -171,7 +171,7 @@ describe.concurrent('what a restore refuses, and what it says when there is noth
       const main = await hostedJob(l, service.env).uses('.', { restore: name })
       expect(main.exitCode, name).toBe(1)
       const error = main.annotations.find(a => a.level === 'error')?.message ?? ''
-      expect(error, name).toContain(`Input 'restore' has the value ${JSON.stringify(name)}`)
+      expect(error, name).toContain(`Input 'restore' has the value \`${name}\``)
       expect(error, name).toMatch(why)
       nothingCreated(l.workspace)
     }
