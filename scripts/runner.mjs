@@ -25,6 +25,9 @@
 //   later step, posts included. GITHUB_PATH lines are prepended to PATH of every later step, the newest
 //   first (the PrependPath list, Handler.cs AddPrependPathToEnvironment). State is read after the main
 //   whatever its end (failed, cancelled, killed) and reaches the post as STATE_<name>.
+// - Annotations (Runner.Common/ActionCommand.cs, ActionCommandManager.cs): a stdout line is a command when,
+//   its leading white space trimmed, it starts `::error`, `::warning` or `::notice` (case-blind), or else when
+//   the first `##[` anywhere in it opens the older syntax `##[error]…`; the data unescaped as each syntax does.
 // - The environment limit: every variable becomes one string of execve's environment, and Linux refuses a
 //   string over 128 KiB ("NAME=VALUE" at most 131071 bytes) with E2BIG. Nothing here checks sizes: spawn's
 //   own error (code 'E2BIG', syscall 'spawn') surfaces as the rejection of uses()/runPosts().
