@@ -7,6 +7,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { childEnvironment, shellQuote } from '../os/processes.js'
+import { quoted } from '../os/quote.js'
 import type { SandboxPaths } from './paths.js'
 
 export interface Confinement {
@@ -79,7 +80,7 @@ function cannotConfine(confinement: Confinement): string | undefined {
   const config = path.join(confinement.commonDir, 'config')
   if (/^\s*extraheader\s*=/im.test(readText(config)))
     throw new ConfinementError(
-      `The command cannot be confined: ${config} holds the job's credentials (an http extraheader, as actions/checkout before v6 writes it), which git in the sandbox must read. Use actions/checkout@v6 or later, or persist-credentials: false.`
+      `The command cannot be confined: ${quoted(config)} holds the job's credentials (an http extraheader, as actions/checkout before v6 writes it), which git in the sandbox must read. Use actions/checkout@v6 or later, or persist-credentials: false.`
     )
   return undefined
 }
