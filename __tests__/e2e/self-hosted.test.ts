@@ -100,7 +100,7 @@ describe('fetch', () => {
     expect(local.annotations[0].message).toContain("Input 'base-ref' has the value `main`: fetch: true needs a remote-tracking branch")
     const missing = await job('r', 1).uses('.', { 'base-ref': 'origin/nope', fetch: 'true' })
     expect(missing.exitCode).toBe(1)
-    expect(missing.annotations[0].message).toContain('git fetch origin nope failed')
+    expect(missing.annotations[0].message).toContain('git fetch `origin` `nope` failed')
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
   })
 })

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process'
 import { lockHeld, noteLockChild } from './repository-lock.js'
 import { childEnvironment, sampleTree, spawnOptions, stopTree } from '../os/processes.js'
+import { quoted } from '../os/quote.js'
 
 export interface GitResult {
   exitCode: number
@@ -16,7 +17,8 @@ export class GitError extends Error {
     readonly result: GitResult
   ) {
     const detail = result.stderr.trim() || result.stdout.trim() || `exit code ${result.exitCode}`
-    super(`git ${args.join(' ')} failed: ${detail}`)
+    // The command whole in one quoted span: its paths and refs are names of the repository's or the agent's.
+    super(`${quoted(['git', ...args].join(' '))} failed: ${detail}`)
   }
 }
 
