@@ -112,7 +112,9 @@ describe('push', () => {
     expect(exit.exitCode).not.toBe(0)
     expect(remoteBranch(repos.origin, 'taken')).toBe(theirs)
     expect(exit.outputs).toMatchObject({ pushed: 'false', removed: 'false', reason: 'unsaved' })
-    expect(exit.annotations.find(a => a.level === 'error')?.message).toMatch(/was not pushed to the branch `taken`: git push `origin` `taken` failed: .*rejected/)
+    expect(exit.annotations.find(a => a.level === 'error')?.message).toMatch(
+      /was not pushed to the branch `taken`: git push `origin` `taken` failed: .*rejected/
+    )
     expect(fs.existsSync(wt)).toBe(true)
   })
 

@@ -216,7 +216,7 @@ describe('rescue to an artifact', () => {
     const [post] = await j.runPosts()
     expect(post.exitCode).toBe(0)
     const name = `agent-worktree-rescue-${outputs.name}-agents-77-2`
-    expect(post.stdout).toContain(`uploaded as the artifact ${name}`)
+    expect(post.stdout).toContain(`uploaded as the artifact \`${name}\``)
     expect(post.stdout).toContain(`gh run download 77 --repo octo/sample --name ${name}`)
     expect(service.requests).toContain('POST /twirp/github.actions.results.api.v1.ArtifactService/FinalizeArtifact')
     const zip = path.join(repos.root, 'artifact.zip')
@@ -265,7 +265,7 @@ describe('rescue to an artifact', () => {
     write(wt, 'big.bin', 'x'.repeat(20_000))
     const [post] = await j.runPosts()
     expect(post.exitCode).toBe(0)
-    expect(post.annotations.map(a => a.message).join('\n')).toContain('left out 1 file(s) over the size limit: big.bin')
+    expect(post.annotations.map(a => a.message).join('\n')).toContain('left out 1 file(s) over the size limit: `big.bin`')
     expect(post.stdout).toContain('uploaded as the artifact')
     expect(fs.statSync(path.join(wt, 'big.bin')).size).toBe(20_000)
   })
@@ -280,7 +280,7 @@ describe('rescue to an artifact', () => {
     fs.rmSync(path.join(wt, 'model.bin')) // staged, then gone from disk: only the index has it
     write(wt, 'notes.txt', 'notes\n')
     const [post] = await j.runPosts()
-    expect(post.annotations.map(a => a.message).join('\n')).toContain('left out 1 file(s) over the size limit: model.bin')
+    expect(post.annotations.map(a => a.message).join('\n')).toContain('left out 1 file(s) over the size limit: `model.bin`')
     const branch = `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2`
     expect(git(repos.origin, 'ls-tree', '-r', '--name-only', branch)).not.toContain('model.bin')
     expect(git(repos.origin, 'show', `${branch}:notes.txt`)).toBe('notes')
@@ -343,7 +343,7 @@ describe('what the job brought in stays on the machine', () => {
     write(wt, 'notes.txt', 'notes\n')
     const [post] = await j.runPosts()
     expect(post.stdout).toContain(`Kept \`${wt}\``)
-    expect(post.annotations.map(a => a.message).join('\n')).toContain('.env (brought in by include-file and changed since: it may hold secrets)')
+    expect(post.annotations.map(a => a.message).join('\n')).toContain('`.env` (brought in by include-file and changed since: it may hold secrets)')
     const branch = `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2`
     expect(git(repos.origin, 'ls-tree', '-r', '--name-only', branch).split('\n')).toEqual(expect.arrayContaining(['notes.txt']))
     expect(git(repos.origin, 'ls-tree', '-r', '--name-only', branch)).not.toMatch(/^\.env$/m)

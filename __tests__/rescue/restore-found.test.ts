@@ -141,7 +141,7 @@ describe.concurrent('what git or the file system refuses is named, or an input e
     })
     expect(main.exitCode, main.stdout).toBe(0)
     expect(fs.readFileSync(path.join(wt, 'zz-after.txt'), 'utf8')).toBe('after\n')
-    expect(main.annotations.map(a => a.message).join('\n')).toMatch(/not put back: d{300}\/f\.txt \(ENAMETOOLONG\)/)
+    expect(main.annotations.map(a => a.message).join('\n')).toMatch(/not put back: `d{300}\/f\.txt` \(ENAMETOOLONG\)/)
   })
 
   it('files of more than a string of git’s output can hold (600 MB, a few hundred KB sent) are restored', async t => {
@@ -168,7 +168,7 @@ describe.concurrent('what git or the file system refuses is named, or an input e
       {},
       /its artifact unpacks to 300\.0 MB, more than a rescue within this step's rescue-max-size holds/
     ],
-    ['says it holds a megabyte and inflates to 300 MB', { 'rescue.bundle': 1024 * 1024 }, /rescue\.bundle holds more than the 1048576 bytes its zip says/]
+    ['says it holds a megabyte and inflates to 300 MB', { 'rescue.bundle': 1024 * 1024 }, /`rescue\.bundle` holds more than the 1048576 bytes its zip says/]
   ] as const)('an artifact of a few hundred KB that %s: refused, and no more than it may hold is written', async ([, claims, error], t) => {
     const l = lab(t, 'push')
     const service = await startResultsService()

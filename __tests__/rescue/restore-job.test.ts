@@ -47,7 +47,7 @@ async function rescued(t: TestContext, kind: Checkout, work: (wt: string) => str
   const before = { files: digest(wt), git: gitView(wt) }
   const [post] = await first.runPosts()
   expect(post.exitCode, post.stdout).toBe(0)
-  const artifact = /uploaded as the artifact (\S+?)\./.exec(post.stdout)?.[1]
+  const artifact = /uploaded as the artifact `(\S+?)`\./.exec(post.stdout)?.[1]
   const branch = /pushed to the branch `(\S+)` of `origin`/.exec(post.stdout)?.[1]
   expect(artifact, post.stdout).toBeDefined()
   expect(branch, post.stdout).toBeDefined()
@@ -246,7 +246,7 @@ describe.concurrent('a restored worktree exits like any other', () => {
     expect(post.stdout).toContain(`Kept \`${rerun.wt}\``)
     // What the restore fetched into the repository (the old base, at depth 1) is no change of the checkout.
     expect(post.annotations.map(a => a.message).join('\n')).not.toContain('isolation breach')
-    expect(post.stdout).toMatch(/uploaded as the artifact `agent-worktree-rescue-agents-41-2-[0-9a-f]{12}-agents-41-2\./)
+    expect(post.stdout).toMatch(/uploaded as the artifact `agent-worktree-rescue-agents-41-2-[0-9a-f]{12}-agents-41-2`\./)
     expect(fs.existsSync(rerun.wt)).toBe(true)
   })
 
