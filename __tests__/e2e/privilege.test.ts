@@ -332,7 +332,7 @@ describe('4. named pipes, sockets and devices: work, never read; no step waits o
     expect(said).toMatch(/Kept/)
     expect(said).toContain('`src/app.txt` (a named pipe)')
     expect(said).toMatch(/pushed to the branch/)
-    const branch = /pushed to the branch (\S+) of/.exec(said)?.[1] ?? ''
+    const branch = /pushed to the branch `(\S+)` of/.exec(said)?.[1] ?? ''
     expect(git(repos.origin, 'show', `refs/heads/${branch}:notes.txt`)).toBe('notes')
   })
 
