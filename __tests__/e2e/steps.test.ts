@@ -174,7 +174,7 @@ describe('enter, then the post step', () => {
     const [second] = await job.runPosts()
     expect(second.exitCode).toBe(0)
     expect(warnings(second)).toEqual([])
-    expect(second.stdout).toContain(`Nothing to do: ${outputs['worktree-path']} is no longer a worktree`)
+    expect(second.stdout).toContain(`Nothing to do: \`${outputs['worktree-path']}\` is no longer a worktree`)
   })
 })
 
