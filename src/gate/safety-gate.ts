@@ -182,7 +182,7 @@ class Unknown extends Error {}
  * A git call whose answer the gate needs. `seeAll`: a listing of what may be work, which must have seen
  * every folder (git warns past one it cannot open, deeper than PATH_MAX or unreadable, and goes on).
  */
-async function must(git: Git, args: string[], input?: string, seeAll = false): Promise<string> {
+async function must(git: Git, args: string[], input?: string | Buffer, seeAll = false): Promise<string> {
   const result = await git.run(args, { input, interruptible: true })
   if (result.exitCode !== 0) throw new Unknown(result.stderr.trim() || `git ${args[0]} exited with code ${result.exitCode}`)
   const unseen = seeAll && /^warning: could not open directory .*$/m.exec(result.stderr)
@@ -211,7 +211,7 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
     excludes: input.excludes
   })
   try {
-    const staged = await clearHidingBits(view.git, folder, input.sparse)
+    const staged = await dropIndexHints(view.git, folder, input.sparse)
     // A removal cut short may have deleted .gitignore files: put them back (the folder goes anyway), so
     // that what is ignored stays ignored.
     if (input.tolerateDeletions) {
@@ -299,26 +299,30 @@ function specialFiles(folder: string, entries: StatusEntry[]): Map<string, FileK
 }
 
 /**
- * In a view's copy of the index, clears the bits that make git skip a file: assume-unchanged always,
- * skip-worktree except for files a sparse worktree leaves out on purpose (absent from its folder). Returns the
- * paths of the submodules (gitlinks) the index records.
+ * The index of a view, its entries kept and all else it says of the files dropped: the assume-unchanged and
+ * skip-worktree bits, and each entry's stat data (a file's size and times when git last looked at it). The agent
+ * writes the index as it likes: an entry can claim the size and times of a file whose bytes it no longer holds,
+ * and git, trusting them, would call the file unchanged. Without them git compares every file's bytes. In a
+ * sparse worktree a skip-worktree entry whose file is absent keeps its bit: it is not there to hide anything.
+ * Returns the paths of the submodules (gitlinks) the index records.
  */
-export async function clearHidingBits(git: Git, folder: string, sparse: boolean): Promise<{ submodules: string[] }> {
-  const assumed: string[] = []
-  const skipped: string[] = []
+export async function dropIndexHints(git: Git, folder: string, sparse: boolean): Promise<{ submodules: string[] }> {
+  const entries: string[] = []
   const submodules: string[] = []
-  for (const field of (await must(git, ['ls-files', '-v', '-s', '-z'])).split('\0')) {
+  // latin1: every byte of a name that is not UTF-8 goes back as it came.
+  const listed = await git.run(['ls-files', '-v', '-s', '-z'], { interruptible: true, encoding: 'latin1' })
+  if (listed.exitCode !== 0) throw new Unknown(listed.stderr.trim() || `git ls-files exited with code ${listed.exitCode}`)
+  for (const field of listed.stdout.split('\0')) {
     // "<tag> <mode> <object> <stage>\t<path>"
-    const match = /^(\S) (\d+) [0-9a-f]+ \d\t(.*)$/s.exec(field)
+    const match = /^(\S) ((\d+) [0-9a-f]+ \d\t(.*))$/s.exec(field)
     if (!match) continue
-    const [, tag, mode, file] = match
-    if (tag !== tag.toUpperCase()) assumed.push(file)
-    if (tag.toUpperCase() === 'S' && !(sparse && !fs.lstatSync(path.join(folder, file), { throwIfNoEntry: false }))) skipped.push(file)
-    if (mode === '160000') submodules.push(file)
+    const [, tag, entry, mode, file] = match
+    if (mode === '160000') submodules.push(Buffer.from(file, 'latin1').toString())
+    if (tag.toUpperCase() === 'S' && sparse && !fs.lstatSync(Buffer.from(path.join(folder, file), 'latin1'), { throwIfNoEntry: false })) continue
+    entries.push(entry)
   }
-  // One bit per call: update-index applies only the first mark to each path it reads.
-  if (assumed.length) await must(git, ['update-index', '--no-assume-unchanged', '-z', '--stdin'], assumed.join('\0'))
-  if (skipped.length) await must(git, ['update-index', '--no-skip-worktree', '-z', '--stdin'], skipped.join('\0'))
+  // Written again from the listing, an entry has no stat data, and neither bit.
+  if (entries.length) await must(git, ['update-index', '-z', '--index-info'], Buffer.from(`${entries.join('\0')}\0`, 'latin1'))
   return { submodules }
 }
 
@@ -418,7 +422,7 @@ async function nestedFiles(dir: string, layout: { gitDir: string; objects: strin
   const index = path.join(layout.gitDir, 'index')
   const view = openView({ objects: layout.objects, head, index: fs.existsSync(index) ? index : undefined, workTree: dir })
   try {
-    await clearHidingBits(view.git, dir, false)
+    await dropIndexHints(view.git, dir, false)
     const [status, untracked, others] = await Promise.all([
       must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
       must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
@@ -502,7 +506,7 @@ async function submoduleWork(
     const index = path.join(layout.gitDir, 'index')
     const view = openView({ objects: layout.objects, head: head.stdout.trim(), index: fs.existsSync(index) ? index : undefined, workTree: dir })
     try {
-      const staged = await clearHidingBits(view.git, dir, false)
+      const staged = await dropIndexHints(view.git, dir, false)
       const [status, untracked, log] = await Promise.all([
         must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
         must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
