@@ -144,6 +144,69 @@ describe.concurrent('a submodule: only the remote it had at enter saves a commit
   })
 })
 
+describe('a submodule of a submodule: no remote of enter is known for it', () => {
+  it('a commit in lib/inner with a remote-tracking ref forged at it, lib and the superproject pushed: kept, and the warning says why', async t => {
+    const repos = reposFor(t)
+    for (const name of ['inner', 'lib']) {
+      const seed = path.join(repos.root, `${name}-seed`)
+      git(repos.root, 'init', '--quiet', '-b', 'main', seed)
+      commit(seed, `${name}.txt`)
+      if (name === 'lib') {
+        git(seed, ...FILE, 'submodule', 'add', '--quiet', path.join(repos.root, 'inner.git'), 'inner')
+        git(seed, 'commit', '--quiet', '-m', 'pin inner')
+      }
+      git(repos.root, 'clone', '--quiet', '--bare', seed, path.join(repos.root, `${name}.git`))
+    }
+    git(repos.clone, ...FILE, 'submodule', 'add', '--quiet', path.join(repos.root, 'lib.git'), 'lib')
+    git(repos.clone, 'commit', '--quiet', '-m', 'pin lib')
+    git(repos.clone, 'push', '--quiet', 'origin', 'main')
+    const e = await enter(t, 'inner-forged', repos)
+    git(e.wt, ...FILE, 'submodule', 'update', '--init', '--recursive', '--quiet')
+    const lib = path.join(e.wt, 'lib')
+    const inner = path.join(lib, 'inner')
+    const sha = commit(inner, 'inner-work.txt')
+    git(inner, 'update-ref', 'refs/remotes/origin/looks-pushed', sha)
+    git(lib, 'add', 'inner')
+    git(lib, 'commit', '--quiet', '-m', 'pin inner')
+    git(lib, 'push', '--quiet', 'origin', 'HEAD:refs/heads/pins')
+    git(e.wt, 'add', 'lib')
+    git(e.wt, 'commit', '--quiet', '-m', 'pin lib')
+    git(e.wt, 'push', '--quiet', 'origin', 'HEAD:refs/heads/pins')
+    const [post] = await e.j.runPosts()
+    expectKept(post, e, /1 unsaved commit \(the remote could not be asked whether it has them: no remote of enter is known for lib\/inner\)/)
+    expect(warnings(post).join('\n')).toMatch(/lib\/inner: [0-9a-f]+ add inner-work\.txt/)
+  })
+})
+
+describe.concurrent('the exit sub-action believes a submodule’s remote of enter only from the sealed record', () => {
+  it('held: a commit in lib pushed to lib’s remote of enter: the exit removes the worktree', async t => {
+    const e = await withLib(t, 'exit-sub-pushed')
+    commit(e.lib, 'fix.txt')
+    git(e.lib, 'push', '--quiet', 'origin', 'HEAD:refs/heads/fix')
+    pinLib(e)
+    const exit = await e.j.uses('exit')
+    expect(exit.outputs.removed, exit.stdout).toBe('true')
+    expect(fs.existsSync(e.wt)).toBe(false)
+  })
+
+  it('the record’s URL of lib rewritten to a repository of the agent’s own that has the commit: the exit keeps it', async t => {
+    const e = await withLib(t, 'exit-sub-forged-record')
+    const own = path.join(e.repos.root, 'agents-own.git')
+    git(e.repos.root, 'init', '--quiet', '--bare', own)
+    commit(e.lib, 'fix.txt')
+    git(e.lib, 'push', '--quiet', own, 'HEAD:refs/heads/fix')
+    pinLib(e)
+    const file = path.join(git(e.wt, 'rev-parse', '--absolute-git-dir'), 'agent-worktree.json')
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as { submodules?: Record<string, string> }
+    expect(record.submodules).toEqual({ lib: path.join(e.repos.root, 'sub-origin.git') })
+    record.submodules = { lib: own }
+    fs.writeFileSync(file, JSON.stringify(record))
+    const exit = await e.j.uses('exit')
+    expect(exit.outputs.removed, exit.stdout).toBe('false')
+    expect(git(e.lib, 'log', '-1', '--format=%s')).toBe('add fix.txt')
+  })
+})
+
 describe.concurrent('a repository nested in the worktree: no remote the agent configured saves a commit', () => {
   it('git init in an ignored folder, a commit, refs/remotes/origin/main forged at it: kept, the commit still there', async t => {
     const e = await enter(t, 'nested-forged', reposFor(t))
