@@ -78,7 +78,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     // Without a .gitmodules checked out, the base has no submodule to ask about: no git call.
     if (fs.existsSync(path.join(record.path, '.gitmodules'))) {
       const submodules = await submoduleUrls(repo.git, record.baseSha, entries, settingsAtEnter.push && remotes[settingsAtEnter.push.remote])
-      if (Object.keys(submodules).length) record.submodules = submodules
+      if (Object.keys(submodules).length) record.submodules = writeStepFile(submodules, record.token, 'submodules')
     }
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's

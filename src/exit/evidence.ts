@@ -108,7 +108,7 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         filters: record.filters,
         push: record.push,
         git: record.git,
-        submodules: record.submodules,
+        submodules: readStepFile<Record<string, string>>(record.submodules),
         ownBranch: record.created,
         ownAdd: source === 'state' && record.created,
         brought: readStepFile<BroughtIn>(record.brought),
