@@ -246,6 +246,19 @@ describe.concurrent('a repository nested in the worktree: no remote the agent co
   it('held: an untouched clone of the origin in an ignored folder: the origin of enter has its commits, the worktree goes', async t => {
     const e = await enter(t, 'nested-clone', reposFor(t))
     git(e.wt, 'clone', '--quiet', e.repos.origin, path.join(e.wt, 'build', 'copy'))
+    const [post] = await e.j.runPosts({ recordGit: true })
+    expectRemoved(post, e)
+    // Its commits are the base's: no remote is asked.
+    expect(remoteCalls(post).filter(call => call.startsWith('ls-remote --heads --tags'))).toEqual([])
+  })
+
+  it('held: a clone of the origin made after someone else pushed to it: the origin of enter, asked, has its commits', async t => {
+    const e = await enter(t, 'nested-clone-later', reposFor(t))
+    const other = path.join(e.repos.root, 'other')
+    git(e.repos.root, 'clone', '--quiet', e.repos.origin, other)
+    commit(other, 'theirs.txt')
+    git(other, 'push', '--quiet', 'origin', 'main')
+    git(e.wt, 'clone', '--quiet', e.repos.origin, path.join(e.wt, 'build', 'copy'))
     const [post] = await e.j.runPosts()
     expectRemoved(post, e)
   })

@@ -48,6 +48,8 @@ export interface SpecialFile {
  */
 export interface OnRemote {
   tips: string[]
+  /** Every tip it named, also those this repository lacks: what a repository nested in the worktree may have. */
+  advertised?: string[]
   unasked?: string
 }
 
@@ -380,7 +382,7 @@ async function selfHidingIgnores(git: Git, others: string, listed: Set<string>):
 const NESTED_DEPTH = 4
 
 /** What judging a nested repository takes from the worktree's gate: what outlives the removal. */
-type Outliving = Pick<GateInput, 'localRefsSurvive' | 'onRemote'>
+type Outliving = Pick<GateInput, 'localRefsSurvive' | 'onRemote' | 'baseSha'>
 
 /**
  * Repositories and worktrees inside the folder (git lists them as `dir/` and never looks inside; a bare
@@ -445,8 +447,9 @@ async function nestedFiles(dir: string, layout: { gitDir: string; objects: strin
 
 /**
  * What a repository inside the folder holds. Its remote-tracking refs and remotes are its own, which the agent
- * writes: only the remote of enter saves a commit there, by its word, asked only when the repository is clean
- * and has a commit nothing else saves (a clone of the origin, untouched, is saved so).
+ * writes: only the base (which the repository keeps) and the remote of enter, by its word, save a commit there,
+ * the remote asked only when the repository is clean and has a commit the base does not save (a clone of the
+ * origin, untouched, is saved so).
  */
 async function nestedProblem(dir: string, outer: string, outliving: Outliving, depth: number): Promise<Nested | undefined> {
   const layout = layoutOf(dir)
@@ -466,14 +469,15 @@ async function nestedProblem(dir: string, outer: string, outliving: Outliving, d
       kind === 'worktree'
         ? ['rev-list', '-1', '--ignore-missing', 'HEAD', '--stdin', '--not', ...(outliving.localRefsSurvive ? ['--branches', '--tags'] : [])]
         : ['rev-list', '-1', '--ignore-missing', '--all', '--reflog', '--stdin'],
-      { input: remote.map(tip => `^${tip}\n`).join(''), interruptible: true }
+      { input: [...(outliving.baseSha ? [outliving.baseSha] : []), ...remote].map(tip => `^${tip}\n`).join(''), interruptible: true }
     )
   try {
     const [files, unsaved] = await Promise.all([nestedFiles(dir, layout, head.exitCode === 0 ? head.stdout.trim() : undefined), unsavedBeyond([])])
     if (unsaved.exitCode !== 0) return { what: kind, state: 'unreadable' }
     if (files.files.length) return { what: kind, state: 'uncommitted', files: files.files.length }
     const remote = unsaved.stdout.trim() ? await outliving.onRemote() : undefined
-    const commits = remote?.tips.length ? await unsavedBeyond(remote.tips) : unsaved
+    const tips = remote?.advertised ?? remote?.tips ?? []
+    const commits = tips.length ? await unsavedBeyond(tips) : unsaved
     if (commits.exitCode !== 0) return { what: kind, state: 'unreadable' }
     if (commits.stdout.trim()) return { what: kind, state: 'commits' }
     const deeper = await nestedWork(dir, files.others, outliving, depth + 1)

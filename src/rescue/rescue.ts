@@ -199,7 +199,8 @@ export async function remoteTips(repo: Repository, target: PushTarget | undefine
     tips: known.stdout
       .split('\n')
       .filter(line => / (commit|tag)$/.test(line))
-      .map(line => line.slice(0, line.indexOf(' ')))
+      .map(line => line.slice(0, line.indexOf(' '))),
+    advertised: advertised.tips
   }
 }
 
