@@ -7,7 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../../scripts/runner.mjs'
-import { addSubmodule, commit, git, makeRepos, worktreePaths, type Repos } from '../helpers/repos.js'
+import { addSubmodule, commit, git, makeRepos, worktreePaths, write, type Repos } from '../helpers/repos.js'
 import { warnings } from '../helpers/steps.js'
 
 const FILE = ['-c', 'protocol.file.allow=always']
@@ -141,6 +141,24 @@ describe.concurrent('a submodule: only the remote it had at enter saves a commit
     expectRemoved(post, e)
     // Its branch is saved by lib's remote of enter, asked once.
     expect(remoteCalls(post).filter(call => call.startsWith('ls-remote'))).toHaveLength(1)
+  })
+})
+
+describe('a repository in a submodule’s ignored folder', () => {
+  it('lib ignores build/ (its .gitignore pushed), a repository there with a commit: kept, the commit still there', async t => {
+    const e = await withLib(t, 'sub-nested')
+    write(e.lib, '.gitignore', 'build/\n')
+    git(e.lib, 'add', '.gitignore')
+    git(e.lib, 'commit', '--quiet', '-m', 'ignore build')
+    git(e.lib, 'push', '--quiet', 'origin', 'HEAD:refs/heads/ignore-build')
+    pinLib(e)
+    const tool = path.join(e.lib, 'build', 'tool')
+    git(e.wt, 'init', '--quiet', '-b', 'main', tool)
+    const sha = commit(tool, 'only-here.txt')
+    const [post] = await e.j.runPosts()
+    expectKept(post, e, /nested repository with work/)
+    expect(warnings(post).join('\n')).toMatch(/lib\/build\/tool: a repository with commits/)
+    expect(git(tool, 'rev-parse', 'HEAD')).toBe(sha)
   })
 })
 

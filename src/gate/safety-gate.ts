@@ -252,7 +252,7 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
       ),
       nestedWork(folder, others, input),
       selfHidingIgnores(view.git, others, new Set(newFiles)),
-      submoduleWork(folder, staged.submodules, { git: view.git, commit: input.baseSha }, input.onSubmoduleRemote, 0)
+      submoduleWork(folder, staged.submodules, { git: view.git, commit: input.baseSha }, input, 0)
     ])
     const files = entries.filter(e => !unchanged.has(e.path) && !(e.code === '??' && e.path.endsWith('/')))
     files.push(...hiding.map(p => ({ code: '??', path: p })))
@@ -493,14 +493,14 @@ async function nestedProblem(dir: string, outer: string, outliving: Outliving, d
  * judged like the worktree itself: files with work make it show as modified; commits its HEAD, reflog, branches
  * or stash hold are unsaved (`path: sha subject`) unless they are what the base pins there or the remote that
  * submodule had at enter says it has them (`ask`; its own remote-tracking refs and remotes are the agent's to
- * write). Its git dir, tags included, lies in the worktree's git dir or inside the folder: it goes with the
- * worktree. `pinning` is the commit whose tree pins them: the base, then what the base pins one level up.
+ * write); repositories in its folders are judged as those in the worktree's. Its git dir, tags included, lies
+ * in the worktree's git dir or inside the folder: it goes with the worktree. `pinning` is the commit whose tree pins them: the base, then what the base pins one level up.
  */
 async function submoduleWork(
   folder: string,
   submodules: string[],
   pinning: { git: Git; commit?: string },
-  ask: GateInput['onSubmoduleRemote'],
+  judging: Outliving & Pick<GateInput, 'onSubmoduleRemote'>,
   depth: number,
   prefix = ''
 ): Promise<{ dirty: string[]; commits: UnsavedCommit[]; nested: NestedWork[]; unasked: Record<string, string> }> {
@@ -549,18 +549,21 @@ async function submoduleWork(
       )
     try {
       const staged = await clearHidingBits(view.git, dir, false)
-      const [status, untracked, unsaved] = await Promise.all([
+      const [status, untracked, others, unsaved] = await Promise.all([
         must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
         must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
+        must(view.git, ['ls-files', '-z', '--others']),
         unsavedBeyond([])
       ])
       let log = unsaved
       if (log.trim()) {
-        const remote = (await ask?.(shown)) ?? { tips: [], unasked: `no remote of enter is known for ${shown}` }
+        const remote = (await judging.onSubmoduleRemote?.(shown)) ?? { tips: [], unasked: `no remote of enter is known for ${shown}` }
         if (remote.tips.length) log = await unsavedBeyond(remote.tips)
         if (log.trim() && remote.unasked) result.unasked[shown] = remote.unasked
       }
-      const deeper = await submoduleWork(dir, staged.submodules, { git: view.git, commit: pin }, ask, depth + 1, `${shown}/`)
+      const deeper = await submoduleWork(dir, staged.submodules, { git: view.git, commit: pin }, judging, depth + 1, `${shown}/`)
+      // Repositories in its folders, ignored ones too: they go with the worktree like those of the worktree's own.
+      const inside = await nestedWork(dir, others, judging, depth + 1)
       if (parseStatus(status).length || untracked.split('\0').some(Boolean) || deeper.dirty.length) result.dirty.push(submodule)
       result.commits.push(
         ...log
@@ -569,7 +572,7 @@ async function submoduleWork(
           .map(line => ({ ...commitOf(line), submodule: shown })),
         ...deeper.commits
       )
-      result.nested.push(...deeper.nested)
+      result.nested.push(...inside.map(found => ({ ...found, path: `${shown}/${found.path}` })), ...deeper.nested)
       Object.assign(result.unasked, deeper.unasked)
     } finally {
       view.dispose()
