@@ -3,7 +3,7 @@ import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Git, GitError, throwIfCancelled } from '../git/git-command-manager.js'
+import { Git, GitError, STALL_MS, throwIfCancelled } from '../git/git-command-manager.js'
 import { fetchThroughView, type Promisor } from '../git/sealed-git.js'
 import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
@@ -15,15 +15,8 @@ import { checkWorktreesFolder, exitPlan, planCreate, pushPlan, type Plan } from 
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
-import {
-  readRecordFile,
-  saveRecordState,
-  STATE_COMMON_DIR,
-  writeRecordFile,
-  writeStepFile,
-  type StepFile,
-  type WorktreeRecord
-} from '../record/state-helper.js'
+import { readRecordFile, STATE_COMMON_DIR, writeRecordFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
+import { saveRecordState } from '../runner/step-state.js'
 import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
@@ -33,7 +26,7 @@ import { sweep } from './sweep.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
 import { nameItself, sandboxFacts } from '../sandbox/paths.js'
 import { checkOutTaken, takeParked, takeParkedClone, type Taken } from '../exit/worktree-pool.js'
-import { remoteTips, REMOTE_PROTOCOLS, STALL_MS } from '../rescue/rescue.js'
+import { remoteTips, REMOTE_PROTOCOLS } from '../rescue/rescue.js'
 import type { OnRemote } from '../gate/safety-gate.js'
 import { once } from '../os/once.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'

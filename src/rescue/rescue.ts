@@ -4,7 +4,7 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import type { Git, GitResult } from '../git/git-command-manager.js'
+import { STALL_MS, type Git, type GitResult } from '../git/git-command-manager.js'
 import type { RescueTarget } from '../record/settings.js'
 import type { Repository } from '../git/repository.js'
 import { shellQuote } from '../os/processes.js'
@@ -21,8 +21,6 @@ import type { BroughtIn, PushTarget, WorktreeRecord } from '../record/state-help
 export const RESCUE_TIME_LIMIT_MS = 60_000
 /** How many rescues of one name a job may make: each later one takes the next free name. */
 const TAKES = 5
-/** A push or a transfer that says nothing for this long has stalled. */
-export const STALL_MS = 30_000
 
 /**
  * Why nothing was sent: over rescue-max-size; the bytes of a file the job brought in (it may hold a secret)
