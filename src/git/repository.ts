@@ -45,10 +45,12 @@ interface RemoteAtEnter {
   pushurl?: string
   promisor?: string
   partialclonefilter?: string
+  lfsurl?: string
+  lfspushurl?: string
 }
 
 const AT_ENTER =
-  /^(core\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|excludesfile)|filter\..+\.(clean|smudge|process|required)|remote\..+\.(url|pushurl|promisor|partialclonefilter))$/
+  /^(core\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|excludesfile)|filter\..+\.(clean|smudge|process|required)|remote\..+\.(url|pushurl|promisor|partialclonefilter|lfsurl|lfspushurl)|lfs\.(url|pushurl))$/
 
 /**
  * Read in one git call, before any agent ran in the worktree: the settings that decide what counts as a change
@@ -76,13 +78,13 @@ export async function readConfigAtEnter(
       if (filter[2].toLowerCase() === 'required') driver.required = !/^(false|no|off|0)$/i.test(value)
       else driver[filter[2].toLowerCase() as 'clean' | 'smudge' | 'process'] = value
     }
-    const remote = /^remote\.(.+)\.(url|pushurl|promisor|partialclonefilter)$/i.exec(key)
+    const remote = /^remote\.(.+)\.(url|pushurl|promisor|partialclonefilter|lfsurl|lfspushurl)$/i.exec(key)
     if (remote) urls.set(remote[1], { ...urls.get(remote[1]), [remote[2].toLowerCase()]: value })
   }
   const flag = (key: string, fallback: boolean): boolean => (values.has(key) ? !/^(false|no|off|0)$/i.test(values.get(key)!) : fallback)
   const name = urls.has('origin') ? 'origin' : [...urls.keys()][0]
   const url = name === undefined ? undefined : (urls.get(name)?.pushurl ?? urls.get(name)?.url)
-  const push: PushTarget | undefined = name !== undefined && url ? { remote: name, url } : undefined
+  const push: PushTarget | undefined = name !== undefined && url ? { remote: name, url, ...lfsOf(values, urls.get(name)!) } : undefined
   const promisor = promisorOf(urls)
   return {
     entries,
@@ -101,6 +103,14 @@ export async function readConfigAtEnter(
     ...(push ? { push } : {}),
     ...(configFile ? { configFile } : {})
   }
+}
+
+/** The Git LFS endpoint settings of enter for the remote a rescue pushes to (lfs.ts picks the endpoint from them). */
+function lfsOf(values: Map<string, string>, remote: RemoteAtEnter): Pick<PushTarget, 'lfs'> {
+  const lfs: Record<string, string> = {}
+  for (const key of ['lfs.pushurl', 'lfs.url'] as const) if (values.get(key)) lfs[key] = values.get(key)!
+  for (const key of ['lfspushurl', 'lfsurl'] as const) if (remote[key]) lfs[key] = remote[key]
+  return Object.keys(lfs).length ? { lfs } : {}
 }
 
 /** A partial clone's promisor remote: a fetch through a view asks it as the clone would. */

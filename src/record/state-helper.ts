@@ -129,6 +129,8 @@ export interface PushTarget {
   /** The remote's name, for the restore command. */
   remote: string
   url: string
+  /** The repository's Git LFS endpoint settings of enter, where it had any: lfs.pushurl, lfs.url, and this remote's lfspushurl, lfsurl. */
+  lfs?: Partial<Record<'lfs.pushurl' | 'lfs.url' | 'lfspushurl' | 'lfsurl', string>>
 }
 
 /**

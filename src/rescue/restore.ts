@@ -20,8 +20,9 @@ import { parseSnapshotMessage, INDEX_SUBJECT, TRAILERS } from './snapshot-messag
 import { dropKeptRef } from './snapshot.js'
 import { restoredRef, restoreRef } from '../record/refs.js'
 import { STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
-import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
+import { copyOpen, inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
+import { blobContents, lfsStore, objectPath, pointerOf, storeObjects } from './lfs.js'
 
 /** How long the artifact service may take to list and hand over a rescue. */
 const RESTORE_TIME_LIMIT_MS = 5 * 60_000
@@ -281,6 +282,7 @@ async function fetchArtifact(repo: Repository, name: string, ref: string, { push
       throwIfCancelled()
       throw new InputError(input, name, `git cannot take its bundle: ${lastWords(fetched.stderr)}`, FIX)
     }
+    storeObjects(path.join(dir, 'lfs', 'objects'), repo.commonDir, lfsEntries(dir))
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
@@ -311,8 +313,23 @@ async function unpack(zip: string, dir: string, maxBytes: number, name: string, 
       `its artifact unpacks to ${(held / 1024 / 1024).toFixed(1)} MB, more than a rescue within this step's rescue-max-size holds`,
       "Set rescue-max-size here as large as the rescuing step's, or restore its branch."
     )
-  for (const entry of entries.filter(e => e.name === 'rescue.bundle' || e.name === 'README.txt')) await extractEntry(zip, entry, path.join(dir, entry.name))
+  for (const entry of entries.filter(e => e.name === 'rescue.bundle' || e.name === 'README.txt' || LFS_ENTRY.test(e.name))) {
+    if (LFS_ENTRY.test(entry.name)) fs.mkdirSync(path.join(dir, path.dirname(entry.name)), { recursive: true })
+    await extractEntry(zip, entry, path.join(dir, entry.name))
+  }
   fs.rmSync(zip)
+}
+
+/** A Git LFS object in a rescue's zip: lfs/objects/xx/yy/<oid>, its folders the oid's first four digits. */
+const LFS_ENTRY = /^lfs\/objects\/([0-9a-f]{2})\/([0-9a-f]{2})\/(\1\2[0-9a-f]{60})$/
+
+/** The oids of the LFS objects unpacked into `dir`. */
+function lfsEntries(dir: string): string[] {
+  const store = path.join(dir, 'lfs', 'objects')
+  if (kindOf(store) !== 'directory') return []
+  return fs
+    .readdirSync(store, { recursive: true, encoding: 'utf8' })
+    .flatMap(file => LFS_ENTRY.exec(`lfs/objects/${file.split(path.sep).join('/')}`)?.[3] ?? [])
 }
 
 /** The refs and prerequisites a git bundle names in its header; undefined when the file is not one. */
@@ -431,6 +448,8 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
     interruptible: true,
     remote: true
   })
+  // ...LFS files as their objects' bytes, where the store has them (a checkout of the workflow's would smudge them)...
+  await smudgeFromStore(git, record, commonDir, snapshot.index)
   // ...then every file that differs from it, as the bytes the agent left.
   const { notRestored, untracked } = await writeAsLeft(git, record.path, snapshot)
   const message = `agent-worktree: restored ${found.name}`
@@ -454,6 +473,65 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
     otherBase: snapshot.base && snapshot.base !== record.baseSha ? snapshot.base : undefined,
     notRestored,
     untracked
+  }
+}
+
+/**
+ * The files of the index that differ from the base and hold an LFS pointer, in a repository whose filters of enter
+ * include git-lfs: written as the object's bytes from the repository's LFS store (checked by its name on the way in),
+ * where the attributes name git-lfs's driver for them and the store has the object, as the workflow's checkout
+ * writes them. No program runs: the rescued attributes only say which pointers a checkout would smudge.
+ */
+async function smudgeFromStore(git: Git, record: WorktreeRecord, commonDir: string, index: string): Promise<void> {
+  const driver = Object.entries(record.filters ?? {}).find(([, d]) => /\bgit[- ]lfs\b/.test(`${d.process ?? ''} ${d.smudge ?? ''}`))?.[0]
+  const store = lfsStore(commonDir)
+  if (!driver || kindOf(store) !== 'directory') return
+  const fields = (await git.exec(['diff-tree', '-r', '-z', '--no-renames', '--diff-filter=AM', record.baseSha, index], { encoding: 'latin1' })).split('\0')
+  const entries: Entry[] = []
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [, mode, , blob] = fields[i].split(' ')
+    if (/^(100644|100755)$/.test(mode)) entries.push({ mode, blob, file: fields[i + 1] })
+  }
+  if (!entries.length) return
+  const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number)
+  const small = entries.filter((_, i) => sizes[i] >= 100 && sizes[i] < 1024)
+  if (!small.length) return
+  const contents = await blobContents(
+    git,
+    small.map(e => e.blob)
+  )
+  const pointers = small
+    .map((e, i) => ({ ...e, pointer: pointerOf(contents[i]) }))
+    .filter(e => e.pointer && kindOf(objectPath(store, e.pointer.oid)) === 'file')
+  if (!pointers.length) return
+  const input = Buffer.from(pointers.map(p => `${p.file}\0`).join(''), 'latin1')
+  const attrs = (await git.exec(['check-attr', '-z', '--cached', '--stdin', 'filter'], { input, encoding: 'latin1' })).split('\0')
+  const smudged = new Set<string>()
+  for (let i = 0; i + 2 < attrs.length; i += 3) if (attrs[i + 2] === driver) smudged.add(attrs[i])
+  const written = pointers.filter(p => smudged.has(p.file) && writeObject(record.path, p, objectPath(store, p.pointer!.oid)))
+  // The index's entries again, without the sizes of the pointers the checkout wrote: git compares the files through
+  // the filter then, instead of calling a file of another size changed.
+  if (written.length)
+    await git.exec(['update-index', '-z', '--index-info'], {
+      input: Buffer.concat(written.map(e => Buffer.concat([Buffer.from(`${e.mode} ${e.blob}\t`), Buffer.from(e.file, 'latin1'), Buffer.from('\0')])))
+    })
+}
+
+/** Replaces the pointer a checkout wrote with the object's bytes, copied from the store without following a link; whether it did. */
+function writeObject(folder: string, entry: Entry, object: string): boolean {
+  const fd = openRegular(object)
+  if (fd === undefined) return false
+  try {
+    const full = inside(folder, entry.file, 'latin1')
+    if (!reachedWithoutLinks(folder, entry.file, 'latin1') || kindOf(full) !== 'file') return false
+    fs.rmSync(full)
+    copyOpen(fd, full)
+    fs.chmodSync(full, (entry.mode === '100755' ? 0o777 : 0o666) & ~process.umask())
+    return true
+  } catch {
+    return false
+  } finally {
+    fs.closeSync(fd)
   }
 }
 
@@ -501,7 +579,7 @@ async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): 
     const contents =
       batch.length === 1 && batch[0].size > BATCH_BYTES
         ? undefined
-        : await blobs(
+        : await blobContents(
             git,
             batch.map(entry => entry.blob)
           )
@@ -535,22 +613,6 @@ async function batches(git: Git, entries: Entry[]): Promise<(Entry & { size: num
     bytes += size
   })
   return groups
-}
-
-/** The bytes of each blob, in one git call. */
-async function blobs(git: Git, ids: string[]): Promise<Buffer[]> {
-  if (!ids.length) return []
-  const out = Buffer.from(await git.exec(['cat-file', '--batch'], { input: `${ids.join('\n')}\n`, encoding: 'latin1' }), 'latin1')
-  const found: Buffer[] = []
-  let at = 0
-  for (let i = 0; i < ids.length; i++) {
-    const end = out.indexOf(10, at)
-    // "<id> blob <size>", the bytes, a newline
-    const size = Number(/ blob (\d+)$/.exec(out.subarray(at, end).toString('latin1'))?.[1] ?? -1)
-    found.push(size < 0 ? Buffer.alloc(0) : out.subarray(end + 1, end + 1 + size))
-    at = size < 0 ? end + 1 : end + 2 + size
-  }
-  return found
 }
 
 /** Writes one file of the snapshot where it was, replacing what the checkout put there; why not, when it cannot. */

@@ -1,0 +1,157 @@
+// Covers: src/rescue/lfs.ts, src/rescue/rescue.ts, src/rescue/restore.ts (Git LFS objects) through the bundles.
+// A rescue sends what the gate counted as the repository stores it: a commit or the index that adds a Git LFS file
+// holds a pointer, and the file's bytes are an object of the repository's LFS store. The rescue sends the objects
+// with the branch (to the LFS server of the remote of enter) and in the artifact, and a restore from the artifact
+// writes the real bytes. Real git and git-lfs; the LFS server is a bare repository reached by a file:// URL (git-lfs
+// 3's own standalone file transfer agent stores objects in its lfs/objects), the artifact service the one stand-in
+// (results-service.ts).
+import { randomBytes, createHash } from 'node:crypto'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { Job } from '../../scripts/runner.mjs'
+import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
+import { startResultsService, type ResultsService } from '../helpers/results-service.js'
+import { extractEntry, zipEntries } from '../../src/rescue/artifact-zip.js'
+import { warnings } from '../helpers/steps.js'
+import { available } from '../helpers/tools.js'
+
+const HAS_LFS = available('git-lfs', ['git', 'lfs', 'version'], 'the Git LFS rescue tests')
+
+let repos: Repos
+let service: ResultsService
+const content = randomBytes(5000)
+const oid = createHash('sha256').update(content).digest('hex')
+const objectIn = (store: string): string => path.join(store, 'lfs', 'objects', oid.slice(0, 2), oid.slice(2, 4), oid)
+
+/** A clone as actions/checkout leaves it with `lfs: true`: git-lfs set up in the repository's config; *.bin in LFS. */
+function lfsClone(dir: string): void {
+  git(dir, 'lfs', 'install', '--local')
+}
+
+beforeEach(async () => {
+  repos = makeRepos()
+  lfsClone(repos.clone)
+  write(repos.clone, '.gitattributes', '*.bin filter=lfs diff=lfs merge=lfs -text\n')
+  git(repos.clone, 'add', '-A')
+  git(repos.clone, 'commit', '--quiet', '-m', 'LFS for *.bin')
+  git(repos.clone, 'push', '--quiet', 'origin', 'main')
+  service = await startResultsService()
+})
+afterEach(async () => {
+  await service.close()
+  repos.cleanup()
+})
+
+function job(workspace = repos.clone, env: Record<string, string> = {}): Job {
+  return new Job({
+    workspace,
+    temp: path.join(repos.root, `runner-${randomBytes(3).toString('hex')}`, '_temp'),
+    env: { GITHUB_RUN_ID: '5', GITHUB_RUN_ATTEMPT: '1', GITHUB_JOB: 'agents', RUNNER_NAME: 'runner-1', ...service.env, ...env }
+  })
+}
+
+/** The files of an uploaded artifact's zip, by name. */
+async function unzipped(zip: Buffer): Promise<Map<string, Buffer>> {
+  const dir = fs.mkdtempSync(path.join(repos.root, 'zip-'))
+  fs.writeFileSync(path.join(dir, 'a.zip'), zip)
+  const files = new Map<string, Buffer>()
+  for (const [i, entry] of (zipEntries(path.join(dir, 'a.zip')) ?? []).entries()) {
+    await extractEntry(path.join(dir, 'a.zip'), entry, path.join(dir, String(i)))
+    files.set(entry.name, fs.readFileSync(path.join(dir, String(i))))
+  }
+  return files
+}
+
+/** The agent adds model.bin, an LFS file: committed, or only staged. */
+function addModel(wt: string, how: 'committed' | 'staged'): void {
+  fs.writeFileSync(path.join(wt, 'model.bin'), content)
+  git(wt, 'add', 'model.bin')
+  if (how === 'committed') git(wt, 'commit', '--quiet', '-m', 'a model')
+  // git-lfs stored the object in the repository's LFS store; the commit or index holds its pointer.
+  expect(fs.readFileSync(objectIn(path.join(repos.clone, '.git')))).toEqual(content)
+}
+
+describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and index point to', () => {
+  it.for(['committed', 'staged'] as const)(
+    'a %s LFS file: the object goes to the LFS server of the remote of enter and into the artifact; a restore of the artifact writes its bytes',
+    async how => {
+      const j = job()
+      const main = await j.uses('.', { name: 'lfs', rescue: 'artifact,branch' })
+      expect(main.exitCode, main.stdout).toBe(0)
+      addModel(main.outputs['worktree-path'], how)
+      const [post] = await j.runPosts()
+      const said = warnings(post).join('\n')
+      expect(said).toContain('pushed to the branch agent-worktree-rescue/lfs/agents-5-1')
+      // On the LFS server of origin (its own lfs/objects, where git-lfs's file transfer agent keeps them).
+      expect(fs.readFileSync(objectIn(repos.origin))).toEqual(content)
+      // In the artifact, beside the bundle.
+      const artifact = /uploaded as the artifact (\S+?)\./.exec(said)?.[1]
+      expect(artifact, said).toBeDefined()
+      const files = await unzipped(service.artifacts.get(artifact!)!)
+      expect(files.get(`lfs/objects/${oid.slice(0, 2)}/${oid.slice(2, 4)}/${oid}`)).toEqual(content)
+
+      // A later job on a fresh machine: a new clone with git-lfs set up, its LFS store empty; restore by name.
+      const fresh = path.join(repos.root, 'fresh', 'repo')
+      git(repos.root, 'clone', '--quiet', repos.origin, fresh)
+      lfsClone(fresh)
+      const later = job(fresh, { GITHUB_JOB: 'publish' })
+      const restored = await later.uses('.', { restore: artifact! })
+      expect(restored.exitCode, restored.stdout).toBe(0)
+      const wt = restored.outputs['worktree-path']
+      expect(fs.readFileSync(path.join(wt, 'model.bin'))).toEqual(content)
+      expect(fs.readFileSync(objectIn(path.join(fresh, '.git')))).toEqual(content)
+      // git reads the file as the pointer the index holds: nothing changed on disk but what was rescued.
+      expect(git(wt, 'status', '--porcelain')).toBe(how === 'staged' ? 'A  model.bin' : '')
+      expect(git(wt, 'show', `${how === 'staged' ? '' : 'HEAD'}:model.bin`)).toContain(`oid sha256:${oid}`)
+    }
+  )
+
+  it('an lfs.url, .lfsconfig and transfer agent the agent planted after enter: the objects go only to the endpoint of enter, and nothing planted runs', async () => {
+    // The workflow's own LFS server at enter: another bare repository, named by lfs.url in the repository's config.
+    const server = path.join(repos.root, 'lfs-server.git')
+    const planted = path.join(repos.root, 'planted.git')
+    const marker = path.join(repos.root, 'planted-ran')
+    git(repos.root, 'init', '--quiet', '--bare', server)
+    git(repos.root, 'init', '--quiet', '--bare', planted)
+    git(repos.clone, 'config', 'lfs.url', `file://${server}`)
+    const j = job()
+    const main = await j.uses('.', { name: 'lfs', rescue: 'branch' })
+    const wt = main.outputs['worktree-path']
+    // The agent: every place git-lfs takes an endpoint or a transfer program from, in the config and the worktree.
+    const agent = path.join(repos.root, 'agent.sh')
+    fs.writeFileSync(agent, `#!/bin/sh\ntouch ${marker}\nexit 1\n`, { mode: 0o755 })
+    for (const [key, value] of [
+      ['lfs.url', `file://${planted}`],
+      ['lfs.pushurl', `file://${planted}`],
+      ['remote.origin.lfsurl', `file://${planted}`],
+      ['remote.origin.lfspushurl', `file://${planted}`],
+      ['lfs.standalonetransferagent', 'planted'],
+      ['lfs.customtransfer.planted.path', agent]
+    ])
+      git(repos.clone, 'config', key, value)
+    write(wt, '.lfsconfig', `[lfs]\n\turl = file://${planted}\n\tpushurl = file://${planted}\n`)
+    git(wt, 'add', '.lfsconfig')
+    git(wt, '-c', `lfs.url=file://${server}`, '-c', 'lfs.standalonetransferagent=', 'commit', '--quiet', '-m', 'LFS elsewhere')
+    addModel(wt, 'committed')
+    const [post] = await j.runPosts()
+    expect(warnings(post).join('\n')).toContain('pushed to the branch agent-worktree-rescue/lfs/agents-5-1')
+    expect(fs.readFileSync(objectIn(server))).toEqual(content)
+    expect(fs.existsSync(objectIn(planted))).toBe(false)
+    expect(fs.existsSync(objectIn(repos.origin))).toBe(false)
+    expect(fs.existsSync(marker)).toBe(false)
+  })
+
+  it('an object the LFS server of enter does not take: the branch is not pushed (its commits would count as saved), and the rescue says why', async () => {
+    git(repos.clone, 'config', 'lfs.url', 'http://127.0.0.1:1/lfs')
+    const j = job()
+    const main = await j.uses('.', { name: 'lfs', rescue: 'branch' })
+    addModel(main.outputs['worktree-path'], 'committed')
+    const [post] = await j.runPosts()
+    const said = warnings(post).join('\n')
+    expect(said).toMatch(
+      /Rescue to a branch failed: git lfs push origin of 1 object\(s\) \([0-9a-f]{12}\) failed: .*127\.0\.0\.1:1.*The branch was not pushed/s
+    )
+    expect(git(repos.origin, 'branch', '--list', 'agent-worktree-rescue/*')).toBe('')
+  })
+})
