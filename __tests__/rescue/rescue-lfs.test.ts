@@ -73,9 +73,12 @@ function addModel(wt: string, how: 'committed' | 'staged'): void {
 }
 
 describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and index point to', () => {
-  it.for(['committed', 'staged'] as const)(
-    'a %s LFS file: the object goes to the LFS server of the remote of enter and into the artifact; a restore of the artifact writes its bytes',
-    async how => {
+  it.for([
+    ['committed', 'branch'],
+    ['staged', 'artifact']
+  ] as const)(
+    'a %s LFS file: the object goes to the LFS server of the remote of enter and into the artifact; a restore of the %s on a fresh machine writes its bytes',
+    async ([how, from]) => {
       const j = job()
       const main = await j.uses('.', { name: 'lfs', rescue: 'artifact,branch' })
       expect(main.exitCode, main.stdout).toBe(0)
@@ -88,15 +91,17 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
       // In the artifact, beside the bundle.
       const artifact = /uploaded as the artifact (\S+?)\./.exec(said)?.[1]
       expect(artifact, said).toBeDefined()
+      const branch = /pushed to the branch (\S+) of origin/.exec(said)?.[1]
       const files = await unzipped(service.artifacts.get(artifact!)!)
       expect(files.get(`lfs/objects/${oid.slice(0, 2)}/${oid.slice(2, 4)}/${oid}`)).toEqual(content)
 
-      // A later job on a fresh machine: a new clone with git-lfs set up, its LFS store empty; restore by name.
+      // A later job on a fresh machine: a new clone with git-lfs set up, its LFS store empty; restore by name (the
+      // artifact's objects come with it, the branch's from the LFS server).
       const fresh = path.join(repos.root, 'fresh', 'repo')
       git(repos.root, 'clone', '--quiet', repos.origin, fresh)
       lfsClone(fresh)
       const later = job(fresh, { GITHUB_JOB: 'publish' })
-      const restored = await later.uses('.', { restore: artifact! })
+      const restored = await later.uses('.', { restore: from === 'artifact' ? artifact! : branch! })
       expect(restored.exitCode, restored.stdout).toBe(0)
       const wt = restored.outputs['worktree-path']
       expect(fs.readFileSync(path.join(wt, 'model.bin'))).toEqual(content)
@@ -107,40 +112,50 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
     }
   )
 
-  it('an lfs.url, .lfsconfig and transfer agent the agent planted after enter: the objects go only to the endpoint of enter, and nothing planted runs', async () => {
-    // The workflow's own LFS server at enter: another bare repository, named by lfs.url in the repository's config.
-    const server = path.join(repos.root, 'lfs-server.git')
-    const planted = path.join(repos.root, 'planted.git')
-    const marker = path.join(repos.root, 'planted-ran')
-    git(repos.root, 'init', '--quiet', '--bare', server)
-    git(repos.root, 'init', '--quiet', '--bare', planted)
-    git(repos.clone, 'config', 'lfs.url', `file://${server}`)
-    const j = job()
-    const main = await j.uses('.', { name: 'lfs', rescue: 'branch' })
-    const wt = main.outputs['worktree-path']
-    // The agent: every place git-lfs takes an endpoint or a transfer program from, in the config and the worktree.
-    const agent = path.join(repos.root, 'agent.sh')
-    fs.writeFileSync(agent, `#!/bin/sh\ntouch ${marker}\nexit 1\n`, { mode: 0o755 })
-    for (const [key, value] of [
-      ['lfs.url', `file://${planted}`],
-      ['lfs.pushurl', `file://${planted}`],
-      ['remote.origin.lfsurl', `file://${planted}`],
-      ['remote.origin.lfspushurl', `file://${planted}`],
-      ['lfs.standalonetransferagent', 'planted'],
-      ['lfs.customtransfer.planted.path', agent]
-    ])
-      git(repos.clone, 'config', key, value)
-    write(wt, '.lfsconfig', `[lfs]\n\turl = file://${planted}\n\tpushurl = file://${planted}\n`)
-    git(wt, 'add', '.lfsconfig')
-    git(wt, '-c', `lfs.url=file://${server}`, '-c', 'lfs.standalonetransferagent=', 'commit', '--quiet', '-m', 'LFS elsewhere')
-    addModel(wt, 'committed')
-    const [post] = await j.runPosts()
-    expect(warnings(post).join('\n')).toContain('pushed to the branch agent-worktree-rescue/lfs/agents-5-1')
-    expect(fs.readFileSync(objectIn(server))).toEqual(content)
-    expect(fs.existsSync(objectIn(planted))).toBe(false)
-    expect(fs.existsSync(objectIn(repos.origin))).toBe(false)
-    expect(fs.existsSync(marker)).toBe(false)
-  })
+  it.for(['the repository config', "the base's .lfsconfig"])(
+    'an lfs.url, .lfsconfig and transfer agent the agent planted after enter: the objects go only to the endpoint of enter (named by %s), and nothing planted runs',
+    async named => {
+      // The workflow's own LFS server at enter: another bare repository, named by lfs.url in the repository's config
+      // (as a workflow sets it) or in the .lfsconfig the base commit holds (as a repository does).
+      const server = path.join(repos.root, 'lfs-server.git')
+      const planted = path.join(repos.root, 'planted.git')
+      const marker = path.join(repos.root, 'planted-ran')
+      git(repos.root, 'init', '--quiet', '--bare', server)
+      git(repos.root, 'init', '--quiet', '--bare', planted)
+      if (named === 'the repository config') git(repos.clone, 'config', 'lfs.url', `file://${server}`)
+      else {
+        write(repos.clone, '.lfsconfig', `[lfs]\n\turl = file://${server}\n`)
+        git(repos.clone, 'add', '.lfsconfig')
+        git(repos.clone, 'commit', '--quiet', '-m', 'the LFS server')
+        git(repos.clone, 'push', '--quiet', 'origin', 'main')
+      }
+      const j = job()
+      const main = await j.uses('.', { name: 'lfs', rescue: 'branch' })
+      const wt = main.outputs['worktree-path']
+      // The agent: every place git-lfs takes an endpoint or a transfer program from, in the config and the worktree.
+      const agent = path.join(repos.root, 'agent.sh')
+      fs.writeFileSync(agent, `#!/bin/sh\ntouch ${marker}\nexit 1\n`, { mode: 0o755 })
+      for (const [key, value] of [
+        ['lfs.url', `file://${planted}`],
+        ['lfs.pushurl', `file://${planted}`],
+        ['remote.origin.lfsurl', `file://${planted}`],
+        ['remote.origin.lfspushurl', `file://${planted}`],
+        ['lfs.standalonetransferagent', 'planted'],
+        ['lfs.customtransfer.planted.path', agent]
+      ])
+        git(repos.clone, 'config', key, value)
+      write(wt, '.lfsconfig', `[lfs]\n\turl = file://${planted}\n\tpushurl = file://${planted}\n`)
+      git(wt, 'add', '.lfsconfig')
+      git(wt, '-c', `lfs.url=file://${server}`, '-c', 'lfs.standalonetransferagent=', 'commit', '--quiet', '-m', 'LFS elsewhere')
+      addModel(wt, 'committed')
+      const [post] = await j.runPosts()
+      expect(warnings(post).join('\n')).toContain('pushed to the branch agent-worktree-rescue/lfs/agents-5-1')
+      expect(fs.readFileSync(objectIn(server))).toEqual(content)
+      expect(fs.existsSync(objectIn(planted))).toBe(false)
+      expect(fs.existsSync(objectIn(repos.origin))).toBe(false)
+      expect(fs.existsSync(marker)).toBe(false)
+    }
+  )
 
   it('an object the LFS server of enter does not take: the branch is not pushed (its commits would count as saved), and the rescue says why', async () => {
     git(repos.clone, 'config', 'lfs.url', 'http://127.0.0.1:1/lfs')

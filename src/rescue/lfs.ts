@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git, GitResult } from '../git/git-command-manager.js'
+import type { View } from '../git/sealed-git.js'
+import { IDENTITY } from './snapshot-message.js'
 import { kindOf, openRegular } from '../os/untrusted-files.js'
 
 /** One LFS object: its SHA-256 and size, as a pointer names them. */
@@ -187,16 +189,20 @@ function plainFolders(base: string, segments: string[]): boolean {
 /** The settings that name an LFS endpoint, as the record keeps them: the remote's own by their last part. */
 const ENDPOINT_KEYS = ['lfs.pushurl', 'lfs.url', 'lfspushurl', 'lfsurl'] as const
 
+/** The settings git-lfs takes its endpoint from, in its order, for an upload and for a download. */
+const ORDER = { upload: ENDPOINT_KEYS, download: ['lfs.url', 'lfsurl'] } as const
+
 /**
- * The LFS endpoint of enter for an upload, as git-lfs picks it: lfs.pushurl, lfs.url, then the remote's lfspushurl
- * and lfsurl, each from the repository's config of enter before the base's .lfsconfig (a commit the step's record
- * vouches for: its bytes are what they were at enter). None: git-lfs derives it from the remote's URL. Unpinned when
- * the base holds a .lfsconfig that git cannot read.
+ * The LFS endpoint of enter, as git-lfs picks it: for an upload lfs.pushurl, lfs.url, then the remote's lfspushurl
+ * and lfsurl (a download takes the url ones), each from the repository's config of enter before the base's
+ * .lfsconfig (a commit the step's record vouches for: its bytes are what they were at enter). None: git-lfs derives
+ * it from the remote's URL. Unpinned when the base holds a .lfsconfig that git cannot read.
  */
 export async function lfsEndpoint(
   git: Git,
   target: { remote: string; lfs?: Record<string, string> },
-  base: string | undefined
+  base: string | undefined,
+  operation: keyof typeof ORDER = 'upload'
 ): Promise<string | undefined | { unpinned: string }> {
   const values = new Map<string, string>()
   if (base) {
@@ -216,6 +222,29 @@ export async function lfsEndpoint(
     }
   }
   for (const [key, value] of Object.entries(target.lfs ?? {})) values.set(key, value)
-  for (const key of ENDPOINT_KEYS) if (values.get(key)) return values.get(key)
+  for (const key of ORDER[operation]) if (values.get(key)) return values.get(key)
   return undefined
+}
+
+/**
+ * Downloads the objects `pointers` (blob ids of LFS pointers) name into `view`'s own store, with git-lfs started by
+ * git from the view, from the endpoint of enter (uploadObjects): git lfs fetch takes a commit, so the pointers go
+ * into a tree and commit of their own. What git-lfs said, when it failed.
+ */
+export async function downloadObjects(
+  view: View,
+  target: { url: string; endpoint?: string },
+  pointers: string[],
+  options: { env: Record<string, string>; stallMs: number }
+): Promise<GitResult> {
+  const entries = pointers.map((blob, i) => `100644 blob ${blob}\t${i}\0`).join('')
+  const tree = (await view.git.exec(['mktree', '-z'], { input: entries })).trim()
+  const commit = (await view.git.exec(['commit-tree', tree, '-m', 'Git LFS objects to fetch'], { env: IDENTITY })).trim()
+  const remote = lfsRemote(target.endpoint ?? target.url)
+  return view.git.run(['lfs', 'fetch', remote, commit], {
+    config: target.endpoint ? [['lfs.url', remote]] : [],
+    ...options,
+    interruptible: true,
+    remote: true
+  })
 }

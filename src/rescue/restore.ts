@@ -22,7 +22,7 @@ import { restoredRef, restoreRef } from '../record/refs.js'
 import { STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { copyOpen, inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
-import { blobContents, lfsStore, objectPath, pointerOf, storeObjects } from './lfs.js'
+import { blobContents, downloadObjects, lfsEndpoint, lfsStore, objectPath, pointerOf, storeObjects } from './lfs.js'
 
 /** How long the artifact service may take to list and hand over a rescue. */
 const RESTORE_TIME_LIMIT_MS = 5 * 60_000
@@ -449,9 +449,10 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
     remote: true
   })
   // ...LFS files as their objects' bytes, where the store has them (a checkout of the workflow's would smudge them)...
-  await smudgeFromStore(git, record, commonDir, snapshot.index)
+  const pointers = await smudgeLfs(git, record, commonDir, snapshot.index)
   // ...then every file that differs from it, as the bytes the agent left.
   const { notRestored, untracked } = await writeAsLeft(git, record.path, snapshot)
+  notRestored.push(...pointers)
   const message = `agent-worktree: restored ${found.name}`
   const branch = `refs/heads/${record.branch}`
   const change = { log: commonDir, head: gitDir, message, required: true }
@@ -478,43 +479,77 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
 
 /**
  * The files of the index that differ from the base and hold an LFS pointer, in a repository whose filters of enter
- * include git-lfs: written as the object's bytes from the repository's LFS store (checked by its name on the way in),
- * where the attributes name git-lfs's driver for them and the store has the object, as the workflow's checkout
- * writes them. No program runs: the rescued attributes only say which pointers a checkout would smudge.
+ * include git-lfs, where the attributes name git-lfs's driver for them: written as the object's bytes, as the
+ * workflow's checkout writes them. The objects come from the repository's LFS store (an artifact's were put there,
+ * checked by their names), else from the LFS server of enter (a branch's went there). No program of the rescue's
+ * runs: its attributes only say which pointers a checkout would smudge. Returns the files left as pointers, and why.
  */
-async function smudgeFromStore(git: Git, record: WorktreeRecord, commonDir: string, index: string): Promise<void> {
+async function smudgeLfs(git: Git, record: WorktreeRecord, commonDir: string, index: string): Promise<Restored['notRestored']> {
   const driver = Object.entries(record.filters ?? {}).find(([, d]) => /\bgit[- ]lfs\b/.test(`${d.process ?? ''} ${d.smudge ?? ''}`))?.[0]
-  const store = lfsStore(commonDir)
-  if (!driver || kindOf(store) !== 'directory') return
+  if (!driver) return []
   const fields = (await git.exec(['diff-tree', '-r', '-z', '--no-renames', '--diff-filter=AM', record.baseSha, index], { encoding: 'latin1' })).split('\0')
   const entries: Entry[] = []
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const [, mode, , blob] = fields[i].split(' ')
     if (/^(100644|100755)$/.test(mode)) entries.push({ mode, blob, file: fields[i + 1] })
   }
-  if (!entries.length) return
+  if (!entries.length) return []
   const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number)
   const small = entries.filter((_, i) => sizes[i] >= 100 && sizes[i] < 1024)
-  if (!small.length) return
+  if (!small.length) return []
   const contents = await blobContents(
     git,
     small.map(e => e.blob)
   )
-  const pointers = small
-    .map((e, i) => ({ ...e, pointer: pointerOf(contents[i]) }))
-    .filter(e => e.pointer && kindOf(objectPath(store, e.pointer.oid)) === 'file')
-  if (!pointers.length) return
+  const pointers = small.flatMap((e, i) => {
+    const pointer = pointerOf(contents[i])
+    return pointer ? [{ ...e, oid: pointer.oid }] : []
+  })
+  if (!pointers.length) return []
   const input = Buffer.from(pointers.map(p => `${p.file}\0`).join(''), 'latin1')
   const attrs = (await git.exec(['check-attr', '-z', '--cached', '--stdin', 'filter'], { input, encoding: 'latin1' })).split('\0')
   const smudged = new Set<string>()
   for (let i = 0; i + 2 < attrs.length; i += 3) if (attrs[i + 2] === driver) smudged.add(attrs[i])
-  const written = pointers.filter(p => smudged.has(p.file) && writeObject(record.path, p, objectPath(store, p.pointer!.oid)))
+  const store = lfsStore(commonDir)
+  const lfsFiles = pointers.filter(p => smudged.has(p.file))
+  const missing = lfsFiles.filter(p => kindOf(objectPath(store, p.oid)) !== 'file')
+  const unfetched = missing.length ? await fetchObjects(commonDir, record, missing) : undefined
+  const written = lfsFiles.filter(p => kindOf(objectPath(store, p.oid)) === 'file' && writeObject(record.path, p, objectPath(store, p.oid)))
   // The index's entries again, without the sizes of the pointers the checkout wrote: git compares the files through
   // the filter then, instead of calling a file of another size changed.
   if (written.length)
     await git.exec(['update-index', '-z', '--index-info'], {
       input: Buffer.concat(written.map(e => Buffer.concat([Buffer.from(`${e.mode} ${e.blob}\t`), Buffer.from(e.file, 'latin1'), Buffer.from('\0')])))
     })
+  return lfsFiles
+    .filter(p => !written.includes(p))
+    .map(p => ({
+      file: Buffer.from(p.file, 'latin1').toString('utf8'),
+      why: `its Git LFS object ${p.oid.slice(0, 12)} is not here${unfetched ? ` (${unfetched})` : ''}: the file holds its pointer`
+    }))
+}
+
+/**
+ * Fetches the objects of `pointers` from the LFS server of enter into a view's own store, then those that hash to
+ * their names into the repository's. Why it could not, when it could not.
+ */
+async function fetchObjects(commonDir: string, record: WorktreeRecord, pointers: { blob: string }[]): Promise<string | undefined> {
+  if (!record.push) return 'the repository had no remote when the step entered'
+  const view = openView({ objects: path.join(commonDir, 'objects') })
+  try {
+    const endpoint = await lfsEndpoint(view.git, record.push, record.baseSha, 'download')
+    if (typeof endpoint === 'object') return endpoint.unpinned
+    const fetched = await downloadObjects(
+      view,
+      { url: record.push.url, endpoint },
+      pointers.map(p => p.blob),
+      { env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }, stallMs: STALL_MS }
+    )
+    storeObjects(lfsStore(view.dir), commonDir, lfsEntries(view.dir))
+    return fetched.exitCode === 0 ? undefined : `git lfs fetch ${record.push.remote} failed: ${lastWords(fetched.stderr)}`
+  } finally {
+    view.dispose()
+  }
 }
 
 /** Replaces the pointer a checkout wrote with the object's bytes, copied from the store without following a link; whether it did. */

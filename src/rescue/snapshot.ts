@@ -24,15 +24,8 @@ import {
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { keptRef } from '../record/refs.js'
 import { pointedTo, type LfsObjects } from './lfs.js'
-import { INDEX_SUBJECT, snapshotMessage } from './snapshot-message.js'
+import { IDENTITY, INDEX_SUBJECT, snapshotMessage } from './snapshot-message.js'
 import type { BroughtIn, WorktreeRecord } from '../record/state-helper.js'
-
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'agent-worktree',
-  GIT_AUTHOR_EMAIL: 'agent-worktree@users.noreply.github.com',
-  GIT_COMMITTER_NAME: 'agent-worktree',
-  GIT_COMMITTER_EMAIL: 'agent-worktree@users.noreply.github.com'
-}
 
 /** The trailers of a snapshot commit: what a restore needs to put the worktree back as it was. */
 export interface LeftOut {
