@@ -1,4 +1,4 @@
-// Covers: src/rescue/lfs.ts, src/rescue/rescue.ts, src/rescue/restore.ts (Git LFS objects) through the bundles.
+// Covers: src/rescue/lfs.ts, src/rescue/rescue.ts, src/rescue/restore.ts (Git LFS objects), through the bundles and on its own.
 // A rescue sends what the gate counted as the repository stores it: a commit or the index that adds a Git LFS file
 // holds a pointer, and the file's bytes are an object of the repository's LFS store. The rescue sends the objects
 // with the branch (to the LFS server of the remote of enter) and in the artifact, and a restore from the artifact
@@ -13,6 +13,8 @@ import { Job } from '../../scripts/runner.mjs'
 import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
 import { startResultsService, type ResultsService } from '../helpers/results-service.js'
 import { extractEntry, zipEntries } from '../../src/rescue/artifact-zip.js'
+import { copyChecked, lfsRemote, pointerOf, storeObjects } from '../../src/rescue/lfs.js'
+import { restoreCommandsOf, runRestore } from '../helpers/restore.js'
 import { warnings } from '../helpers/steps.js'
 import { available } from '../helpers/tools.js'
 
@@ -95,6 +97,21 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
       const files = await unzipped(service.artifacts.get(artifact!)!)
       expect(files.get(`lfs/objects/${oid.slice(0, 2)}/${oid.slice(2, 4)}/${oid}`)).toEqual(content)
 
+      // By hand, as the message says, in a fresh clone of a person with git-lfs set up: the branch's objects come
+      // from the LFS server, the artifact's from the artifact (no LFS server answers that person).
+      const home = path.join(repos.root, 'home')
+      write(home, '.gitconfig', '[filter "lfs"]\n\tprocess = git-lfs filter-process\n\trequired = true\n')
+      const noServer = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'lfs.url', GIT_CONFIG_VALUE_0: 'http://127.0.0.1:1/none' }
+      const [byBranch, byArtifact] = restoreCommandsOf(post.stdout)
+      const into = path.join(repos.root, 'by-hand', from)
+      runRestore(from === 'branch' ? byBranch : byArtifact, {
+        origin: repos.origin,
+        into,
+        artifacts: service.artifacts,
+        env: { HOME: home, ...(from === 'artifact' ? noServer : {}) }
+      })
+      expect(fs.readFileSync(path.join(into, 'model.bin'))).toEqual(content)
+
       // A later job on a fresh machine: a new clone with git-lfs set up, its LFS store empty; restore by name (the
       // artifact's objects come with it, the branch's from the LFS server).
       const fresh = path.join(repos.root, 'fresh', 'repo')
@@ -168,5 +185,61 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
       /Rescue to a branch failed: git lfs push origin of 1 object\(s\) \([0-9a-f]{12}\) failed: .*127\.0\.0\.1:1.*The branch was not pushed/s
     )
     expect(git(repos.origin, 'branch', '--list', 'agent-worktree-rescue/*')).toBe('')
+  })
+})
+
+describe('the objects of a store, checked by their names', () => {
+  const pointer = (o: string, size: number): Buffer => Buffer.from(`version https://git-lfs.github.com/spec/v1\noid sha256:${o}\nsize ${size}\n`)
+
+  it('reads a pointer as git-lfs writes it, and nothing else as one', () => {
+    expect(pointerOf(pointer(oid, 5000))).toEqual({ oid, size: 5000 })
+    expect(pointerOf(Buffer.concat([pointer(oid, 5000), Buffer.alloc(1024)]))).toBeUndefined()
+    expect(pointerOf(Buffer.from(`oid sha256:${oid}\nsize 5000\n`))).toBeUndefined()
+  })
+
+  it('names a remote for git-lfs: a local path as a file:// URL, URLs and scp-like addresses as they are', () => {
+    expect(lfsRemote('/srv/origin.git')).toBe('file:///srv/origin.git')
+    expect(lfsRemote('https://github.com/octo/sample')).toBe('https://github.com/octo/sample')
+    expect(lfsRemote('git@github.com:octo/sample.git')).toBe('git@github.com:octo/sample.git')
+  })
+
+  it('copies only a regular file whose bytes are its name, and stores none through a link or over an object', () => {
+    const store = path.join(repos.root, 'store')
+    const from = path.join(store, 'lfs', 'objects', oid.slice(0, 2), oid.slice(2, 4))
+    fs.mkdirSync(from, { recursive: true })
+    const wrong = createHash('sha256').update('other').digest('hex')
+    fs.writeFileSync(path.join(from, oid), content)
+    // A link to the right bytes, and bytes that are not their name.
+    const linked = randomBytes(100)
+    const linkOid = createHash('sha256').update(linked).digest('hex')
+    fs.writeFileSync(path.join(repos.root, 'secret'), linked)
+    fs.mkdirSync(path.join(store, 'lfs', 'objects', linkOid.slice(0, 2), linkOid.slice(2, 4)), { recursive: true })
+    fs.symlinkSync(path.join(repos.root, 'secret'), path.join(store, 'lfs', 'objects', linkOid.slice(0, 2), linkOid.slice(2, 4), linkOid))
+    fs.mkdirSync(path.join(store, 'lfs', 'objects', wrong.slice(0, 2), wrong.slice(2, 4)), { recursive: true })
+    fs.writeFileSync(path.join(store, 'lfs', 'objects', wrong.slice(0, 2), wrong.slice(2, 4), wrong), 'not other')
+    const into = path.join(repos.root, 'copies')
+    const objects = {
+      store: path.join(store, 'lfs', 'objects'),
+      objects: [
+        { oid, size: 5000 },
+        { oid: linkOid, size: 100 },
+        { oid: wrong, size: 9 }
+      ]
+    }
+    expect(copyChecked(objects, into).map(o => o.oid)).toEqual([linkOid, wrong])
+    expect(fs.readFileSync(path.join(into, oid.slice(0, 2), oid.slice(2, 4), oid))).toEqual(content)
+    expect(fs.existsSync(path.join(into, linkOid.slice(0, 2), linkOid.slice(2, 4), linkOid))).toBe(false)
+    // Into a repository whose lfs folder is a link: nothing; into one with a plain folder: the checked object.
+    const linkedRepo = path.join(repos.root, 'linked.git')
+    fs.mkdirSync(linkedRepo)
+    fs.symlinkSync(path.join(repos.root, 'elsewhere'), path.join(linkedRepo, 'lfs'))
+    fs.mkdirSync(path.join(repos.root, 'elsewhere'))
+    expect(storeObjects(objects.store, linkedRepo, [oid])).toBe(0)
+    expect(fs.readdirSync(path.join(repos.root, 'elsewhere'))).toEqual([])
+    const plainRepo = path.join(repos.root, 'plain.git')
+    fs.mkdirSync(plainRepo)
+    expect(storeObjects(objects.store, plainRepo, [oid, wrong])).toBe(1)
+    expect(fs.readFileSync(objectIn(plainRepo))).toEqual(content)
+    expect(storeObjects(objects.store, plainRepo, [oid])).toBe(0)
   })
 })
