@@ -174,6 +174,20 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
     }
   )
 
+  it('a staged LFS file weighs what its object does: over rescue-max-size, it is left out first and named, and the rest is sent', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'lfs', rescue: 'branch', 'rescue-max-size': '4KB' })
+    const wt = main.outputs['worktree-path']
+    addModel(wt, 'staged')
+    write(wt, 'notes.txt', 'a small note\n')
+    const [post] = await j.runPosts()
+    const said = warnings(post).join('\n')
+    expect(said).toContain('Rescue: left out 1 file(s) over the size limit: model.bin.')
+    expect(said).toContain('pushed to the branch agent-worktree-rescue/lfs/agents-5-1')
+    expect(git(repos.origin, 'show', 'agent-worktree-rescue/lfs/agents-5-1:notes.txt')).toBe('a small note')
+    expect(fs.existsSync(objectIn(repos.origin))).toBe(false)
+  })
+
   it('an object the LFS server of enter does not take: the branch is not pushed (its commits would count as saved), and the rescue says why', async () => {
     git(repos.clone, 'config', 'lfs.url', 'http://127.0.0.1:1/lfs')
     const j = job()

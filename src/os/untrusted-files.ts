@@ -276,7 +276,7 @@ export function copyRegular(from: fs.PathLike, to: string, max = Number.MAX_SAFE
 }
 
 /** Copies what an open descriptor reads to a new file `to`, a chunk at a time. */
-export function copyOpen(fd: number, to: fs.PathLike): boolean {
+export function copyOpen(fd: number, to: string): boolean {
   const out = fs.openSync(to, 'wx', 0o600)
   try {
     const buffer = Buffer.alloc(CHUNK)

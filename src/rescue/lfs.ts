@@ -59,16 +59,45 @@ export async function pointedTo(git: Git, commonDir: string, revisions: string):
     .filter(Boolean)
   if (!small.length) return undefined
   const checked = (await git.exec(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], { input: `${small.join('\n')}\n` })).split('\n')
-  // A pointer is at least its three lines long.
-  const candidates = checked.filter(line => / blob (\d+)$/.test(line) && Number(line.slice(line.lastIndexOf(' ') + 1)) >= 100).map(line => line.split(' ')[0])
-  if (!candidates.length) return undefined
-  const objects = new Map<string, LfsObject>()
-  for (const content of await blobContents(git, candidates)) {
-    const pointer = pointerOf(content)
-    // Only what the store holds, at the pointer's size: an object it never had is not this repository's to send.
-    if (pointer && fs.lstatSync(objectPath(store, pointer.oid), { throwIfNoEntry: false })?.size === pointer.size) objects.set(pointer.oid, pointer)
-  }
+  const blobs = checked.filter(line => / blob \d+$/.test(line)).map(line => ({ blob: line.split(' ')[0], size: Number(line.split(' ')[2]) }))
+  // Only what the store holds, at the pointer's size: an object it never had is not this repository's to send.
+  const pointers = await storedPointers(git, commonDir, blobs)
+  const objects = new Map([...pointers.values()].map(pointer => [pointer.oid, pointer]))
   return objects.size ? { store, objects: [...objects.values()] } : undefined
+}
+
+/**
+ * The objects that the blobs among `blobs` that are LFS pointers name, where the store holds them, by blob id. No
+ * git call without a store, or without a blob of a pointer's size.
+ */
+export async function storedPointers(git: Git, commonDir: string, blobs: { blob: string; size: number }[]): Promise<Map<string, LfsObject>> {
+  const store = lfsStore(commonDir)
+  if (kindOf(store) !== 'directory') return new Map()
+  const pointers = await pointersAmong(git, blobs)
+  for (const [blob, pointer] of pointers) if (!inStore(store, pointer)) pointers.delete(blob)
+  return pointers
+}
+
+/** The objects that the blobs among `blobs` that are LFS pointers name, by blob id; no git call without a blob of a pointer's size. */
+export async function pointersAmong(git: Git, blobs: { blob: string; size: number }[]): Promise<Map<string, LfsObject>> {
+  // A pointer is at least its three lines long.
+  const small = blobs.filter(b => b.size >= 100 && b.size < MAX_POINTER_BYTES)
+  const found = new Map<string, LfsObject>()
+  if (!small.length) return found
+  const contents = await blobContents(
+    git,
+    small.map(b => b.blob)
+  )
+  small.forEach((b, i) => {
+    const pointer = pointerOf(contents[i])
+    if (pointer) found.set(b.blob, pointer)
+  })
+  return found
+}
+
+/** The store holds the object, at its size (its bytes are checked where they are sent or stored). */
+export function inStore(store: string, object: LfsObject): boolean {
+  return fs.lstatSync(objectPath(store, object.oid), { throwIfNoEntry: false })?.size === object.size
 }
 
 /** The bytes of each blob, in one git call ("<id> blob <size>", the bytes, a newline). */
@@ -99,30 +128,34 @@ export function copyChecked(objects: LfsObjects, into: string): LfsObject[] {
   return failed
 }
 
+/** Copies the object from the store to a new file `to`; true when its bytes are what its name says (else no copy is left). */
+export function copyObject(store: string, object: LfsObject, to: fs.PathLike): boolean {
+  return copyHashed(objectPath(store, object.oid), to, object)
+}
+
 /** Copies a regular file to a new file `to` while hashing it; true when its bytes are the object's (else no copy is left). */
-function copyHashed(from: string, to: string, object: LfsObject): boolean {
+function copyHashed(from: string, to: fs.PathLike, object: LfsObject): boolean {
   const fd = openRegular(from)
   if (fd === undefined) return false
+  let out: number | undefined
   try {
-    const out = fs.openSync(to, 'wx', 0o600)
+    out = fs.openSync(to, 'wx', 0o600)
     const hash = createHash('sha256')
+    const buffer = Buffer.alloc(1024 * 1024)
     let size = 0
-    try {
-      const buffer = Buffer.alloc(1024 * 1024)
-      for (let read; (read = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; size += read) {
-        hash.update(buffer.subarray(0, read))
-        fs.writeSync(out, buffer, 0, read)
-      }
-    } finally {
-      fs.closeSync(out)
+    for (let read; (read = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; size += read) {
+      hash.update(buffer.subarray(0, read))
+      fs.writeSync(out, buffer, 0, read)
     }
     if (size === object.size && hash.digest('hex') === object.oid) return true
   } catch {
     // not copied
   } finally {
     fs.closeSync(fd)
+    if (out !== undefined) fs.closeSync(out)
   }
-  fs.rmSync(to, { force: true })
+  // Only a copy of our own is taken away: a file that was there already stays.
+  if (out !== undefined) fs.rmSync(to, { force: true })
   return false
 }
 

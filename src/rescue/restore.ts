@@ -20,9 +20,9 @@ import { parseSnapshotMessage, INDEX_SUBJECT, TRAILERS } from './snapshot-messag
 import { dropKeptRef } from './snapshot.js'
 import { restoredRef, restoreRef } from '../record/refs.js'
 import { STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
-import { copyOpen, inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
+import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
-import { blobContents, downloadObjects, lfsEndpoint, lfsStore, objectPath, pointerOf, storeObjects } from './lfs.js'
+import { blobContents, copyObject, downloadObjects, inStore, lfsEndpoint, lfsStore, pointersAmong, storeObjects, type LfsObject } from './lfs.js'
 
 /** How long the artifact service may take to list and hand over a rescue. */
 const RESTORE_TIME_LIMIT_MS = 5 * 60_000
@@ -495,16 +495,11 @@ async function smudgeLfs(git: Git, record: WorktreeRecord, commonDir: string, in
   }
   if (!entries.length) return []
   const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number)
-  const small = entries.filter((_, i) => sizes[i] >= 100 && sizes[i] < 1024)
-  if (!small.length) return []
-  const contents = await blobContents(
+  const found = await pointersAmong(
     git,
-    small.map(e => e.blob)
+    entries.map((e, i) => ({ blob: e.blob, size: sizes[i] }))
   )
-  const pointers = small.flatMap((e, i) => {
-    const pointer = pointerOf(contents[i])
-    return pointer ? [{ ...e, oid: pointer.oid }] : []
-  })
+  const pointers = entries.flatMap(e => (found.has(e.blob) ? [{ ...e, object: found.get(e.blob)! }] : []))
   if (!pointers.length) return []
   const input = Buffer.from(pointers.map(p => `${p.file}\0`).join(''), 'latin1')
   const attrs = (await git.exec(['check-attr', '-z', '--cached', '--stdin', 'filter'], { input, encoding: 'latin1' })).split('\0')
@@ -512,9 +507,9 @@ async function smudgeLfs(git: Git, record: WorktreeRecord, commonDir: string, in
   for (let i = 0; i + 2 < attrs.length; i += 3) if (attrs[i + 2] === driver) smudged.add(attrs[i])
   const store = lfsStore(commonDir)
   const lfsFiles = pointers.filter(p => smudged.has(p.file))
-  const missing = lfsFiles.filter(p => kindOf(objectPath(store, p.oid)) !== 'file')
+  const missing = lfsFiles.filter(p => !inStore(store, p.object))
   const unfetched = missing.length ? await fetchObjects(commonDir, record, missing) : undefined
-  const written = lfsFiles.filter(p => kindOf(objectPath(store, p.oid)) === 'file' && writeObject(record.path, p, objectPath(store, p.oid)))
+  const written = lfsFiles.filter(p => inStore(store, p.object) && writeObject(record.path, p, store))
   // The index's entries again, without the sizes of the pointers the checkout wrote: git compares the files through
   // the filter then, instead of calling a file of another size changed.
   if (written.length)
@@ -525,7 +520,7 @@ async function smudgeLfs(git: Git, record: WorktreeRecord, commonDir: string, in
     .filter(p => !written.includes(p))
     .map(p => ({
       file: Buffer.from(p.file, 'latin1').toString('utf8'),
-      why: `its Git LFS object ${p.oid.slice(0, 12)} is not here${unfetched ? ` (${unfetched})` : ''}: the file holds its pointer`
+      why: `its Git LFS object ${p.object.oid.slice(0, 12)} is not here${unfetched ? ` (${unfetched})` : ''}: the file holds its pointer`
     }))
 }
 
@@ -552,21 +547,22 @@ async function fetchObjects(commonDir: string, record: WorktreeRecord, pointers:
   }
 }
 
-/** Replaces the pointer a checkout wrote with the object's bytes, copied from the store without following a link; whether it did. */
-function writeObject(folder: string, entry: Entry, object: string): boolean {
-  const fd = openRegular(object)
-  if (fd === undefined) return false
+/**
+ * Replaces the pointer a checkout wrote with the object's bytes, copied from the store (without following a link)
+ * and checked against its name on the way; whether it did.
+ */
+function writeObject(folder: string, entry: Entry & { object: LfsObject }, store: string): boolean {
+  const full = inside(folder, entry.file, 'latin1')
+  if (!reachedWithoutLinks(folder, entry.file, 'latin1') || kindOf(full) !== 'file') return false
+  const copy = Buffer.concat([full, Buffer.from('.agent-worktree-lfs')])
   try {
-    const full = inside(folder, entry.file, 'latin1')
-    if (!reachedWithoutLinks(folder, entry.file, 'latin1') || kindOf(full) !== 'file') return false
-    fs.rmSync(full)
-    copyOpen(fd, full)
-    fs.chmodSync(full, (entry.mode === '100755' ? 0o777 : 0o666) & ~process.umask())
+    if (!copyObject(store, entry.object, copy)) return false
+    fs.chmodSync(copy, (entry.mode === '100755' ? 0o777 : 0o666) & ~process.umask())
+    fs.renameSync(copy, full)
     return true
   } catch {
+    fs.rmSync(copy, { force: true })
     return false
-  } finally {
-    fs.closeSync(fd)
   }
 }
 

@@ -23,7 +23,7 @@ import {
 } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { keptRef } from '../record/refs.js'
-import { pointedTo, type LfsObjects } from './lfs.js'
+import { pointedTo, storedPointers, type LfsObjects } from './lfs.js'
 import { IDENTITY, INDEX_SUBJECT, snapshotMessage } from './snapshot-message.js'
 import type { BroughtIn, WorktreeRecord } from '../record/state-helper.js'
 
@@ -121,7 +121,7 @@ export async function keepSnapshot(input: {
     else await git.exec(['read-tree', '--empty'])
     const leftOut: LeftOut[] = ownRepositories(findings)
     const changed = folder ? await changedFiles(made, facts, folder, findings, leftOut) : []
-    const staged = await stagedBlobs(made)
+    const staged = await stagedBlobs(made, repo.commonDir)
     const over = overLimit(folder, changed, staged, facts.rescueMaxBytes)
     leftOut.push(...over.map(file => ({ file: display(file), why: OVER_LIMIT })))
     const secret = staged.filter(s => made.brought.has(s.blob)).map(s => s.file)
@@ -296,8 +296,11 @@ interface Staged {
   size: number
 }
 
-/** Index entries whose content differs from HEAD (new blobs), with their sizes: the staged work. */
-async function stagedBlobs(made: Made): Promise<Staged[]> {
+/**
+ * Index entries whose content differs from HEAD (new blobs), with their sizes: the staged work. A staged LFS file
+ * weighs what its object does, where the store has it: that is what a rescue sends of it.
+ */
+async function stagedBlobs(made: Made, commonDir: string): Promise<Staged[]> {
   const raw = await made.git.exec(['diff-index', '--cached', '-z', '--raw', '--no-renames', '--ignore-submodules=all', made.headTree], { encoding: 'latin1' })
   const fields = raw.split('\0')
   const entries: { file: string; blob: string }[] = []
@@ -308,7 +311,9 @@ async function stagedBlobs(made: Made): Promise<Staged[]> {
   }
   if (!entries.length) return []
   const sizes = (await made.git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n')
-  return entries.map((e, i) => ({ ...e, size: Number(sizes[i]) || 0 }))
+  const staged = entries.map((e, i) => ({ ...e, size: Number(sizes[i]) || 0 }))
+  const pointers = await storedPointers(made.git, commonDir, staged)
+  return staged.map(s => ({ ...s, size: pointers.get(s.blob)?.size ?? s.size }))
 }
 
 /** The largest changed files, on disk and staged, left out until the rest fit in `limit` bytes. */
