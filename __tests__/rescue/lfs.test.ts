@@ -202,6 +202,30 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
   })
 })
 
+describe.skipIf(!HAS_LFS)('the push input sends the Git LFS objects first', () => {
+  it('a commit adding an LFS file: its object goes to the LFS server of enter, then the commit; the worktree, all saved, goes', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'pushed' })
+    addModel(main.outputs['worktree-path'], 'committed')
+    const exit = await j.uses('exit', { push: 'true' })
+    expect(exit.exitCode, exit.stdout).toBe(0)
+    expect(fs.readFileSync(objectIn(repos.origin))).toEqual(content)
+    expect(exit.outputs).toMatchObject({ pushed: 'true', removed: 'true', reason: 'clean' })
+  })
+
+  it('an object the LFS server of enter does not take: the commit is not pushed, the step fails, and the worktree is kept with its work', async () => {
+    git(repos.clone, 'config', 'lfs.url', 'http://127.0.0.1:1/lfs')
+    const j = job()
+    const main = await j.uses('.', { name: 'pushed' })
+    addModel(main.outputs['worktree-path'], 'committed')
+    const exit = await j.uses('exit', { push: 'true', rescue: 'none' })
+    expect(exit.exitCode).not.toBe(0)
+    expect(exit.stdout).toMatch(/git lfs push origin of 1 object\(s\) .*failed: .*127\.0\.0\.1:1.*so the commit was not pushed either/s)
+    expect(git(repos.origin, 'branch', '--list', main.outputs.branch)).toBe('')
+    expect(exit.outputs).toMatchObject({ removed: 'false' })
+  })
+})
+
 describe('the objects of a store, checked by their names', () => {
   const pointer = (o: string, size: number): Buffer => Buffer.from(`version https://git-lfs.github.com/spec/v1\noid sha256:${o}\nsize ${size}\n`)
 

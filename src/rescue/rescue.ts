@@ -15,7 +15,7 @@ import { linesOf } from '../os/untrusted-files.js'
 import { rescueName } from './names.js'
 import type { OnRemote } from '../gate/safety-gate.js'
 import { sent, type Snapshot } from './snapshot.js'
-import { copyChecked, lfsEndpoint, lfsStore, objectPath, uploadObjects, type LfsObject } from './lfs.js'
+import { copyChecked, lfsEndpoint, lfsStore, objectPath, uploadObjects, type LfsObject, type LfsObjects } from './lfs.js'
 import type { BroughtIn, PushTarget, WorktreeRecord } from '../record/state-helper.js'
 
 /** What a rescue may take, all targets together: the runner gives a cancelled job's posts little time. */
@@ -91,7 +91,7 @@ export async function rescue(
   if (withheld) return { targets, snapshot, withheld, failures: [] }
   const result: RescueResult = { targets, snapshot, failures: [] }
   const deadline = Date.now() + RESCUE_TIME_LIMIT_MS
-  const lfs = checkedObjects(repo, snapshot)
+  const lfs = snapshot.lfs && checkedObjects(repo, snapshot.lfs)
   try {
     if (lfs?.unread.length) result.lfsUnread = lfs.unread.map(o => o.oid)
     if (targets.includes('branch')) {
@@ -117,11 +117,29 @@ interface CheckedObjects {
   unread: LfsObject[]
 }
 
-function checkedObjects(repo: Repository, snapshot: Snapshot): CheckedObjects | undefined {
-  if (!snapshot.lfs) return undefined
+function checkedObjects(repo: Repository, objects: LfsObjects): CheckedObjects {
   const view = openView({ objects: path.join(repo.commonDir, 'objects') })
-  const unread = copyChecked(snapshot.lfs, lfsStore(view.dir))
-  return { view, unread, sent: snapshot.lfs.objects.filter(o => !unread.includes(o)) }
+  const unread = copyChecked(objects, lfsStore(view.dir))
+  return { view, unread, sent: objects.objects.filter(o => !unread.includes(o)) }
+}
+
+/**
+ * Sends Git LFS objects to the LFS server of the remote of enter (pushObjects), before a push of the commits that
+ * point to them (the push input's); why not, when not.
+ */
+export async function sendObjects(
+  repo: Repository,
+  objects: LfsObjects,
+  target: PushTarget,
+  base: string | undefined,
+  deadline: number
+): Promise<string | undefined> {
+  const lfs = checkedObjects(repo, objects)
+  try {
+    return (await pushObjects(lfs, target, base, deadline))?.said
+  } finally {
+    lfs.view.dispose()
+  }
 }
 
 /**
