@@ -70,19 +70,20 @@ function addModel(wt: string, how: 'committed' | 'staged'): void {
   fs.writeFileSync(path.join(wt, 'model.bin'), content)
   git(wt, 'add', 'model.bin')
   if (how === 'committed') git(wt, 'commit', '--quiet', '-m', 'a model')
-  // git-lfs stored the object in the repository's LFS store; the commit or index holds its pointer.
-  expect(fs.readFileSync(objectIn(path.join(repos.clone, '.git')))).toEqual(content)
+  // git-lfs stored the object in the repository's LFS store (a clone's own); the commit or index holds its pointer.
+  expect(fs.readFileSync(objectIn(git(wt, 'rev-parse', '--path-format=absolute', '--git-common-dir')))).toEqual(content)
 }
 
 describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and index point to', () => {
   it.for([
-    ['committed', 'branch'],
-    ['staged', 'artifact']
+    ['committed', 'branch', 'worktree'],
+    ['staged', 'artifact', 'worktree'],
+    ['staged', 'artifact', 'clone']
   ] as const)(
-    'a %s LFS file: the object goes to the LFS server of the remote of enter and into the artifact; a restore of the %s on a fresh machine writes its bytes',
-    async ([how, from]) => {
+    'a %s LFS file: the object goes to the LFS server of the remote of enter and into the artifact; a restore of the %s on a fresh machine writes its bytes (isolation: %s)',
+    async ([how, from, isolation]) => {
       const j = job()
-      const main = await j.uses('.', { name: 'lfs', rescue: 'artifact,branch' })
+      const main = await j.uses('.', { name: 'lfs', rescue: 'artifact,branch', isolation })
       expect(main.exitCode, main.stdout).toBe(0)
       addModel(main.outputs['worktree-path'], how)
       const [post] = await j.runPosts()
@@ -118,11 +119,11 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
       git(repos.root, 'clone', '--quiet', repos.origin, fresh)
       lfsClone(fresh)
       const later = job(fresh, { GITHUB_JOB: 'publish' })
-      const restored = await later.uses('.', { restore: from === 'artifact' ? artifact! : branch! })
+      const restored = await later.uses('.', { restore: from === 'artifact' ? artifact! : branch!, isolation })
       expect(restored.exitCode, restored.stdout).toBe(0)
       const wt = restored.outputs['worktree-path']
       expect(fs.readFileSync(path.join(wt, 'model.bin'))).toEqual(content)
-      expect(fs.readFileSync(objectIn(path.join(fresh, '.git')))).toEqual(content)
+      expect(fs.readFileSync(objectIn(git(wt, 'rev-parse', '--path-format=absolute', '--git-common-dir')))).toEqual(content)
       // git reads the file as the pointer the index holds: nothing changed on disk but what was rescued.
       expect(git(wt, 'status', '--porcelain')).toBe(how === 'staged' ? 'A  model.bin' : '')
       expect(git(wt, 'show', `${how === 'staged' ? '' : 'HEAD'}:model.bin`)).toContain(`oid sha256:${oid}`)

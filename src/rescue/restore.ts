@@ -507,6 +507,13 @@ async function smudgeLfs(git: Git, record: WorktreeRecord, commonDir: string, in
   for (let i = 0; i + 2 < attrs.length; i += 3) if (attrs[i + 2] === driver) smudged.add(attrs[i])
   const store = lfsStore(commonDir)
   const lfsFiles = pointers.filter(p => smudged.has(p.file))
+  // A clone's store: an artifact's objects went into the original's.
+  if (commonDir !== record.commonDir)
+    storeObjects(
+      lfsStore(record.commonDir),
+      commonDir,
+      lfsFiles.filter(p => !inStore(store, p.object)).map(p => p.object.oid)
+    )
   const missing = lfsFiles.filter(p => !inStore(store, p.object))
   const unfetched = missing.length ? await fetchObjects(commonDir, record, missing) : undefined
   const written = lfsFiles.filter(p => inStore(store, p.object) && writeObject(record.path, p, store))
