@@ -175,6 +175,20 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
     }
   )
 
+  it('a git-lfs the agent wrote into a folder of PATH after enter, before the one of enter: the git-lfs of enter sends the objects', async () => {
+    const bin = path.join(repos.root, 'bin')
+    fs.mkdirSync(bin)
+    const marker = path.join(repos.root, 'planted-ran')
+    const j = job(repos.clone, { PATH: `${bin}${path.delimiter}${process.env.PATH}` })
+    const main = await j.uses('.', { name: 'lfs', rescue: 'branch' })
+    addModel(main.outputs['worktree-path'], 'committed')
+    fs.writeFileSync(path.join(bin, 'git-lfs'), `#!/bin/sh\ntouch ${marker}\nexit 1\n`, { mode: 0o755 })
+    const [post] = await j.runPosts()
+    expect(warnings(post).join('\n')).toContain('pushed to the branch agent-worktree-rescue/lfs/agents-5-1')
+    expect(fs.readFileSync(objectIn(repos.origin))).toEqual(content)
+    expect(fs.existsSync(marker)).toBe(false)
+  })
+
   it('a staged LFS file weighs what its object does: over rescue-max-size, it is left out first and named, and the rest is sent', async () => {
     const j = job()
     const main = await j.uses('.', { name: 'lfs', rescue: 'branch', 'rescue-max-size': '4KB' })

@@ -11,6 +11,8 @@ import type { Promisor } from './sealed-git.js'
 import type { FilterDriver } from '../record/state-helper.js'
 import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { kindOf, readSmall } from '../os/untrusted-files.js'
+import { shellQuote } from '../os/processes.js'
+import { findProgram } from './git-setup.js'
 
 export interface Repository {
   /** Top level of the working tree the path belongs to. */
@@ -76,7 +78,7 @@ export async function readConfigAtEnter(
     if (filter) {
       const driver = (filters[filter[1]] ??= {})
       if (filter[2].toLowerCase() === 'required') driver.required = !/^(false|no|off|0)$/i.test(value)
-      else driver[filter[2].toLowerCase() as 'clean' | 'smudge' | 'process'] = value
+      else driver[filter[2].toLowerCase() as 'clean' | 'smudge' | 'process'] = programOfEnter(value)
     }
     const remote = /^remote\.(.+)\.(url|pushurl|promisor|partialclonefilter|lfsurl|lfspushurl)$/i.exec(key)
     if (remote) urls.set(remote[1], { ...urls.get(remote[1]), [remote[2].toLowerCase()]: value })
@@ -111,6 +113,18 @@ function lfsOf(values: Map<string, string>, remote: RemoteAtEnter): Pick<PushTar
   for (const key of ['lfs.pushurl', 'lfs.url'] as const) if (values.get(key)) lfs[key] = values.get(key)!
   for (const key of ['lfspushurl', 'lfsurl'] as const) if (remote[key]) lfs[key] = remote[key]
   return Object.keys(lfs).length ? { lfs } : {}
+}
+
+/**
+ * A filter's command with its program as PATH names it now, at enter (`git-lfs filter-process` becomes
+ * `/usr/bin/git-lfs filter-process`): a program of that name a later step puts into a folder before it on PATH
+ * never runs in our steps. A command that starts otherwise (a path, a variable, quotes) is kept as it is.
+ */
+function programOfEnter(command: string): string {
+  const name = /^([A-Za-z0-9._+-]+)(?=\s|$)/.exec(command)?.[1]
+  // On Windows, git's shell takes a program's path in other quotes than sh: the command stays as it is.
+  const found = name && process.platform !== 'win32' ? findProgram(process.env, name) : undefined
+  return found ? `${shellQuote(found)}${command.slice(name!.length)}` : command
 }
 
 /** A partial clone's promisor remote: a fetch through a view asks it as the clone would. */

@@ -184,7 +184,8 @@ export async function uploadObjects(
     config: [...endpoint, ['lfs.locksverify', 'false']],
     ...options,
     interruptible: true,
-    remote: true
+    remote: true,
+    lfs: true
   })
 }
 
@@ -278,6 +279,7 @@ export async function downloadObjects(
     config: target.endpoint ? [['lfs.url', remote]] : [],
     ...options,
     interruptible: true,
-    remote: true
+    remote: true,
+    lfs: true
   })
 }
