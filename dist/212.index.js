@@ -12,8 +12,8 @@ __webpack_require__.d(__webpack_exports__, {
   restoreInto: () => (/* binding */ restoreInto)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 12 modules
-var core = __webpack_require__(3894);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
+var core = __webpack_require__(77094);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
 // EXTERNAL MODULE: external "node:fs"
@@ -234,7 +234,7 @@ async function rescueBranches(repo, push) {
     const view = (0,sealed_git/* openView */.e8)({ objects: external_node_path_.join(repo.commonDir, 'objects') });
     const listed = await view.git
         .run(['ls-remote', '--refs', '--end-of-options', push.url, `refs/heads/${rescue_names/* RESCUE_PREFIX */.jf}/*`], {
-        stallMs: rescue/* STALL_MS */.Gn,
+        stallMs: git_command_manager/* STALL_MS */.Gn,
         interruptible: true,
         remote: true,
         env: { GIT_ALLOW_PROTOCOL: rescue/* REMOTE_PROTOCOLS */.Rq }
@@ -277,7 +277,7 @@ async function fetchFrom(repo, push, what, options = []) {
     const haves = (await repo.git.exec(['for-each-ref', '--format=%(objectname)', 'refs/remotes/'])).split('\n').filter(Boolean);
     const head = await repo.git.resolveCommit('HEAD');
     const { result, refs } = await (0,sealed_git/* fetchThroughView */.z$)(repo.commonDir, { haves: head ? [head, ...haves] : haves }, [...options, '--end-of-options', push.url, ...what], {
-        stallMs: rescue/* STALL_MS */.Gn,
+        stallMs: git_command_manager/* STALL_MS */.Gn,
         env: { GIT_ALLOW_PROTOCOL: rescue/* REMOTE_PROTOCOLS */.Rq }
     });
     for (const [ref, id] of refs)

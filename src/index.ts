@@ -1,13 +1,12 @@
-// The one bundle of the action, dist/index.js, for all four stages. The runner starts each stage from
-// the file action.yml, exit/action.yml or run/action.yml names (dist/main/index.js, dist/post/index.js,
-// dist/exit/index.js, dist/run/index.js), a line that calls start() with its stage (written by scripts/bundle.mjs): the
-// stages share nearly all their code, and each chunk ships once.
+// The action's bundle, dist/index.js, for the main, post and exit stages. The runner starts each stage from the
+// file action.yml or exit/action.yml names (dist/main/index.js, dist/post/index.js, dist/exit/index.js), a line
+// that calls start() with its stage (written by scripts/bundle.mjs): the stages share nearly all their code, and
+// each chunk ships once. The run sub-action has a bundle of its own (src/run.ts).
 import { run as exitStep } from './stages/exit.js'
 import { run as enter } from './stages/main.js'
 import { run as post } from './stages/post.js'
-import { run as runStep } from './stages/run.js'
 
-const STAGES = { main: enter, post, exit: exitStep, run: runStep }
+const STAGES = { main: enter, post, exit: exitStep }
 
 export type Stage = keyof typeof STAGES
 

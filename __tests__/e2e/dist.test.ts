@@ -1,6 +1,6 @@
-// Covers: scripts/bundle.mjs, src/index.ts: dist/ and the stage files action.yml names.
+// Covers: scripts/bundle.mjs, src/index.ts, src/run.ts: dist/ and the stage files action.yml names.
 // dist/ as the runner gets it: one bundle for the three stages, each chunk once, and the file action.yml
-// and exit/action.yml name for each stage starting that stage of the bundle.
+// and exit/action.yml name for each stage starting that stage of the bundle; the run sub-action's own bundle.
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -49,5 +49,18 @@ describe('dist/', () => {
     }
     expect(JSON.parse(fs.readFileSync(path.join(dist, 'package.json'), 'utf8'))).toEqual({ type: 'module' })
     expect(fs.readFileSync(path.join(dist, 'index.js'), 'utf8')).toMatch(/export\s*\{[^}]*\bstart\b[^}]*\}/)
+  })
+
+  it("gives the run sub-action a bundle of its own, which loads neither @actions/core nor sandbox-runtime's manager before the command", () => {
+    const runs = (parse(fs.readFileSync(path.join(ROOT, 'run', 'action.yml'), 'utf8')) as { runs: Record<string, string> }).runs
+    expect(path.relative(ROOT, path.resolve(ROOT, 'run', runs.main))).toBe('dist/run/index.js')
+    const bundle = fs.readFileSync(path.join(dist, 'run', 'index.js'), 'utf8')
+    // What node loads with it: node's own modules, nothing of the action's bundle.
+    expect([...bundle.matchAll(/\bimport\s*[^;()]*?from\s*["']([^"']+)["']/g)].map(m => m[1])).toEqual(['module'])
+    // Its chunks load through import(), when the stage asks for them: none of these is in what node loads first.
+    // undici (@actions/core's HTTP client), node-forge (sandbox-runtime's TLS), zod (its config schemas).
+    for (const heavy of ['undici', 'Digital Bazaar', 'ZodError']) expect(bundle.includes(heavy), heavy).toBe(false)
+    // sandbox-runtime's seccomp helper, where the bundled library looks for it: beside its chunks.
+    for (const arch of ['x64', 'arm64']) expect(fs.statSync(path.join(dist, 'run', 'vendor', 'seccomp', arch, 'apply-seccomp')).mode & 0o111).toBeTruthy()
   })
 })

@@ -1,3 +1,4 @@
+// Covers: src/stages/run.ts, src/sandbox/run-confined.ts.
 // The run sub-action, through the committed bundles, with the real sandbox (sandbox-runtime over bubblewrap):
 // the agent's git work succeeds in the worktree; what would reach our steps or the job (the job's home, the
 // file-command files, RUNNER_TEMP, hooks, the original checkout, the runtime token, a process left running) is
@@ -203,4 +204,75 @@ echo "pid-1 $(cat /proc/1/cmdline | tr '\\0' ' ')"
     expect(listed()).toEqual(before)
     expect(fs.readdirSync(path.join(repos.root, 'runner', '_temp')).filter(name => name.startsWith('agent-worktree-run-'))).toEqual([])
   })
+
+  it('runs the git of enter, never one an earlier step put on GITHUB_PATH', async () => {
+    const j = job()
+    await j.uses('.', { name: 'planted-git' })
+    // An earlier, unconfined step: a git of its own first on PATH, which notes that it ran and passes the call on.
+    const bin = path.join(repos.root, 'planted-bin')
+    const ran = path.join(repos.root, 'planted-git-ran')
+    fs.mkdirSync(bin)
+    fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$*" >> ${ran}\nexec /usr/bin/git "$@"\n`, { mode: 0o755 })
+    j.addPath(bin)
+    const run = await j.uses('run', { command: 'true' })
+    expect(run.exitCode, run.stderr).toBe(0)
+    expect(fs.existsSync(ran) ? fs.readFileSync(ran, 'utf8') : '').toBe('')
+  })
+
+  it('takes every path as a name: a checkout whose folder holds glob characters is confined as any other', async () => {
+    const clone = path.join(repos.root, 'work', 'my[1]*repo?')
+    git(repos.root, 'clone', '--quiet', repos.origin, clone)
+    const j = new Job({ workspace: clone, temp: path.join(repos.root, 'runner', '_temp'), env: { GITHUB_RUN_ID: '5', GITHUB_JOB: 'agents', HOME: home } })
+    const main = await j.uses('.', { name: 'globbed' })
+    const common = path.join(clone, '.git')
+    const script =
+      TRY +
+      `try commit sh -c 'echo change > file.txt && git add file.txt && git commit -q -m work'
+try common-config sh -c 'echo "[core]" >> ${common}/config'
+try common-hooks touch ${common}/hooks/pre-push
+try checkout touch ${clone}/planted
+`
+    const run = await j.uses('run', { command: script })
+    expect(run.exitCode, run.stderr).toBe(0)
+    expect(run.stdout).toBe('commit ok\ncommon-config refused\ncommon-hooks refused\ncheckout refused\n')
+    expect(git(main.outputs['worktree-path'], 'log', '-1', '--format=%s')).toBe('work')
+  })
 })
+
+describe.skipIf(missing !== undefined || process.platform !== 'linux')('the Linux wrapper', () => {
+  it("gives bubblewrap what sandbox-runtime's SandboxManager gives it, for names that look like patterns too", async () => {
+    const { filesystemOf, linuxWrapper, managerWrapper } = await import('../../src/sandbox/run-confined.js')
+    const root = path.join(repos.root, 'a[1]*b?')
+    for (const dir of ['worktree', 'git', 'common/hooks', 'home', 'tmp', 'temp']) fs.mkdirSync(path.join(root, dir), { recursive: true })
+    fs.writeFileSync(path.join(root, 'common', 'config'), '')
+    const filesystem = filesystemOf(
+      {
+        paths: {
+          write: [path.join(root, 'worktree'), path.join(root, 'git'), path.join(root, 'common')],
+          readOnly: [path.join(root, 'common', 'config'), path.join(root, 'common', 'hooks')]
+        }
+      },
+      { home: path.join(root, 'home'), tmp: path.join(root, 'tmp') },
+      { HOME: home, RUNNER_TEMP: path.join(root, 'temp') }
+    )
+    const cwd = process.cwd()
+    process.chdir(path.join(root, 'worktree'))
+    try {
+      const wrapped = []
+      for (const sandbox of [await linuxWrapper(), await managerWrapper(undefined)]) {
+        wrapped.push(await sandbox.wrap('true', filesystem))
+        sandbox.cleanup()
+      }
+      // Only the names of the empty folders sandbox-runtime makes differ from one wrap to the next.
+      const same = (command: string): string => command.replace(/claude-empty-[A-Za-z0-9]+/g, 'claude-empty-X')
+      expect(same(wrapped[0])).toBe(same(wrapped[1]))
+      expect(wrapped[0]).toContain(`--ro-bind ${shellQuoted(path.join(root, 'common', 'config'))}`)
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+})
+
+function shellQuoted(p: string): string {
+  return `'${p.replace(/'/g, `'\\''`)}'`
+}

@@ -3,7 +3,7 @@ import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Git, GitError, throwIfCancelled } from '../git/git-command-manager.js'
+import { Git, GitError, STALL_MS, throwIfCancelled } from '../git/git-command-manager.js'
 import { fetchThroughView, type Promisor } from '../git/sealed-git.js'
 import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
@@ -15,24 +15,18 @@ import { checkWorktreesFolder, exitPlan, planCreate, pushPlan, type Plan } from 
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
-import {
-  readRecordFile,
-  saveRecordState,
-  STATE_COMMON_DIR,
-  writeRecordFile,
-  writeStepFile,
-  type StepFile,
-  type WorktreeRecord
-} from '../record/state-helper.js'
+import { readRecordFile, STATE_COMMON_DIR, writeRecordFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
+import { saveRecordState } from '../runner/step-state.js'
 import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
+import { submoduleUrls } from '../git/submodules.js'
 import { sweep } from './sweep.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
 import { nameItself, sandboxFacts } from '../sandbox/paths.js'
 import { checkOutTaken, takeParked, takeParkedClone, type Taken } from '../exit/worktree-pool.js'
-import { remoteTips, REMOTE_PROTOCOLS, STALL_MS } from '../rescue/rescue.js'
+import { remoteTips, REMOTE_PROTOCOLS } from '../rescue/rescue.js'
 import type { OnRemote } from '../gate/safety-gate.js'
 import { once } from '../os/once.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
@@ -74,6 +68,11 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
       ? await enterByPath(repo, settings, settingsAtEnter, known)
       : await create(repo, settings, folder!, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
     const entry = entryOf(repo.commonDir, record)
+    // Without a .gitmodules checked out, the base has no submodule to ask about: no git call.
+    if (fs.existsSync(path.join(record.path, '.gitmodules'))) {
+      const submodules = await submoduleUrls(repo.git, record.baseSha, entries, settingsAtEnter.push && remotes[settingsAtEnter.push.remote])
+      if (Object.keys(submodules).length) record.submodules = writeStepFile(submodules, record.token, 'submodules')
+    }
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
     // work and never leaves the machine.

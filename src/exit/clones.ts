@@ -8,12 +8,11 @@
 // but objects.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { Git } from '../git/git-command-manager.js'
+import { STALL_MS, type Git } from '../git/git-command-manager.js'
 import { samePath } from '../os/paths.js'
 import { borrowedRef } from '../record/refs.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { folderOf, listConfig, type ConfigEntry, type Repository } from '../git/repository.js'
-import { STALL_MS } from '../rescue/rescue.js'
 import { privateTemp, quote } from '../git/sealed-git.js'
 import type { WorktreeRecord } from '../record/state-helper.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'

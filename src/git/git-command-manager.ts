@@ -28,6 +28,9 @@ export class CancelledError extends Error {
   }
 }
 
+/** A push, fetch or transfer that says nothing for this long has stalled (RunOptions.stallMs). */
+export const STALL_MS = 30_000
+
 export interface RunOptions {
   /** Written to git's standard input. */
   input?: string | Buffer

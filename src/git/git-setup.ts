@@ -148,3 +148,11 @@ export async function pinRecorded(setup: GitSetup, cwd: string, listEntries: (gi
     globalFile: false
   })
 }
+
+/**
+ * The run sub-action, whose git only reads where the worktree is registered (no remote, no filter): the program of
+ * enter, never one a folder GITHUB_PATH put first names.
+ */
+export function pinProgram(setup: GitSetup): void {
+  pinGit({ exe: setup.exe, variables: {}, settings: [], transport: [], globalFile: true })
+}

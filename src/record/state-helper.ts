@@ -1,5 +1,4 @@
 // What the main step hands to the post step and to the exit sub-action.
-import * as core from '@actions/core'
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -14,14 +13,6 @@ export const STATE_RECORD = 'worktree'
 export const STATE_COMMON_DIR = 'common-dir'
 /** State key of the main step: the ref a restore fetches into, saved before the fetch; the post deletes what is left. */
 export const STATE_RESTORE_REF = 'restore-ref'
-
-/**
- * Saves every state key of the main step, empty, before anything else: the runner applies a step's state after
- * the environment, so a STATE_<key> that a later step exports through GITHUB_ENV never reaches the post.
- */
-export function claimState(): void {
-  for (const key of [STATE_RECORD, STATE_COMMON_DIR, STATE_RESTORE_REF]) core.saveState(key, '')
-}
 
 /** Environment variables that tell later steps (and the exit sub-action) where the job works: hints only. */
 export const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH'
@@ -101,6 +92,11 @@ export interface WorktreeRecord {
   push?: PushTarget
   /** What our git may use: the job's git set-up of enter (git-setup.ts). */
   git?: GitSetup
+  /**
+   * The URL each submodule of the base had at enter, by its path (submodules.ts), in a file likewise (a repository
+   * may have hundreds): the only remote whose word saves a commit in it.
+   */
+  submodules?: StepFile
   /** The branch of that remote an exit pushes the worktree's HEAD to (the push input); none: nothing is pushed. */
   pushTo?: string
   /** The index of the job among the legs of its matrix: rescue names stay apart. */
@@ -163,18 +159,6 @@ export interface RecordHints {
 export type RecordFile = WorktreeRecord & RecordHints & { mac?: string }
 
 const HINT_KEYS = new Set(['exited', 'removing', 'parked', 'parkedHead', 'mac'])
-
-export function saveRecordState(record: WorktreeRecord): void {
-  const text = JSON.stringify(record)
-  if (Buffer.byteLength(text) > MAX_STATE_BYTES)
-    throw new Error(`the worktree's record is ${Buffer.byteLength(text)} bytes, more than the ${MAX_STATE_BYTES} a step's state may hold`)
-  core.saveState(STATE_RECORD, text)
-}
-
-export function loadRecordState(): WorktreeRecord | undefined {
-  const text = core.getState(STATE_RECORD)
-  return text ? (JSON.parse(text) as WorktreeRecord) : undefined
-}
 
 /**
  * The seal of a record: an HMAC of its evidence (everything but the hints) keyed with the job's

@@ -1,9 +1,16 @@
 // Reads and checks the inputs, in one place, into typed settings.
-import * as core from '@actions/core'
 import * as path from 'node:path'
 import { NAME_MAX_LENGTH } from '../record/names.js'
 import { parseRescueName } from '../rescue/names.js'
 import { InputError, type Isolation, type OnExit, type PushRequest, type RescueTarget, type RestoreRequest } from '../record/settings.js'
+
+/**
+ * An input, as the runner gives it (INPUT_<NAME>, spaces as underscores) and as @actions/core's getInput reads it,
+ * trimmed. Read here without @actions/core, whose loading (about 45 ms) the run sub-action's command would wait for.
+ */
+function getInput(name: string): string {
+  return (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim()
+}
 
 export interface EnterSettings {
   /** Worktree name; undefined means generate one. */
@@ -149,7 +156,7 @@ export function parseSize(input: string, value: string): number {
 
 // Control characters have no place in a name, ref or path, and a newline could forge a file-command line.
 function checked(input: string): string {
-  const value = core.getInput(input)
+  const value = getInput(input)
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) {
     throw new InputError(input, value, 'it contains a control character such as a newline', 'Remove it.')
@@ -163,7 +170,7 @@ function optional(input: string): string | undefined {
 
 /** A list of relative paths inside the checkout, one per line or separated by commas. */
 function pathList(input: string): string[] {
-  const value = core.getInput(input)
+  const value = getInput(input)
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/.test(value)) {
     throw new InputError(input, value, 'it contains a control character', 'Remove it; separate paths with newlines or commas.')
@@ -329,10 +336,10 @@ export function getExitSettings(): ExitSettings {
 }
 
 export function getRunSettings(): RunSettings {
-  const command = core.getInput('command')
+  const command = getInput('command')
   if (!command) throw new InputError('command', command, 'it is empty', 'Give the bash commands to run, as in a run: step.')
   const worktreePath = optional('path')
-  const domains = core.getInput('allowed-domains')
+  const domains = getInput('allowed-domains')
   const allowedDomains = [...new Set(domains.split(/[\s,]+/).filter(Boolean))]
   for (const domain of allowedDomains) {
     // Host names (a leading *. for every name under one), an optional :port: what sandbox-runtime takes.

@@ -105,23 +105,45 @@ interface Prepared {
  * could not start is told by what it said, and the command never ran.
  */
 async function confined(confinement: Confinement, prepared: Prepared, env: NodeJS.ProcessEnv): Promise<Ran | { failed: string }> {
-  // Loaded only by this sub-action: the other stages never pay for it.
-  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime')
-  const ran = await sandboxed(SandboxManager, confinement, prepared, env)
-  if ('exitCode' in ran) return ran
-  // What is missing says more than what failed: asked only then (it starts programs of its own).
-  const missing = SandboxManager.checkDependencies().errors
-  return { failed: missing.length ? missing.join(', ') : ran.failed }
+  const filesystem = filesystemOf(confinement, prepared, env)
+  // Without a list, no network namespace and no proxy: the network is open, and nothing waits for a proxy.
+  const network = confinement.allowedDomains.length ? { allowedDomains: confinement.allowedDomains, deniedDomains: [] } : undefined
+  const inner = `printf . >&3 && exec 3>&- 2>&4 4>&- && exec ${prepared.shell.map(shellQuote).join(' ')}`
+  // sandbox-runtime reads the working directory for what it protects there (a .git file, shell settings).
+  const cwd = process.cwd()
+  process.chdir(confinement.worktree)
+  let sandbox: Wrapper | undefined
+  try {
+    sandbox = process.platform === 'linux' && !network ? await linuxWrapper() : await managerWrapper(network)
+    const wrapped = await sandbox.wrap(inner, filesystem)
+    try {
+      return await watch(wrapped, confinement.worktree, prepared.environment)
+    } finally {
+      sandbox.cleanup()
+    }
+  } catch (error) {
+    // What is missing says more than what failed: asked only then (it starts programs of its own).
+    const missing = sandbox?.missing() ?? []
+    return { failed: missing.length ? missing.join(', ') : (error as Error).message }
+  } finally {
+    process.chdir(cwd)
+    await sandbox?.reset()
+  }
 }
 
 /** What a self-hosted runner keeps in its own folder: its credentials (the key it gets jobs with) and its logs. */
 const RUNNER_SECRETS = ['.credentials', '.credentials_rsaparams', '.runner', '.env', '_diag']
 
-type Manager = (typeof import('@anthropic-ai/sandbox-runtime'))['SandboxManager']
+/** What the command may read and write; every entry a name, never a pattern, whatever characters it holds. */
+export interface Filesystem {
+  denyRead: string[]
+  allowWrite: string[]
+  denyWrite: string[]
+}
 
-async function sandboxed(SandboxManager: Manager, confinement: Confinement, prepared: Prepared, env: NodeJS.ProcessEnv): Promise<Ran | { failed: string }> {
+export function filesystemOf(confinement: Pick<Confinement, 'paths'>, prepared: Pick<Prepared, 'home' | 'tmp'>, env: NodeJS.ProcessEnv): Filesystem {
   const home = env.HOME ?? os.homedir()
-  const filesystem = {
+  return {
     // RUNNER_TEMP holds actions/checkout's credentials and the step's files; the runner's own credentials lie beside
     // its work folder (RUNNER_TEMP's parent) by default; the two folders of the job's home sandbox-runtime would make
     // writable, and its own, become empty folders that go with the sandbox.
@@ -134,25 +156,71 @@ async function sandboxed(SandboxManager: Manager, confinement: Confinement, prep
     allowWrite: [...confinement.paths.write, prepared.home, prepared.tmp],
     denyWrite: confinement.paths.readOnly
   }
-  // Without a list, no network namespace and no proxy: the network is open, and nothing waits for a proxy.
-  const network = confinement.allowedDomains.length ? { allowedDomains: confinement.allowedDomains, deniedDomains: [] } : undefined
-  // sandbox-runtime reads the working directory for what it protects there (a .git file, shell settings).
-  const cwd = process.cwd()
-  process.chdir(confinement.worktree)
-  try {
-    if (network) await SandboxManager.initialize({ filesystem, network })
-    const inner = `printf . >&3 && exec 3>&- 2>&4 4>&- && exec ${prepared.shell.map(shellQuote).join(' ')}`
-    const wrapped = await SandboxManager.wrapWithSandbox(inner, 'bash', network ? { filesystem, network } : { filesystem })
-    try {
-      return await watch(wrapped, confinement.worktree, prepared.environment)
-    } finally {
-      SandboxManager.cleanupAfterCommand()
-    }
-  } catch (error) {
-    return { failed: (error as Error).message }
-  } finally {
-    process.chdir(cwd)
-    if (network) await SandboxManager.reset()
+}
+
+/** sandbox-runtime as this step uses it: a command wrapped for a filesystem, cleaned up after. */
+export interface Wrapper {
+  wrap(command: string, filesystem: Filesystem): Promise<string>
+  cleanup(): void
+  reset(): Promise<void>
+  /** What this machine lacks for the sandbox. */
+  missing(): string[]
+}
+
+const names = (paths: string[]): { path: string; literal: true }[] => paths.map(p => ({ path: p, literal: true }))
+
+/**
+ * On Linux with the network open: sandbox-runtime's bubblewrap wrapper alone, given what its SandboxManager gives
+ * it for this filesystem. Loading the manager (its proxies, TLS and schemas: some 65 ms) would delay the command
+ * for nothing it does here.
+ */
+export async function linuxWrapper(): Promise<Wrapper> {
+  const [linux, utils] = await Promise.all([
+    import('@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js'),
+    import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js')
+  ])
+  return {
+    wrap: (command, filesystem) =>
+      linux.wrapCommandWithSandboxLinux({
+        command,
+        needsNetworkRestriction: false,
+        binShell: 'bash',
+        readConfig: { denyOnly: [], literalDenyOnly: filesystem.denyRead },
+        writeConfig: {
+          allowOnly: utils.getDefaultWritePaths({ denyRead: names(filesystem.denyRead) }),
+          literalAllowOnly: filesystem.allowWrite,
+          denyWithinAllow: [],
+          literalDenyWithinAllow: filesystem.denyWrite
+        }
+      }),
+    cleanup: () => linux.cleanupBwrapMountPoints(),
+    reset: async () => {},
+    missing: () => linux.checkLinuxDependencies().errors
+  }
+}
+
+/** sandbox-runtime's SandboxManager: macOS's sandbox, or a network limited to a list of domains, through its proxy. */
+export async function managerWrapper(network: { allowedDomains: string[]; deniedDomains: string[] } | undefined): Promise<Wrapper> {
+  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime')
+  const config = (filesystem: Filesystem) => ({
+    denyRead: names(filesystem.denyRead),
+    allowWrite: names(filesystem.allowWrite),
+    denyWrite: names(filesystem.denyWrite)
+  })
+  let initialized = false
+  return {
+    wrap: async (command, filesystem) => {
+      if (network) {
+        await SandboxManager.initialize({ filesystem: config(filesystem), network })
+        initialized = true
+      }
+      return SandboxManager.wrapWithSandbox(command, 'bash', { filesystem: config(filesystem), ...(network && { network }) })
+    },
+    cleanup: () => SandboxManager.cleanupAfterCommand(),
+    reset: async () => {
+      if (initialized) await SandboxManager.reset()
+    },
+    missing: () => SandboxManager.checkDependencies().errors
   }
 }
 

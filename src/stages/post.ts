@@ -10,7 +10,8 @@ import { settle } from '../git/repository-lock.js'
 import { listConfig } from '../git/repository.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
 import { isRestoreRef } from '../record/refs.js'
-import { loadRecordState, STATE_COMMON_DIR, STATE_RESTORE_REF } from '../record/state-helper.js'
+import { STATE_COMMON_DIR, STATE_RESTORE_REF } from '../record/state-helper.js'
+import { loadRecordState } from '../runner/step-state.js'
 
 /**
  * How long the post waits for another step's hold on the repository: it runs under the main step's time

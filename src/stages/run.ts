@@ -1,19 +1,23 @@
 // The run sub-action: the workflow's command, confined to the worktree this job entered (sandbox/run-confined.ts).
 // What it may write is worked out here from git's own registration of the worktree, never from a file the agent
-// can write.
-import * as core from '@actions/core'
+// can write. Its own bundle (src/run.ts) loads nothing the command does not need to wait for: @actions/core only
+// to say something, sandbox-runtime only to confine.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { findRecord, sealedSetup } from '../exit/find-record.js'
+import { pinProgram } from '../git/git-setup.js'
 import { folderOf } from '../git/repository.js'
 import { childEnvironment } from '../os/processes.js'
+import { ENV_WORKTREE_PATH } from '../record/state-helper.js'
 import { getRunSettings } from '../runner/inputs.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
 import { runConfined } from '../sandbox/run-confined.js'
-import { findRecord } from './exit.js'
 
 export async function run(): Promise<void> {
   try {
     const settings = getRunSettings()
+    const setup = sealedSetup(settings.path ?? process.env[ENV_WORKTREE_PATH])
+    if (setup) pinProgram(setup)
     const found = await findRecord(settings.path)
     if ('gone' in found) throw new Error(`The worktree ${found.gone} is gone: there is nothing to run the command in.`)
     const { record, repo } = found
@@ -28,12 +32,15 @@ export async function run(): Promise<void> {
     const kept = childEnvironment(process.env)
     for (const key of Object.keys(process.env)) if (!(key in kept)) delete process.env[key]
     const ran = await runConfined({ ...settings, worktree, commonDir: repo.commonDir, paths })
-    if (ran.unconfined) core.warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
+    if (ran.unconfined)
+      (await import('@actions/core')).warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
     if (ran.exitCode !== 0) {
+      const core = await import('@actions/core')
       core.error(`The command exited with code ${ran.exitCode}.`)
       process.exitCode = ran.exitCode
     }
   } catch (error) {
+    const core = await import('@actions/core')
     core.setFailed((error as Error).message)
   }
 }

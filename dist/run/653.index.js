@@ -1,8 +1,8 @@
-export const id = 649;
-export const ids = [649];
+export const id = 653;
+export const ids = [653];
 export const modules = {
 
-/***/ 72710:
+/***/ 2710:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -44,7 +44,7 @@ __export(src_exports, {
 module.exports = __toCommonJS(src_exports);
 
 // src/Server.ts
-var import_net2 = __toESM(__webpack_require__(69278));
+var import_net2 = __toESM(__webpack_require__(9278));
 
 // src/types.ts
 var Socks5ConnectionCommand = /* @__PURE__ */ ((Socks5ConnectionCommand2) => {
@@ -245,7 +245,7 @@ var Socks5Connection = class {
 };
 
 // src/connectionHandler.ts
-var import_net = __toESM(__webpack_require__(69278));
+var import_net = __toESM(__webpack_require__(9278));
 function connectionHandler_default(connection, sendStatus) {
   if (connection.command !== "connect") return sendStatus("COMMAND_NOT_SUPPORTED");
   connection.socket.on("error", () => {
@@ -351,7 +351,7 @@ function createServer(opts) {
 
 /***/ }),
 
-/***/ 39445:
+/***/ 9445:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -371,10 +371,10 @@ function createServer(opts) {
  *
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(14723);
-__webpack_require__(61203);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(4723);
+__webpack_require__(1203);
+__webpack_require__(7456);
 
 /* AES API */
 module.exports = forge.aes = forge.aes || {};
@@ -1449,7 +1449,7 @@ function _createCipher(options) {
 
 /***/ }),
 
-/***/ 56087:
+/***/ 6087:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -1460,9 +1460,9 @@ function _createCipher(options) {
  * Copyright (c) 2009-2015 Digital Bazaar, Inc.
  *
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(39445);
-__webpack_require__(84275);
+var forge = __webpack_require__(8561);
+__webpack_require__(9445);
+__webpack_require__(4275);
 
 var tls = module.exports = forge.tls;
 
@@ -1738,15 +1738,15 @@ function compareMacs(key, mac1, mac2) {
 
 /***/ }),
 
-/***/ 20938:
+/***/ 938:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 /**
  * Copyright (c) 2019 Digital Bazaar, Inc.
  */
 
-var forge = __webpack_require__(88561);
-__webpack_require__(27357);
+var forge = __webpack_require__(8561);
+__webpack_require__(7357);
 var asn1 = forge.asn1;
 
 exports.privateKeyValidator = {
@@ -1836,7 +1836,7 @@ exports.publicKeyValidator = {
 
 /***/ }),
 
-/***/ 27357:
+/***/ 7357:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -1974,9 +1974,9 @@ exports.publicKeyValidator = {
  * The full OID (including ASN.1 tag and length of 6 bytes) is:
  * 0x06062A864886F70D
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
-__webpack_require__(10245);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
+__webpack_require__(245);
 
 /* ASN.1 API */
 var asn1 = module.exports = forge.asn1 = forge.asn1 || {};
@@ -3365,7 +3365,7 @@ asn1.prettyPrint = function(obj, level, indentation) {
 
 /***/ }),
 
-/***/ 60763:
+/***/ 763:
 /***/ ((module) => {
 
 /**
@@ -3558,7 +3558,7 @@ function _encodeWithByteBuffer(input, alphabet) {
 
 /***/ }),
 
-/***/ 14723:
+/***/ 4723:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -3568,8 +3568,8 @@ function _encodeWithByteBuffer(input, alphabet) {
  *
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
 
 module.exports = forge.cipher = forge.cipher || {};
 
@@ -3795,7 +3795,7 @@ BlockCipher.prototype.finish = function(pad) {
 
 /***/ }),
 
-/***/ 61203:
+/***/ 1203:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -3805,8 +3805,8 @@ BlockCipher.prototype.finish = function(pad) {
  *
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
 
 forge.cipher = forge.cipher || {};
 
@@ -4829,7 +4829,7 @@ function from64To32(num) {
 
 /***/ }),
 
-/***/ 15918:
+/***/ 5918:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -4863,10 +4863,10 @@ function from64To32(num) {
  * Copyright (c) 2012 Stefan Siegl <stesie@brokenpipe.de>
  * Copyright (c) 2012-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(14723);
-__webpack_require__(61203);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(4723);
+__webpack_require__(1203);
+__webpack_require__(7456);
 
 /* DES API */
 module.exports = forge.des = forge.des || {};
@@ -5332,7 +5332,7 @@ function _createCipher(options) {
 
 /***/ }),
 
-/***/ 56735:
+/***/ 6735:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -5345,12 +5345,12 @@ function _createCipher(options) {
  *
  * https://github.com/dchest/tweetnacl-js
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(27211);
-__webpack_require__(32055);
-__webpack_require__(12734);
-__webpack_require__(97456);
-var asn1Validator = __webpack_require__(20938);
+var forge = __webpack_require__(8561);
+__webpack_require__(7211);
+__webpack_require__(2055);
+__webpack_require__(2734);
+__webpack_require__(7456);
+var asn1Validator = __webpack_require__(938);
 var publicKeyValidator = asn1Validator.publicKeyValidator;
 var privateKeyValidator = asn1Validator.privateKeyValidator;
 
@@ -6456,7 +6456,7 @@ function M(o, a, b) {
 
 /***/ }),
 
-/***/ 88561:
+/***/ 8561:
 /***/ ((module) => {
 
 /**
@@ -6476,7 +6476,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 42007:
+/***/ 2007:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -6488,9 +6488,9 @@ module.exports = {
  *
  * Copyright (c) 2010-2012 Digital Bazaar, Inc. All rights reserved.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(46777);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(6777);
+__webpack_require__(7456);
 
 /* HMAC API */
 var hmac = module.exports = forge.hmac = forge.hmac || {};
@@ -6639,37 +6639,37 @@ hmac.create = function() {
  *
  * Copyright 2011-2016 Digital Bazaar, Inc.
  */
-module.exports = __webpack_require__(88561);
-__webpack_require__(39445);
-__webpack_require__(56087);
-__webpack_require__(27357);
-__webpack_require__(14723);
-__webpack_require__(15918);
-__webpack_require__(56735);
-__webpack_require__(42007);
-__webpack_require__(59477);
-__webpack_require__(68388);
-__webpack_require__(85472);
+module.exports = __webpack_require__(8561);
+__webpack_require__(9445);
+__webpack_require__(6087);
+__webpack_require__(7357);
+__webpack_require__(4723);
+__webpack_require__(5918);
+__webpack_require__(6735);
+__webpack_require__(2007);
+__webpack_require__(9477);
+__webpack_require__(8388);
+__webpack_require__(5472);
 __webpack_require__(2893);
-__webpack_require__(39429);
-__webpack_require__(60492);
-__webpack_require__(51608);
+__webpack_require__(9429);
+__webpack_require__(492);
+__webpack_require__(1608);
 __webpack_require__(1296);
-__webpack_require__(34382);
-__webpack_require__(84874);
-__webpack_require__(57013);
-__webpack_require__(65189);
+__webpack_require__(4382);
+__webpack_require__(4874);
+__webpack_require__(7013);
+__webpack_require__(5189);
 __webpack_require__(6736);
-__webpack_require__(32055);
-__webpack_require__(86893);
-__webpack_require__(43140);
-__webpack_require__(84275);
-__webpack_require__(97456);
+__webpack_require__(2055);
+__webpack_require__(6893);
+__webpack_require__(3140);
+__webpack_require__(4275);
+__webpack_require__(7456);
 
 
 /***/ }),
 
-/***/ 27211:
+/***/ 7211:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // Copyright (c) 2005  Tom Wu
@@ -6720,7 +6720,7 @@ Address all questions regarding this license to:
   Tom Wu
   tjw@cs.Stanford.EDU
 */
-var forge = __webpack_require__(88561);
+var forge = __webpack_require__(8561);
 
 module.exports = forge.jsbn = forge.jsbn || {};
 
@@ -7970,7 +7970,7 @@ BigInteger.prototype.square = bnSquare;
 
 /***/ }),
 
-/***/ 59477:
+/***/ 9477:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -7982,10 +7982,10 @@ BigInteger.prototype.square = bnSquare;
  * Copyright (c) 2014 Lautaro Cozzani <lautaro.cozzani@scytl.com>
  * Copyright (c) 2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
-__webpack_require__(32055);
-__webpack_require__(27211);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
+__webpack_require__(2055);
+__webpack_require__(7211);
 
 module.exports = forge.kem = forge.kem || {};
 
@@ -8145,7 +8145,7 @@ function _createKDF(kdf, md, counterStart, digestLength) {
 
 /***/ }),
 
-/***/ 68388:
+/***/ 8388:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -8155,8 +8155,8 @@ function _createKDF(kdf, md, counterStart, digestLength) {
  *
  * Copyright (c) 2008-2013 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
 
 /* LOG API */
 module.exports = forge.log = forge.log || {};
@@ -8471,7 +8471,7 @@ forge.log.consoleLogger = sConsoleLogger;
 
 /***/ }),
 
-/***/ 85472:
+/***/ 5472:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -8481,17 +8481,17 @@ forge.log.consoleLogger = sConsoleLogger;
  *
  * Copyright 2011-2017 Digital Bazaar, Inc.
  */
-module.exports = __webpack_require__(46777);
+module.exports = __webpack_require__(6777);
 
-__webpack_require__(86138);
-__webpack_require__(96485);
-__webpack_require__(70855);
-__webpack_require__(12734);
+__webpack_require__(6138);
+__webpack_require__(6485);
+__webpack_require__(855);
+__webpack_require__(2734);
 
 
 /***/ }),
 
-/***/ 46777:
+/***/ 6777:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -8501,7 +8501,7 @@ __webpack_require__(12734);
  *
  * Copyright 2011-2017 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
+var forge = __webpack_require__(8561);
 
 module.exports = forge.md = forge.md || {};
 forge.md.algorithms = forge.md.algorithms || {};
@@ -8509,7 +8509,7 @@ forge.md.algorithms = forge.md.algorithms || {};
 
 /***/ }),
 
-/***/ 86138:
+/***/ 6138:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -8519,9 +8519,9 @@ forge.md.algorithms = forge.md.algorithms || {};
  *
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(46777);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(6777);
+__webpack_require__(7456);
 
 var md5 = module.exports = forge.md5 = forge.md5 || {};
 forge.md.md5 = forge.md.algorithms.md5 = md5;
@@ -8805,7 +8805,7 @@ function _update(s, w, bytes) {
 
 /***/ }),
 
-/***/ 57220:
+/***/ 7220:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -8815,7 +8815,7 @@ function _update(s, w, bytes) {
  *
  * Copyright 2012 Stefan Siegl <stesie@brokenpipe.de>
  */
-var forge = __webpack_require__(88561);
+var forge = __webpack_require__(8561);
 __webpack_require__(2893);
 
 module.exports = forge.mgf = forge.mgf || {};
@@ -8836,8 +8836,8 @@ forge.mgf.mgf1 = forge.mgf1;
  * Copyright (c) 2012 Stefan Siegl <stesie@brokenpipe.de>
  * Copyright (c) 2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
 
 forge.mgf = forge.mgf || {};
 var mgf1 = module.exports = forge.mgf.mgf1 = forge.mgf1 = forge.mgf1 || {};
@@ -8888,7 +8888,7 @@ mgf1.create = function(md) {
 
 /***/ }),
 
-/***/ 10245:
+/***/ 245:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -8898,7 +8898,7 @@ mgf1.create = function(md) {
  *
  * Copyright (c) 2010-2013 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
+var forge = __webpack_require__(8561);
 
 forge.pki = forge.pki || {};
 var oids = module.exports = forge.pki.oids = forge.oids = forge.oids || {};
@@ -9097,18 +9097,18 @@ _IN('1.3.6.1.5.5.7.3.8', 'timeStamping');
  *
  * EncryptedData ::= OCTET STRING
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(39445);
-__webpack_require__(27357);
-__webpack_require__(15918);
-__webpack_require__(46777);
-__webpack_require__(10245);
-__webpack_require__(39429);
-__webpack_require__(60492);
-__webpack_require__(32055);
-__webpack_require__(86893);
-__webpack_require__(52804);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(9445);
+__webpack_require__(7357);
+__webpack_require__(5918);
+__webpack_require__(6777);
+__webpack_require__(245);
+__webpack_require__(9429);
+__webpack_require__(492);
+__webpack_require__(2055);
+__webpack_require__(6893);
+__webpack_require__(2804);
+__webpack_require__(7456);
 
 if(typeof BigInteger === 'undefined') {
   var BigInteger = forge.jsbn.BigInteger;
@@ -10111,7 +10111,7 @@ function createPbkdf2Params(salt, countBytes, dkLen, prfAlgorithm) {
 
 /***/ }),
 
-/***/ 39429:
+/***/ 9429:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -10123,16 +10123,16 @@ function createPbkdf2Params(salt, countBytes, dkLen, prfAlgorithm) {
  *
  * Copyright (c) 2010-2013 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(42007);
-__webpack_require__(46777);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(2007);
+__webpack_require__(6777);
+__webpack_require__(7456);
 
 var pkcs5 = forge.pkcs5 = forge.pkcs5 || {};
 
 var crypto;
 if(forge.util.isNodejs && !forge.options.usePureJavaScript) {
-  crypto = __webpack_require__(76982);
+  crypto = __webpack_require__(6982);
 }
 
 /**
@@ -10329,7 +10329,7 @@ module.exports = forge.pbkdf2 = pkcs5.pbkdf2 = function(
 
 /***/ }),
 
-/***/ 60492:
+/***/ 492:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -10360,8 +10360,8 @@ module.exports = forge.pbkdf2 = pkcs5.pbkdf2 = function(
  *
  * body: the binary-encoded body.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
 
 // shortcut for pem API
 var pem = module.exports = forge.pem = forge.pem || {};
@@ -10749,7 +10749,7 @@ function _pemMessageScanner(str) {
 
 /***/ }),
 
-/***/ 51608:
+/***/ 1608:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -10797,10 +10797,10 @@ function _pemMessageScanner(str) {
  *
  * Copyright (c) 2013-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
-__webpack_require__(32055);
-__webpack_require__(96485);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
+__webpack_require__(2055);
+__webpack_require__(6485);
 
 // shortcut for PKCS#1 API
 var pkcs1 = module.exports = forge.pkcs1 = forge.pkcs1 || {};
@@ -11130,17 +11130,17 @@ function rsa_mgf1(seed, maskLength, hash) {
  *   ... -- For future extensions
  * }
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(27357);
-__webpack_require__(42007);
-__webpack_require__(10245);
-__webpack_require__(40999);
+var forge = __webpack_require__(8561);
+__webpack_require__(7357);
+__webpack_require__(2007);
+__webpack_require__(245);
+__webpack_require__(999);
 __webpack_require__(6959);
-__webpack_require__(32055);
-__webpack_require__(52804);
-__webpack_require__(96485);
-__webpack_require__(97456);
-__webpack_require__(15184);
+__webpack_require__(2055);
+__webpack_require__(2804);
+__webpack_require__(6485);
+__webpack_require__(7456);
+__webpack_require__(5184);
 
 // shortcut for asn.1 & PKI API
 var asn1 = forge.asn1;
@@ -12120,7 +12120,7 @@ p12.generateKey = forge.pbe.generatePkcs12Key;
 
 /***/ }),
 
-/***/ 34382:
+/***/ 4382:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -12141,16 +12141,16 @@ p12.generateKey = forge.pbe.generatePkcs12Key;
  * a separate file pkcs7asn1.js, since those are referenced from other
  * PKCS standards like PKCS #12.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(39445);
-__webpack_require__(27357);
-__webpack_require__(15918);
-__webpack_require__(10245);
-__webpack_require__(60492);
-__webpack_require__(40999);
-__webpack_require__(32055);
-__webpack_require__(97456);
-__webpack_require__(15184);
+var forge = __webpack_require__(8561);
+__webpack_require__(9445);
+__webpack_require__(7357);
+__webpack_require__(5918);
+__webpack_require__(245);
+__webpack_require__(492);
+__webpack_require__(999);
+__webpack_require__(2055);
+__webpack_require__(7456);
+__webpack_require__(5184);
 
 // shortcut for ASN.1 API
 var asn1 = forge.asn1;
@@ -13387,7 +13387,7 @@ function _decryptContent(msg) {
 
 /***/ }),
 
-/***/ 40999:
+/***/ 999:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -13499,9 +13499,9 @@ function _decryptContent(msg) {
  *
  * EncryptedKey ::= OCTET STRING
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(27357);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(7357);
+__webpack_require__(7456);
 
 // shortcut for ASN.1 API
 var asn1 = forge.asn1;
@@ -13804,7 +13804,7 @@ p7v.recipientInfoValidator = {
 
 /***/ }),
 
-/***/ 84874:
+/***/ 4874:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -13815,17 +13815,17 @@ p7v.recipientInfoValidator = {
  *
  * Copyright (c) 2010-2013 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(27357);
-__webpack_require__(10245);
+var forge = __webpack_require__(8561);
+__webpack_require__(7357);
+__webpack_require__(245);
 __webpack_require__(6959);
-__webpack_require__(60492);
-__webpack_require__(39429);
+__webpack_require__(492);
+__webpack_require__(9429);
 __webpack_require__(1296);
 __webpack_require__(6736);
-__webpack_require__(52804);
-__webpack_require__(97456);
-__webpack_require__(15184);
+__webpack_require__(2804);
+__webpack_require__(7456);
+__webpack_require__(5184);
 
 // shortcut for asn.1 API
 var asn1 = forge.asn1;
@@ -13913,7 +13913,7 @@ pki.privateKeyInfoToPem = function(pki, maxline) {
 
 /***/ }),
 
-/***/ 57013:
+/***/ 7013:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -13923,10 +13923,10 @@ pki.privateKeyInfoToPem = function(pki, maxline) {
  *
  * Copyright (c) 2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
-__webpack_require__(27211);
-__webpack_require__(32055);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
+__webpack_require__(7211);
+__webpack_require__(2055);
 
 (function() {
 
@@ -14217,7 +14217,7 @@ function getMillerRabinTests(bits) {
 
 /***/ }),
 
-/***/ 65189:
+/***/ 5189:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -14231,13 +14231,13 @@ function getMillerRabinTests(bits) {
  *
  * Copyright (c) 2010-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
 
 var _crypto = null;
 if(forge.util.isNodejs && !forge.options.usePureJavaScript &&
   !process.versions['node-webkit']) {
-  _crypto = __webpack_require__(76982);
+  _crypto = __webpack_require__(6982);
 }
 
 /* PRNG API */
@@ -14653,9 +14653,9 @@ prng.create = function(plugin) {
  *
  * Copyright (c) 2012 Stefan Siegl <stesie@brokenpipe.de>
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(32055);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(2055);
+__webpack_require__(7456);
 
 // shortcut for PSS API
 var pss = module.exports = forge.pss = forge.pss || {};
@@ -14891,7 +14891,7 @@ pss.create = function(options) {
 
 /***/ }),
 
-/***/ 32055:
+/***/ 2055:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -14909,11 +14909,11 @@ pss.create = function(options) {
  *
  * Copyright (c) 2009-2014 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(39445);
-__webpack_require__(70855);
-__webpack_require__(65189);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(9445);
+__webpack_require__(855);
+__webpack_require__(5189);
+__webpack_require__(7456);
 
 (function() {
 
@@ -15089,7 +15089,7 @@ module.exports = forge.random;
 
 /***/ }),
 
-/***/ 86893:
+/***/ 6893:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -15102,8 +15102,8 @@ module.exports = forge.random;
  * Information on the RC2 cipher is available from RFC #2268,
  * http://www.ietf.org/rfc/rfc2268.txt
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(7456);
 
 var piTable = [
   0xd9, 0x78, 0xf9, 0xc4, 0x19, 0xdd, 0xb5, 0xed, 0x28, 0xe9, 0xfd, 0x79, 0x4a, 0xa0, 0xd8, 0x9d,
@@ -15506,7 +15506,7 @@ forge.rc2.createDecryptionCipher = function(key, bits) {
 
 /***/ }),
 
-/***/ 52804:
+/***/ 2804:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -15572,20 +15572,20 @@ forge.rc2.createDecryptionCipher = function(key, bits) {
  *
  * The OID for the RSA key algorithm is: 1.2.840.113549.1.1.1
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(27357);
-__webpack_require__(27211);
-__webpack_require__(10245);
-__webpack_require__(51608);
-__webpack_require__(57013);
-__webpack_require__(32055);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(7357);
+__webpack_require__(7211);
+__webpack_require__(245);
+__webpack_require__(1608);
+__webpack_require__(7013);
+__webpack_require__(2055);
+__webpack_require__(7456);
 
 if(typeof BigInteger === 'undefined') {
   var BigInteger = forge.jsbn.BigInteger;
 }
 
-var _crypto = forge.util.isNodejs ? __webpack_require__(76982) : null;
+var _crypto = forge.util.isNodejs ? __webpack_require__(6982) : null;
 
 // shortcut for asn.1 API
 var asn1 = forge.asn1;
@@ -17527,7 +17527,7 @@ function _base64ToBigInt(b64) {
 
 /***/ }),
 
-/***/ 96485:
+/***/ 6485:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -17537,9 +17537,9 @@ function _base64ToBigInt(b64) {
  *
  * Copyright (c) 2010-2015 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(46777);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(6777);
+__webpack_require__(7456);
 
 var sha1 = module.exports = forge.sha1 = forge.sha1 || {};
 forge.md.sha1 = forge.md.algorithms.sha1 = sha1;
@@ -17853,7 +17853,7 @@ function _update(s, w, bytes) {
 
 /***/ }),
 
-/***/ 70855:
+/***/ 855:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -17865,9 +17865,9 @@ function _update(s, w, bytes) {
  *
  * Copyright (c) 2010-2015 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(46777);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(6777);
+__webpack_require__(7456);
 
 var sha256 = module.exports = forge.sha256 = forge.sha256 || {};
 forge.md.sha256 = forge.md.algorithms.sha256 = sha256;
@@ -18187,7 +18187,7 @@ function _update(s, w, bytes) {
 
 /***/ }),
 
-/***/ 12734:
+/***/ 2734:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -18202,9 +18202,9 @@ function _update(s, w, bytes) {
  *
  * Copyright (c) 2014-2015 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(46777);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(6777);
+__webpack_require__(7456);
 
 var sha512 = module.exports = forge.sha512 = forge.sha512 || {};
 
@@ -18755,7 +18755,7 @@ function _update(s, w, bytes) {
 
 /***/ }),
 
-/***/ 43140:
+/***/ 3140:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -18768,12 +18768,12 @@ function _update(s, w, bytes) {
  *
  * @author https://github.com/shellac
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(39445);
-__webpack_require__(42007);
-__webpack_require__(86138);
-__webpack_require__(96485);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(9445);
+__webpack_require__(2007);
+__webpack_require__(6138);
+__webpack_require__(6485);
+__webpack_require__(7456);
 
 var ssh = module.exports = forge.ssh = forge.ssh || {};
 
@@ -18998,7 +18998,7 @@ function _sha1() {
 
 /***/ }),
 
-/***/ 84275:
+/***/ 4275:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -19233,15 +19233,15 @@ function _sha1() {
  * due to the large block size of existing MACs and the small size of the
  * timing signal.
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(27357);
-__webpack_require__(42007);
-__webpack_require__(86138);
-__webpack_require__(60492);
-__webpack_require__(84874);
-__webpack_require__(32055);
-__webpack_require__(96485);
-__webpack_require__(97456);
+var forge = __webpack_require__(8561);
+__webpack_require__(7357);
+__webpack_require__(2007);
+__webpack_require__(6138);
+__webpack_require__(492);
+__webpack_require__(4874);
+__webpack_require__(2055);
+__webpack_require__(6485);
+__webpack_require__(7456);
 
 /**
  * Generates pseudo random bytes by mixing the result of two hash functions,
@@ -23352,7 +23352,7 @@ forge.tls.createConnection = tls.createConnection;
 
 /***/ }),
 
-/***/ 97456:
+/***/ 7456:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -23362,8 +23362,8 @@ forge.tls.createConnection = tls.createConnection;
  *
  * Copyright (c) 2010-2018 Digital Bazaar, Inc.
  */
-var forge = __webpack_require__(88561);
-var baseN = __webpack_require__(60763);
+var forge = __webpack_require__(8561);
+var baseN = __webpack_require__(763);
 
 /* Utilities API */
 var util = module.exports = forge.util = forge.util || {};
@@ -26011,7 +26011,7 @@ util.estimateCores = function(options, callback) {
 
 /***/ }),
 
-/***/ 15184:
+/***/ 5184:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -26123,17 +26123,17 @@ util.estimateCores = function(options, callback) {
  *   signature          BIT STRING
  * }
  */
-var forge = __webpack_require__(88561);
-__webpack_require__(39445);
-__webpack_require__(27357);
-__webpack_require__(15918);
-__webpack_require__(46777);
-__webpack_require__(57220);
-__webpack_require__(10245);
-__webpack_require__(60492);
+var forge = __webpack_require__(8561);
+__webpack_require__(9445);
+__webpack_require__(7357);
+__webpack_require__(5918);
+__webpack_require__(6777);
+__webpack_require__(7220);
+__webpack_require__(245);
+__webpack_require__(492);
 __webpack_require__(6736);
-__webpack_require__(52804);
-__webpack_require__(97456);
+__webpack_require__(2804);
+__webpack_require__(7456);
 
 // shortcut for asn.1 API
 var asn1 = forge.asn1;
@@ -29964,7 +29964,7 @@ pki.verifyCertificateChain = function(caStore, chain, options) {
 
 /***/ }),
 
-/***/ 6649:
+/***/ 2653:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -29975,2418 +29975,22 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: CredentialsConfigSchema, DEFAULT_WINDOWS_PROXY_PORT_RANGE, FilesystemConfigSchema, GitConfigSchema, IgnoreViolationsConfigSchema, LinuxSandboxProfileError, NetworkConfigSchema, RipgrepConfigSchema, SRT_WIN_DISPATCH_ARG1, SandboxInitializeConflictError, SandboxRuntimeConfigSchema, SandboxViolationStore, SrtWinConfigSchema, VENDORED_SRT_WIN_EXE, WINDOWS_ALLOW_LOOPBACK_EFFECT, WINDOWS_LOOPBACK_PROBE_PORT, WINDOWS_PROFILE_READ_ENV_VARS, WindowsConfigSchema, WindowsSandboxError, buildGitConfigEnv, certThumbprint, checkWindowsDependenciesAsync, checkWindowsSandboxStatus, checkWindowsSandboxStatusAsync, ensurePersistentWindowsCa, expandWindowsFsPaths, forgetWindowsProfileRead, forgetWindowsProfileReadAsync, generateCa, getDefaultWritePaths, getSrtWinPath, getWindowsProfileReadStatus, getWindowsProfileReadStatusAsync, getWindowsSandboxCaCert, getWindowsSandboxUserStatus, getWindowsSandboxUserStatusAsync, getWindowsWfpStatus, getWindowsWfpStatusAsync, getWslVersion, grantWindowsAcl, grantWindowsProfileRead, installWindowsSandbox, installWindowsSandboxAsync, isUncPath, parseWindowsBinShell, parseWindowsSandboxError, realPathOf, resolveSrtWin, restoreWindowsAcl, revokeWindowsAcl, revokeWindowsAclChecked, stampWindowsAcl, uninstallWindowsSandbox, validateCaPair, verifyWindowsWfpEgress, windowsInstallInstructions, windowsProfileExclusionConflicts, windowsProfileGrantNotice, windowsProfileGrantSkipReason, windowsProfileReadEnv, windowsStateDir, windowsTrustCa, windowsTrustCaAsync, writeRootsOf
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(76760);
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __webpack_require__(79896);
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/platform.js
-/**
- * Platform detection utilities
- */
-
-/**
- * Get the WSL version (1 or 2+) if running in WSL.
- * Returns undefined if not running in WSL.
- */
-function getWslVersion() {
-    if (process.platform !== 'linux') {
-        return undefined;
-    }
-    try {
-        const procVersion = external_fs_.readFileSync('/proc/version', { encoding: 'utf8' });
-        // Check for explicit WSL version markers (e.g., "WSL2", "WSL3", etc.)
-        const wslVersionMatch = procVersion.match(/WSL(\d+)/i);
-        if (wslVersionMatch && wslVersionMatch[1]) {
-            return wslVersionMatch[1];
-        }
-        // If no explicit WSL version but contains Microsoft, assume WSL1
-        // This handles the original WSL1 format: "4.4.0-19041-Microsoft"
-        if (procVersion.toLowerCase().includes('microsoft')) {
-            return '1';
-        }
-        return undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * Detect the current platform.
- * Note: All Linux including WSL returns 'linux'. Use getWslVersion() to detect WSL1 (unsupported).
- */
-function getPlatform() {
-    switch (process.platform) {
-        case 'darwin':
-            return 'macos';
-        case 'linux':
-            // WSL2+ is treated as Linux (same sandboxing)
-            // WSL1 is also returned as 'linux' but will fail isSupportedPlatform check
-            return 'linux';
-        case 'win32':
-            return 'windows';
-        default:
-            return 'unknown';
-    }
-}
-//# sourceMappingURL=platform.js.map
-// EXTERNAL MODULE: external "os"
-var external_os_ = __webpack_require__(70857);
-// EXTERNAL MODULE: external "path"
-var external_path_ = __webpack_require__(16928);
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/debug.js
-/**
- * Simple debug logging for standalone sandbox
- */
-function debug_logForDebugging(message, options) {
-    // Only log if SRT_DEBUG environment variable is set
-    // Using SRT_DEBUG instead of DEBUG to avoid conflicts with other tools
-    // (DEBUG is commonly used by Node.js debug libraries and VS Code)
-    if (!process.env.SRT_DEBUG) {
-        return;
-    }
-    const level = options?.level || 'info';
-    const prefix = '[SandboxDebug]';
-    // Always use stderr to avoid corrupting stdout JSON streams
-    switch (level) {
-        case 'error':
-            console.error(`${prefix} ${message}`);
-            break;
-        case 'warn':
-            console.warn(`${prefix} ${message}`);
-            break;
-        default:
-            console.error(`${prefix} ${message}`);
-    }
-}
-//# sourceMappingURL=debug.js.map
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/real-path.js
-
-
-/** As many links as the kernel follows on the way to one path. */
-const MAX_LINKS = 40;
-/**
- * What `ask` says of `at`. U+FFFD in it stands for itself, or for bytes that
- * are no text: the string made of those names another file or none, so it is
- * refused.
- */
-function textOf(ask, at) {
-    const text = ask(at);
-    if (text.includes('\uFFFD') && !ask(at, 'buffer').equals(Buffer.from(text))) {
-        throw Object.assign(new Error(`EILSEQ: illegal byte sequence, '${at}'`), {
-            code: 'EILSEQ',
-        });
-    }
-    return text;
-}
-/**
- * `p` with every symbolic link on the way to it resolved. The real path is
- * the kernel's on every runtime, whatever characters its names hold.
- *
- * Off Windows a backslash is a character of a name like any other, and
- * runtimes differ in what `realpathSync` does with one. So the real path of a
- * name is asked of the file system component by component, split at `/`
- * alone, where the name holds a backslash. Every other name is asked of
- * `realpathSync.native`, since runtimes differ in how they read a link's
- * target too. On Windows `realpathSync` is asked, of `p` as it is.
- *
- * A `.`, `..` or `//` in `p` itself, and a `/` at its end, is folded in text
- * before anything is looked at: `link/..` is the directory that holds the
- * link. In a link's target they are read as the kernel reads them, `..` being
- * the parent of the real directory reached.
- *
- * An error carries the `code` the kernel gave the call that failed, ELOOP
- * past the number of links the kernel follows, and EILSEQ where the way leads
- * through a name that is no text.
- */
-function realPathOf(p) {
-    if (process.platform === 'win32')
-        return external_node_fs_.realpathSync(p);
-    // What a relative `p` is resolved against is part of the name.
-    const from = external_node_path_.isAbsolute(p) ? '' : process.cwd();
-    const folded = external_node_path_.resolve(from, p);
-    if (!(from + p).includes('\\'))
-        return textOf(external_node_fs_.realpathSync.native, folded);
-    const { real, notThere } = wayTo(folded);
-    if (notThere !== undefined)
-        throw notThere;
-    return real || '/';
-}
-/**
- * The kernel's way to `folded`, an absolute path with no `.`, `..` or `//` of
- * its own: name by name, split at `/` alone, every link followed. `real` is
- * as far as it leads, '' being the root. `rest` is what it has not come to:
- * nothing, or first the name that is not there, or that `real` lets nobody
- * look for (EACCES), with what the kernel said of it. Whatever else stops the
- * way is thrown. POSIX only.
- */
-function wayTo(folded) {
-    let real = '';
-    let links = 0;
-    const rest = folded.split('/');
-    for (let name = rest.shift(); name !== undefined; name = rest.shift()) {
-        if (name === '' || name === '.' || name === '..') {
-            // Only a directory that can be searched has them: ENOTDIR, EACCES.
-            try {
-                external_node_fs_.lstatSync(`${real}/.`);
-            }
-            catch (notThere) {
-                if (notThere.code !== 'EACCES') {
-                    throw notThere;
-                }
-                return { real, rest: [name, ...rest], notThere };
-            }
-            if (name === '..')
-                real = real.slice(0, real.lastIndexOf('/'));
-            continue;
-        }
-        const next = `${real}/${name}`;
-        let isLink;
-        try {
-            isLink = external_node_fs_.lstatSync(next).isSymbolicLink();
-        }
-        catch (notThere) {
-            const { code } = notThere;
-            if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'EACCES') {
-                throw notThere;
-            }
-            return { real, rest: [name, ...rest], notThere };
-        }
-        if (!isLink) {
-            real = next;
-            continue;
-        }
-        if (++links > MAX_LINKS) {
-            throw Object.assign(new Error(`ELOOP: too many symbolic links encountered, realpath '${folded}'`), { code: 'ELOOP', syscall: 'realpath', path: folded });
-        }
-        const target = textOf(external_node_fs_.readlinkSync, next);
-        if (target.startsWith('/'))
-            real = '';
-        rest.unshift(...target.split('/'));
-    }
-    return { real, rest };
-}
-//# sourceMappingURL=real-path.js.map
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/glob-pattern.js
-/**
- * The glob syntax of a filesystem entry. {@link parseGlob} alone reads it;
- * what else needs it goes by the tokens.
- */
-
-var GlobTokenKind;
-(function (GlobTokenKind) {
-    /** Characters that stand for themselves, none of them a separator. */
-    GlobTokenKind["Text"] = "text";
-    /** `/` */
-    GlobTokenKind["Separator"] = "separator";
-    /** `?`: one character of a name. */
-    GlobTokenKind["AnyChar"] = "anyChar";
-    /** `*`: any number of characters of a name. */
-    GlobTokenKind["Star"] = "star";
-    /** `**`: any number of characters, separators among them. */
-    GlobTokenKind["Globstar"] = "globstar";
-    /** `**` with the `/` after it: any number of directories. */
-    GlobTokenKind["GlobstarSlash"] = "globstarSlash";
-    /** `[abc]`, `[a-z]`: one character of a set. */
-    GlobTokenKind["Set"] = "set";
-})(GlobTokenKind || (GlobTokenKind = {}));
-/**
- * The ranges that `members` spells, a single character as a range of one, in
- * UTF-16 code units as a regular expression without the `u` flag reads them.
- * A `-` is a member where it is the first or the last. Undefined where they
- * spell no set: there are none, or a range runs backwards (`[user-id]`: `r-i`).
- */
-function setRanges(members) {
-    if (members === '')
-        return undefined;
-    const ranges = [];
-    for (let i = 0; i < members.length; i++) {
-        const isRange = members[i + 1] === '-' && i + 2 < members.length;
-        const from = members.charCodeAt(i);
-        if (isRange)
-            i += 2;
-        const to = members.charCodeAt(i);
-        if (to < from)
-            return undefined;
-        ranges.push([from, to]);
-    }
-    return ranges;
-}
-const SEPARATOR = '/'.charCodeAt(0);
-/**
- * `pattern` as its tokens, in time that grows with its length. Every string
- * is a pattern, and no character escapes another:
- *
- * - A set runs from a `[` to the first `]` after it, be that the next
- *   character. All between the two are members, a `*`, a `?`, a `/` or another
- *   `[` too, and `^` and `!` do not negate.
- * - Brackets that spell no set (see {@link setRanges}) are text, as POSIX
- *   reads a `[` that opens none, and what is between them keeps its meaning.
- *   So are a `[` that nothing closes and a `]` that nothing opens.
- * - Of a run of `*`, the last two go with a `/` that follows. Two or more of
- *   the rest are a `**`.
- */
-function parseGlob(pattern) {
-    const tokens = [];
-    let textStart = 0;
-    const endText = (at) => {
-        if (textStart < at) {
-            const text = pattern.slice(textStart, at);
-            tokens.push({ kind: GlobTokenKind.Text, text });
-        }
-    };
-    /**
-     * Adds a wildcard that stands right after the last token. Wildcards side by
-     * side are kept to the fewest that match the same, two at most: a regular
-     * expression tries every way to share a path out among them, which takes a
-     * power of its length.
-     */
-    const addWildcard = (kind) => {
-        const { Star, Globstar, GlobstarSlash } = GlobTokenKind;
-        const kindAt = (fromEnd) => tokens[tokens.length - fromEnd]?.kind;
-        // A `**` matches whatever there is, with any of them after it. And
-        // `**/**/` is `**/`.
-        if (kindAt(1) === Globstar || kindAt(1) === kind)
-            return;
-        // So it does with any before it. `*` `**/` `*` and `**/` `*` `**/` are
-        // one too: whatever there is, is directories and then a name.
-        const isGlobstar = kind === Globstar ||
-            (kindAt(2) === kind &&
-                (kindAt(1) === Star || kindAt(1) === GlobstarSlash));
-        if (!isGlobstar) {
-            tokens.push({ kind });
-            return;
-        }
-        while (kindAt(1) === Star || kindAt(1) === GlobstarSlash)
-            tokens.pop();
-        tokens.push({ kind: Globstar });
-    };
-    // Found to open no set once, for all of them: looking for a `]` from every
-    // `[` anew takes the square of the length.
-    let bracketsAreTextUntil = 0;
-    const noSets = [];
-    let i = 0;
-    while (i < pattern.length) {
-        switch (pattern[i]) {
-            case '/':
-                endText(i);
-                tokens.push({ kind: GlobTokenKind.Separator });
-                textStart = ++i;
-                break;
-            case '?':
-                endText(i);
-                tokens.push({ kind: GlobTokenKind.AnyChar });
-                textStart = ++i;
-                break;
-            case '*': {
-                endText(i);
-                const start = i;
-                while (pattern[i] === '*')
-                    i++;
-                const withSeparator = i - start >= 2 && pattern[i] === '/';
-                const rest = i - start - (withSeparator ? 2 : 0);
-                if (rest >= 2)
-                    addWildcard(GlobTokenKind.Globstar);
-                if (rest === 1)
-                    addWildcard(GlobTokenKind.Star);
-                if (withSeparator)
-                    addWildcard(GlobTokenKind.GlobstarSlash);
-                textStart = withSeparator ? ++i : i;
-                break;
-            }
-            case '[': {
-                if (i < bracketsAreTextUntil) {
-                    i++;
-                    break;
-                }
-                const close = pattern.indexOf(']', i + 1);
-                if (close === -1) {
-                    noSets.push(pattern.slice(i));
-                    bracketsAreTextUntil = pattern.length;
-                    i++;
-                    break;
-                }
-                const members = pattern.slice(i + 1, close);
-                const ranges = setRanges(members);
-                if (ranges === undefined) {
-                    noSets.push(`[${members}]`);
-                    bracketsAreTextUntil = close + 1;
-                    i++;
-                    break;
-                }
-                endText(i);
-                tokens.push({
-                    kind: GlobTokenKind.Set,
-                    members,
-                    matchesSeparator: ranges.some(([from, to]) => from <= SEPARATOR && SEPARATOR <= to),
-                });
-                textStart = i = close + 1;
-                break;
-            }
-            default:
-                i++;
-        }
-    }
-    endText(i);
-    if (noSets.length > 0) {
-        debug_logForDebugging(`[Sandbox] The brackets in ${noSets.join(', ')} spell no set of characters, so they are read as text: ${pattern}`, { level: 'warn' });
-    }
-    return tokens;
-}
-/** A regular expression that matches `text` and nothing else. */
-function escapeRegexLiteral(text) {
-    return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-/** The regular expression for what `token` matches. */
-function globTokenToRegex(token) {
-    switch (token.kind) {
-        case GlobTokenKind.Text:
-            return escapeRegexLiteral(token.text);
-        case GlobTokenKind.Separator:
-            return '/';
-        case GlobTokenKind.AnyChar:
-            return '[^/]';
-        case GlobTokenKind.Star:
-            return '[^/]*';
-        case GlobTokenKind.Globstar:
-            return '.*';
-        case GlobTokenKind.GlobstarSlash:
-            return '(.*/)?';
-        case GlobTokenKind.Set:
-            // A `-` stays what it is to the set, and the rest are its members.
-            return `[${token.members.replace(/[.^$+{}()|\\]/g, '\\$&')}]`;
-    }
-}
-/**
- * Convert a glob pattern to a regular expression
- *
- * This implements gitignore-style pattern matching to match the behavior of the
- * `ignore` library used by the permission system.
- *
- * Supported patterns:
- * - * matches any characters except / (e.g., *.ts matches foo.ts but not foo/bar.ts)
- * - ** matches any characters including / (e.g., src/**\/*.ts matches all .ts files in src/)
- * - ? matches any single character except / (e.g., file?.txt matches file1.txt)
- * - [abc] matches any character in the set (e.g., file[0-9].txt matches file3.txt)
- *
- * Whatever a pattern spells, what is returned compiles, so that no entry keeps
- * a sandbox from starting (see {@link parseGlob}). Only its size can be more
- * than an engine takes.
- *
- * Shared between macOS sandbox profiles and Linux glob expansion.
- */
-function globToRegex(globPattern) {
-    return `^${parseGlob(globPattern).map(globTokenToRegex).join('')}$`;
-}
-/**
- * Regex for a glob used in a DENY rule: {@link globToRegex} plus an optional
- * `/…` tail, so the deny covers everything beneath each match the way
- * `subpath` does for literals. Callers strip a trailing `/**` before the
- * pattern gets here (removeTrailingGlobSuffix), so `**\/secrets/**` arrives
- * as `**\/secrets` and, matched exactly, would deny only the directory
- * vnode while `secrets/key` stayed readable. This is what the Linux backend
- * already does (a deny masks the whole subtree). Only ever widens a deny.
- *
- * Takes a whole pattern, so every character in it is glob syntax: right for
- * the pattern reading of a spelling the caller wrote, which is what
- * `readRuleCovers` passes. A pattern anchored at a directory that is a
- * name on disk goes through the macOS `denyGlobEntryRegex`, which splices
- * that directory back in escaped and calls this for the tail.
- */
-function denyGlobRegex(normalizedGlob) {
-    // globToRegex() always returns '^…$'.
-    return globToRegex(normalizedGlob).slice(0, -1) + '(/.*)?$';
-}
-//# sourceMappingURL=glob-pattern.js.map
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js
-
-
-
-
-
-
-
-/**
- * Dangerous files that should be protected from writes.
- * These files can be used for code execution or data exfiltration.
- */
-const DANGEROUS_FILES = [
-    '.gitconfig',
-    '.gitmodules',
-    '.bashrc',
-    '.bash_profile',
-    '.zshrc',
-    '.zprofile',
-    '.profile',
-    '.ripgreprc',
-    '.mcp.json',
-];
-/**
- * Dangerous directories that should be protected from writes.
- * These directories contain sensitive configuration or executable files.
- */
-const DANGEROUS_DIRECTORIES = ['.git', '.vscode', '.idea'];
-/**
- * Get the list of dangerous directories to deny writes to.
- * Excludes .git since we need it writable for git operations -
- * instead we block specific paths within .git (hooks and config).
- */
-function getDangerousDirectories() {
-    return [
-        ...DANGEROUS_DIRECTORIES.filter(d => d !== '.git'),
-        '.claude/commands',
-        '.claude/agents',
-    ];
-}
-/**
- * Normalizes a path for case-insensitive comparison.
- * This prevents bypassing security checks using mixed-case paths on case-insensitive
- * filesystems (macOS/Windows) like `.cLauDe/Settings.locaL.json`.
- *
- * We always normalize to lowercase regardless of platform for consistent security.
- * @param path The path to normalize
- * @returns The lowercase path for safe comparison
- */
-function normalizeCaseForComparison(pathStr) {
-    return pathStr.toLowerCase();
-}
-/**
- * `p` is `dir` itself or lies beneath it, by path segment ('/xy' is not under
- * '/x'); root-aware, since '/' + '/' is a prefix of nothing.
- */
-function isAtOrUnder(p, dir) {
-    return p === dir || p.startsWith(dir === '/' ? '/' : dir + '/');
-}
-/** `p` lies strictly beneath `dir` (isAtOrUnder, excluding `dir` itself). */
-function isStrictlyUnder(p, dir) {
-    return p !== dir && isAtOrUnder(p, dir);
-}
-/** The proper ancestors of an absolute POSIX path, nearest first, ending at '/'. */
-function* properAncestors(absolutePath) {
-    for (let slash = absolutePath.lastIndexOf('/'); slash > 0; slash = absolutePath.lastIndexOf('/', slash - 1)) {
-        yield absolutePath.slice(0, slash);
-    }
-    if (absolutePath !== '/')
-        yield '/';
-}
-/**
- * The spellings that name `candidatePath` for a mount comparison: as spelled,
- * plus with every symlink resolved when that differs. A path that cannot be
- * resolved (dangling, vanished) is named by its spelling alone.
- */
-function pathSpellings(candidatePath) {
-    try {
-        const resolved = realPathOf(candidatePath);
-        if (resolved !== candidatePath)
-            return [candidatePath, resolved];
-    }
-    catch {
-        // Dangling or vanished: only the spelling names it.
-    }
-    return [candidatePath];
-}
-/**
- * Where the name `p` lives: its parent directories as `canonicalOf` resolves
- * them, its last component as written. An allowRead entry is read so: one
- * that is a symlink names the link, and nothing the link points at.
- */
-function nameLocation(p, canonicalOf) {
-    if (p === '/')
-        return p;
-    const parent = canonicalOf(external_path_.dirname(p));
-    return `${parent === '/' ? '' : parent}/${external_path_.basename(p)}`;
-}
-/** `process.cwd()`, or undefined where that throws: it has been removed. */
-function workingDirectory() {
-    try {
-        return process.cwd();
-    }
-    catch {
-        return undefined;
-    }
-}
-/** An fs error that means the name resolves to no file — it is missing, or
- * the path cannot name one at all — as opposed to one that means a file is
- * there but could not be looked at (EACCES, EPERM, EIO, anything
- * unrecognised). */
-function isAbsenceErrno(err) {
-    const code = err?.code;
-    return (code === 'ENOENT' ||
-        code === 'ENOTDIR' ||
-        code === 'ELOOP' ||
-        code === 'ENAMETOOLONG');
-}
-/**
- * Check if a path pattern contains glob characters
- */
-function containsGlobChars(pathPattern) {
-    return (pathPattern.includes('*') ||
-        pathPattern.includes('?') ||
-        pathPattern.includes('[') ||
-        pathPattern.includes(']'));
-}
-/**
- * Windows-specific glob-char check. `[` and `]` are NOT
- * metachars here — they are legal in Win32 filenames, so a
- * literal `C:\app\[prod].env` must route to the literal-path
- * branch, not glob expansion (where it would match nothing and
- * be silently dropped). Only `*` and `?` trigger expansion.
- */
-function containsGlobCharsWin(p) {
-    return p.includes('*') || p.includes('?');
-}
-/** Platform-appropriate glob-char check. */
-function containsGlobCharsForPlatform(p) {
-    return getPlatform() === 'windows'
-        ? containsGlobCharsWin(p)
-        : containsGlobChars(p);
-}
-/**
- * The path of an entry that is not a spelling. Throws unless the entry is
- * `{ path: string, literal: true }`: a config built in code skips the
- * schema, and reading `{ path }` either way would be a guess about a deny.
- */
-function markedLiteralPath(entry) {
-    const candidate = entry;
-    if (candidate === null ||
-        typeof candidate !== 'object' ||
-        typeof candidate.path !== 'string' ||
-        candidate.path === '' ||
-        candidate.literal !== true) {
-        throw new TypeError('A filesystem path entry must be a path, or { path, literal: true }; ' +
-            `got ${JSON.stringify(entry) ?? String(entry)}`);
-    }
-    return candidate.path;
-}
-/**
- * Strip the Win32 `\\?\` extended-path prefix so the residue is
- * a conventional absolute path (drive-letter or UNC) with no `?`
- * for the glob-char check to misclassify. `\\?\UNC\srv\share\f`
- * → `\\srv\share\f`; `\\?\C:\f` → `C:\f`; anything else → input.
- * The UNC marker is matched case-insensitively (Windows accepts
- * `\\?\unc\…` in any casing; a case-sensitive check would fall
- * through to the 4-char strip and yield a cwd-relative residue).
- */
-function stripExtendedPathPrefix(p) {
-    if (/^\\\\\?\\unc\\/i.test(p))
-        return '\\\\' + p.slice(8);
-    if (p.startsWith('\\\\?\\'))
-        return p.slice(4);
-    return p;
-}
-/**
- * True for a Windows UNC path in any spelling — `\\server\share\…`,
- * extended-length `\\?\UNC\server\share\…`, device-namespace
- * `\\.\UNC\server\share\…` (all any casing, either separator).
- * Delegates path-form normalization to
- * `path.win32.toNamespacedPath` — every UNC spelling canonicalizes
- * to `\\?\UNC\…` — so the check is "namespaced form starts with
- * `\\?\UNC\` (or `\\.\UNC\`)". Drive-local forms (`C:\…`,
- * `\\?\C:\…`), other device paths (`\\.\pipe\…`), relative paths
- * (resolved against a local cwd), and server-only `\\srv` (no
- * share) are all false.
- *
- * The broker uses this to skip `stat`/`realpath` on UNC **literals**
- * (see {@link normalizePathForSandbox}): any such call is an SMB
- * request carrying the **real user's** NTLM credentials to whatever
- * host the path names — a forced-auth / path-encoded-exfil channel
- * if the path is model-influenced. Literals pass through raw
- * (resolution failures surface at `srt-win` stamp/grant time); a
- * UNC **glob** still walks the share with real-user credentials —
- * the user consented by naming their own share in the config.
- * Defense-in-depth: the primary embedder already gates
- * model-provided cwd/paths upstream.
- */
-function isUncPath(p) {
-    const ns = external_path_.win32.toNamespacedPath(p);
-    // Already-namespaced input passes through `toNamespacedPath`
-    // verbatim (casing and separators preserved), so match the UNC
-    // marker case-insensitively with either separator. `[?.]` also
-    // catches the device-namespace `\\.\UNC\…` form — that is a real
-    // network access, not a local device.
-    return /^[\\/]{2}[?.][\\/]unc[\\/]/i.test(ns);
-}
-/**
- * Remove trailing /** glob suffix from a path pattern
- * Used to normalize path patterns since /** just means "directory and everything under it"
- */
-function removeTrailingGlobSuffix(pathPattern) {
-    const stripped = pathPattern.replace(/\/\*\*$/, '');
-    return stripped || '/';
-}
-/**
- * Check if a symlink resolution crosses expected path boundaries.
- *
- * When resolving symlinks for sandbox path normalization, we need to ensure
- * the resolved path doesn't unexpectedly broaden the scope. This function
- * returns true if the resolved path is an ancestor of the original path
- * or resolves to a system root, which would indicate the symlink points
- * outside expected boundaries.
- *
- * @param originalPath - The original path before symlink resolution
- * @param resolvedPath - The path after fs.realpathSync() resolution
- * @returns true if the resolved path is outside expected boundaries
- */
-function isSymlinkOutsideBoundary(originalPath, resolvedPath) {
-    const normalizedOriginal = external_path_.normalize(originalPath);
-    const normalizedResolved = external_path_.normalize(resolvedPath);
-    // Same path after normalization - OK
-    if (normalizedResolved === normalizedOriginal) {
-        return false;
-    }
-    // Handle macOS /tmp -> /private/tmp canonical resolution
-    // This is a legitimate system symlink that should be allowed
-    // /tmp/claude -> /private/tmp/claude is OK
-    // /var/folders/... -> /private/var/folders/... is OK
-    if (normalizedOriginal.startsWith('/tmp/') &&
-        normalizedResolved === '/private' + normalizedOriginal) {
-        return false;
-    }
-    if (normalizedOriginal.startsWith('/var/') &&
-        normalizedResolved === '/private' + normalizedOriginal) {
-        return false;
-    }
-    // If resolved path is "/" it's outside expected boundaries
-    if (normalizedResolved === '/') {
-        return true;
-    }
-    // If resolved path is very short (single component like /tmp, /usr, /var),
-    // it's likely outside expected boundaries
-    const resolvedParts = normalizedResolved.split('/').filter(Boolean);
-    if (resolvedParts.length <= 1) {
-        return true;
-    }
-    // If original path starts with resolved path, the resolved path is an ancestor
-    // e.g., /tmp/claude -> /tmp means the symlink points to a broader scope
-    if (normalizedOriginal.startsWith(normalizedResolved + '/')) {
-        return true;
-    }
-    // Also check the canonical form of the original path for macOS
-    // e.g., /tmp/claude should also be checked as /private/tmp/claude
-    let canonicalOriginal = normalizedOriginal;
-    if (normalizedOriginal.startsWith('/tmp/')) {
-        canonicalOriginal = '/private' + normalizedOriginal;
-    }
-    else if (normalizedOriginal.startsWith('/var/')) {
-        canonicalOriginal = '/private' + normalizedOriginal;
-    }
-    if (canonicalOriginal !== normalizedOriginal &&
-        canonicalOriginal.startsWith(normalizedResolved + '/')) {
-        return true;
-    }
-    // STRICT CHECK: Only allow resolutions that stay within the expected path tree
-    // The resolved path must either:
-    // 1. Start with the original path (deeper/same) - already covered by returning false below
-    // 2. Start with the canonical original (deeper/same under canonical form)
-    // 3. BE the canonical form of the original (e.g., /tmp/x -> /private/tmp/x)
-    // Any other resolution (e.g., /tmp/claude -> /Users/dworken) is outside expected bounds
-    const resolvedStartsWithOriginal = normalizedResolved.startsWith(normalizedOriginal + '/');
-    const resolvedStartsWithCanonical = canonicalOriginal !== normalizedOriginal &&
-        normalizedResolved.startsWith(canonicalOriginal + '/');
-    const resolvedIsCanonical = canonicalOriginal !== normalizedOriginal &&
-        normalizedResolved === canonicalOriginal;
-    // If resolved path is not within expected tree, it's outside boundary
-    if (!resolvedIsCanonical &&
-        !resolvedStartsWithOriginal &&
-        !resolvedStartsWithCanonical) {
-        return true;
-    }
-    // Allow resolution to same directory level or deeper within expected tree
-    return false;
-}
-/**
- * Expand a leading `~` to the home directory. Handles bare `~`,
- * `~/…`, and (on Windows only) the `~\…` form so callers don't each
- * open-code the variants. `~\` is gated to Windows because `\` is a
- * valid POSIX filename byte — `~\foo` is a legal relative filename
- * on Linux/macOS and must NOT tilde-expand there.
- */
-function expandTilde(p) {
-    if (p === '~')
-        return (0,external_os_.homedir)();
-    if (p.startsWith('~/') ||
-        (process.platform === 'win32' && p.startsWith('~\\'))) {
-        return (0,external_os_.homedir)() + p.slice(1);
-    }
-    return p;
-}
-/**
- * Expand Windows-style `%USERPROFILE%` / `%HOMEDRIVE%` / `%HOMEPATH%`
- * references to the real user's home directory. Case-insensitive;
- * idempotent. Applied by {@link normalizePathForSandbox}'s Windows
- * pre-processing so every filesystem-config path field
- * (`allowRead`/`allowWrite`/`denyRead`/`denyWrite`) accepts these
- * forms uniformly.
- *
- * `%HOMEPATH%` is drive-RELATIVE (`\Users\name`) and `%HOMEDRIVE%` is
- * the drive-only (`C:`) — the split matches how cmd.exe defines them,
- * so `%HOMEDRIVE%%HOMEPATH%` composes to the full home path.
- */
-function expandWindowsEnvRefs(p) {
-    const home = (0,external_os_.homedir)();
-    const drive = /^[A-Za-z]:/.test(home) ? home.slice(0, 2) : '';
-    const homePath = drive ? home.slice(2) : home;
-    return p
-        .replace(/%USERPROFILE%/gi, home)
-        .replace(/%HOMEDRIVE%/gi, drive)
-        .replace(/%HOMEPATH%/gi, homePath);
-}
-/**
- * Runs of `/` collapsed to one and `/./` components dropped, leaving the rest
- * of the spelling (a trailing `/` or `/.`, a `..`) to the caller. POSIX only.
- */
-function collapseInteriorSpellings(pathPattern) {
-    return pathPattern.replace(/\/{2,}/g, '/').replace(/\/\.(?=\/)/g, '');
-}
-/**
- * Says so when a `..` reaches a backend unfolded — realpath could not resolve
- * the path (absent, or unreadable), and folding `..` lexically here could aim
- * the rule past a symlink at a file the kernel would never reach. Debug-only
- * (`SRT_DEBUG`), so a rule that matches nothing is silent by default. Called
- * at every return of {@link normalizePathForSandbox} that can carry one, glob
- * spellings included.
- */
-function warnIfParentRefUnfolded(normalizedPath) {
-    if (getPlatform() !== 'windows' &&
-        /(?:^|\/)\.\.(?:\/|$)/.test(normalizedPath)) {
-        debug_logForDebugging(`[Sandbox] "${normalizedPath}" could not be resolved and still contains ` +
-            `a ".." component, so a rule spelled this way may not match.`, { level: 'warn' });
-    }
-    return normalizedPath;
-}
-/**
- * Normalize a path for use in sandbox configurations
- * Handles:
- * - Tilde (~) expansion for home directory
- * - Relative paths (./foo, ../foo, etc.) converted to absolute
- * - POSIX: '//' runs, '/./' components and a trailing '/' or '/.' collapsed
- * - Symlinks are resolved to their real paths for non-glob patterns
- * - Glob patterns preserve wildcards after path normalization
- *
- * Returns the absolute path with symlinks resolved (or normalized glob pattern)
- *
- * `opts.literal` marks a path that names one file or directory rather
- * than matching several: one the library computed itself, one the caller
- * marked literal, a caller spelling that carried no glob character —
- * resolving such a spelling can splice in a cwd or home directory whose own
- * name does — or the name a spelling with glob characters also is (see
- * path-entries.ts). The glob branches are skipped for it, so a component
- * like `a[b` is resolved and later compiled as the name it is. Without it,
- * a spelling with `*`, `?` or `[…]` in it keeps the character sniffing, its
- * pattern reading. The interior collapse below is not one of the glob
- * branches: `//` and `/./` are dead spellings either way.
- */
-function normalizePathForSandbox(pathPattern, opts) {
-    const isGlobSpelling = (p) => !opts?.literal && containsGlobCharsForPlatform(p);
-    // Windows pre-processing: expand `%USERPROFILE%` / `%HOMEDRIVE%` /
-    // `%HOMEPATH%`, strip the `\\?\` / `\\?\UNC\` extended prefix (its
-    // `?` is a literal, not a glob char), and uppercase the drive
-    // letter so `c:\…` and `C:\…` normalize identically.
-    if (getPlatform() === 'windows') {
-        pathPattern = stripExtendedPathPrefix(expandWindowsEnvRefs(pathPattern));
-        if (/^[a-z]:/.test(pathPattern)) {
-            pathPattern = pathPattern[0].toUpperCase() + pathPattern.slice(1);
-        }
-        // UNC literal: return as-is (separators normalised only) — no
-        // stat/realpath. A UNC *glob* falls through to the glob walk
-        // below (user-trusted share). See {@link isUncPath}.
-        if (isUncPath(pathPattern) && !isGlobSpelling(pathPattern)) {
-            return external_path_.win32.normalize(pathPattern);
-        }
-    }
-    // POSIX: strip trailing slashes from non-glob spellings before any
-    // resolution. Consumers on the Linux and macOS paths compare spellings by
-    // exact match and `path + '/'` prefixes — which a preserved slash silently
-    // defeats ('<dir>//') — and the realpath-acceptance checks below treat a
-    // slash-only difference as a mismatch. A Seatbelt `subpath` filter is the
-    // one place the two spellings really are interchangeable: a `literal`
-    // filter and a glob regex ending '/$' match nothing when the slash is
-    // there, and a bwrap bind tolerates it only for a directory (a slashed
-    // file path fails ENOTDIR at mount). Glob spellings are left untouched: a
-    // slash after a glob segment is semantic ('/x/*/' compiles to a different
-    // regex than '/x/*'). That regex matches nothing, which an allow may
-    // harmlessly be — so an allow keeps the spelling, while the same spelling
-    // as a deny is rejected at config validation (see sandbox-config.ts). On
-    // Windows a trailing separator is the directory marker for absent deny
-    // targets (srt#404) and must survive.
-    if (getPlatform() !== 'windows' &&
-        pathPattern.endsWith('/') &&
-        !isGlobSpelling(pathPattern)) {
-        pathPattern = pathPattern.replace(/\/+$/, '') || '/';
-    }
-    let normalizedPath = expandTilde(pathPattern);
-    // A pattern with no tilde to expand and no root is resolved against the
-    // working directory; path.resolve covers './', '../', '.' and a bare
-    // relative name alike.
-    if (normalizedPath === pathPattern && !external_path_.isAbsolute(pathPattern)) {
-        normalizedPath = external_path_.resolve(process.cwd(), pathPattern);
-    }
-    // POSIX: collapse the interior spellings realpath would have removed, on the
-    // EXPANDED path — the trailing strip above runs before expansion and only
-    // ever touches a trailing run, and tilde expansion can put a run back
-    // (HOME='/home/u/' turns '~/x' into '/home/u//x'). Glob spellings need it
-    // for the same reason: '~/.aws//*.pem' compiles to a regex holding '//'.
-    //
-    // It matters on macOS: Seatbelt compares the kernel's canonical path, so a
-    // filter spelled with '//' or '/./' matches nothing, silently — which for a
-    // deny is exactly the absent-target case the deny exists for. bwrap
-    // tolerates the spelling, and the Linux backend rebuilds its destinations
-    // with path.dirname/join, so that argv was already right.
-    //
-    // Lexical only, and deliberately not path.normalize/path.resolve, which
-    // also fold '..'. An absolute spelling's '..' is left to realPathOf below:
-    // that folds it in text too, and answers only for a path that is there, so
-    // one that is not keeps its '..' as written. A relative one was already
-    // folded lexically by the path.resolve above (pre-existing).
-    if (getPlatform() !== 'windows') {
-        normalizedPath = collapseInteriorSpellings(normalizedPath);
-    }
-    // For glob patterns, resolve symlinks for the directory portion only
-    if (isGlobSpelling(normalizedPath)) {
-        // Extract the static directory prefix before glob characters
-        // (on Windows, `[`/`]` are literal so only split on `*`/`?`).
-        const splitRe = getPlatform() === 'windows' ? /[*?]/ : /[*?[\]]/;
-        const staticPrefix = normalizedPath.split(splitRe)[0];
-        if (staticPrefix && staticPrefix !== '/') {
-            // Get the directory containing the glob pattern
-            // If staticPrefix ends with /, remove it to get the directory
-            const baseDir = staticPrefix.endsWith('/')
-                ? staticPrefix.slice(0, -1)
-                : external_path_.dirname(staticPrefix);
-            // Try to resolve symlinks for the base directory
-            try {
-                const resolvedBaseDir = realPathOf(baseDir);
-                // Validate that resolution stays within expected boundaries
-                if (!isSymlinkOutsideBoundary(baseDir, resolvedBaseDir)) {
-                    // Reconstruct the pattern with the resolved directory
-                    const patternSuffix = normalizedPath.slice(baseDir.length);
-                    return warnIfParentRefUnfolded(resolvedBaseDir + patternSuffix);
-                }
-                // If resolution would broaden scope, keep original pattern
-            }
-            catch {
-                // If directory doesn't exist or can't be resolved, keep the original pattern
-            }
-        }
-        return warnIfParentRefUnfolded(normalizedPath);
-    }
-    // A trailing '/' or '/.' is not semantic outside a glob, and the empty
-    // string is not the filesystem root: an empty HOME makes expandTilde('~')
-    // empty, and '' || '/' would turn `allowWrite: ['~']` into a whole-
-    // filesystem grant.
-    if (getPlatform() !== 'windows' && normalizedPath !== '') {
-        normalizedPath =
-            normalizedPath.replace(/\/\.$/, '').replace(/\/+$/, '') || '/';
-    }
-    // Resolve symlinks to real paths to avoid bwrap issues
-    // Validate that the resolution stays within expected boundaries
-    try {
-        const resolvedPath = realPathOf(normalizedPath);
-        // A symlink pointing outside the expected boundaries (e.g. to a parent
-        // directory) keeps the original path.
-        if (!isSymlinkOutsideBoundary(normalizedPath, resolvedPath)) {
-            normalizedPath = resolvedPath;
-        }
-    }
-    catch {
-        // Absent, or unreadable: keep the normalized spelling.
-    }
-    return warnIfParentRefUnfolded(normalizedPath);
-}
-/**
- * What the sandbox itself needs writable: the child's stdio and the TMPDIR it
- * is handed (generateProxyEnvVars). Kept whatever is read-denied.
- */
-const SANDBOX_OWN_WRITE_PATHS = [
-    '/dev/stdout',
-    '/dev/stderr',
-    '/dev/null',
-    '/dev/tty',
-    '/dev/dtracehelper',
-    '/dev/autofs_nowait',
-    '/tmp/claude',
-    '/private/tmp/claude',
-];
-/**
- * Directories under the home directory made writable as a convenience the
- * caller never asked for. Every entry is subject to the read-rule check in
- * {@link getDefaultWritePaths}.
- */
-const HOME_CONVENIENCE_WRITE_DIRS = [
-    '.npm/_logs',
-    '.claude/debug',
-];
-/**
- * Get recommended system paths that should be writable for commands to work properly
- *
- * WARNING: These default paths are intentionally broad for compatibility but may
- * allow access to files from other processes. In highly security-sensitive
- * environments, you should configure more restrictive write paths.
- *
- * With no argument this is the whole list. Given the read rules of a
- * filesystem policy, a home convenience directory (~/.npm/_logs,
- * ~/.claude/debug) is left out when a `denyRead` entry names it or a
- * directory above it: kept, it would be bound back over that deny on Linux
- * (readable and writable again) and stay writable on macOS, so the explicit
- * denyRead wins over the implicit write allow. It is kept when an `allowRead`
- * entry beneath that deny re-opens it, because the caller has already made it
- * readable. A caller who wants it writable regardless lists it in
- * `allowWrite`. What the sandbox itself needs (stdio, /tmp/claude) is never
- * left out.
- *
- * Pass the entries as configured, not expanded. `dir/**` counts as `dir`,
- * and a glob covers a directory when it matches that directory or one above
- * it; nothing is listed from disk. On Linux, where the backend expands globs
- * against the disk, two things follow: a glob that matches nothing there
- * still counts (which only ever drops a convenience path), and a glob whose
- * match is a symlink to one of these directories is not seen. A glob
- * `allowRead` entry is not counted as re-opening anything.
- *
- * An entry marked `{ path, literal: true }` is a name whatever it holds. A
- * spelling is read by its characters alone: the name it also is when that
- * exists on disk is for the caller to add as a marked entry.
- */
-function getDefaultWritePaths(readRules) {
-    const home = (0,external_os_.homedir)();
-    const keptDirs = !readRules || readRules.denyRead.length === 0
-        ? HOME_CONVENIENCE_WRITE_DIRS
-        : homeDirsNotReadDenied(home, readRules.denyRead, readRules.allowRead);
-    return [
-        ...SANDBOX_OWN_WRITE_PATHS,
-        ...keptDirs.map(rel => external_path_.join(home, rel)),
-    ];
-}
-/**
- * The {@link HOME_CONVENIENCE_WRITE_DIRS} no `denyRead` entry covers, or
- * that an `allowRead` entry beneath the covering deny re-opens.
- */
-function homeDirsNotReadDenied(home, denyRead, allowRead = []) {
-    // Rules are compared as normalizePathForSandbox spells them, and on macOS
-    // that resolves /tmp and /var to /private/... for a path that exists. A
-    // convenience directory may not exist yet, so its second spelling is built
-    // from the home directory, which does.
-    const homes = [
-        ...new Set([home, normalizePathForSandbox(home, { literal: true })]),
-    ];
-    const denies = denyRead.map(entry => readRuleCovers(entry));
-    const reopened = allowRead
-        .flatMap(entry => {
-        if (typeof entry !== 'string')
-            return [markedLiteralPath(entry)];
-        const stripped = removeTrailingGlobSuffix(entry);
-        return containsGlobCharsForPlatform(stripped) ? [] : [stripped];
-    })
-        .map(entry => normalizePathForSandbox(entry, { literal: true }));
-    return HOME_CONVENIENCE_WRITE_DIRS.filter(rel => {
-        const spellings = homes.map(h => external_path_.join(h, rel));
-        return !denies.some(denyCovers => spellings.some(denyCovers) &&
-            !reopened.some(allow => denyCovers(allow) && spellings.some(s => isAtOrUnder(s, allow))));
-    });
-}
-/**
- * Whether a read rule covers a path: the path is the rule's own or lies
- * beneath it. `dir/**` is `dir`, and a glob covers whatever
- * {@link denyGlobRegex} matches.
- *
- * Pattern or name is decided on what the caller wrote, before the spelling
- * is resolved: `*`, `?` and `[…]` there are the syntax it asked for, while
- * resolving splices in a cwd or home directory that may carry those
- * characters in its own name. A spelling without them is normalized as the
- * name it is, and so is an entry marked literal, whatever it holds.
- */
-function readRuleCovers(entry) {
-    if (typeof entry !== 'string') {
-        const rule = normalizePathForSandbox(markedLiteralPath(entry), {
-            literal: true,
-        });
-        return p => isAtOrUnder(p, rule);
-    }
-    const stripped = removeTrailingGlobSuffix(entry);
-    if (containsGlobCharsForPlatform(stripped)) {
-        const regex = compiledDenyGlob(normalizePathForSandbox(stripped));
-        // Too large to compile. What it covers cannot be told, so it covers.
-        return regex === null ? () => true : p => regex.test(p);
-    }
-    const rule = normalizePathForSandbox(stripped, { literal: true });
-    return p => isAtOrUnder(p, rule);
-}
-/**
- * {@link denyGlobRegex} compiled, or null for a pattern too large to compile.
- * Kept by the normalized pattern, which is all it depends on: these rules are
- * read for a getter that callers ask once a path. What is asked of the disk
- * on the way to the normalized pattern is asked every time.
- */
-function compiledDenyGlob(normalizedGlob) {
-    let regex = compiledDenyGlobs.get(normalizedGlob);
-    if (regex === undefined) {
-        try {
-            regex = new RegExp(denyGlobRegex(normalizedGlob));
-            // V8 finds a pattern too large only when it first runs it.
-            regex.test('');
-        }
-        catch {
-            regex = null;
-        }
-        compiledDenyGlobChars += normalizedGlob.length;
-        if (compiledDenyGlobChars > MAX_COMPILED_DENY_GLOB_CHARS) {
-            compiledDenyGlobs.clear();
-            compiledDenyGlobChars = normalizedGlob.length;
-        }
-        compiledDenyGlobs.set(normalizedGlob, regex);
-    }
-    return regex;
-}
-const compiledDenyGlobs = new Map();
-let compiledDenyGlobChars = 0;
-/** Past this much pattern text all that is kept is let go, to begin again. */
-const MAX_COMPILED_DENY_GLOB_CHARS = 1 << 20;
-/**
- * Generate proxy environment variables for sandboxed processes
- */
-/**
- * Per-tool trust-store env vars set to the TLS-termination CA cert path so
- * HTTPS clients in the sandboxed child accept proxy-minted certs.
- */
-const CA_TRUST_VARS = [
-    'NODE_EXTRA_CA_CERTS',
-    'SSL_CERT_FILE',
-    'CURL_CA_BUNDLE',
-    'REQUESTS_CA_BUNDLE',
-    'PIP_CERT',
-    'GIT_SSL_CAINFO',
-    'AWS_CA_BUNDLE',
-    'CARGO_HTTP_CAINFO',
-    'DENO_CERT',
-    // gcloud ignores SSL_CERT_FILE/REQUESTS_CA_BUNDLE; this is its dedicated
-    // override (maps to core/custom_ca_certs_file).
-    'CLOUDSDK_CORE_CUSTOM_CA_CERTS_FILE',
-    // Nix-built binaries are patched to read this instead of SSL_CERT_FILE, and
-    // it's typically pre-set to the Nix system bundle in the parent env, so we
-    // must override it explicitly.
-    'NIX_SSL_CERT_FILE',
-];
-function generateProxyEnvVars(httpProxyPort, socksProxyPort, caCertPath, proxyAuthToken, skipTmpdir, encodedCommand) {
-    // When the proxy requires auth, embed the credential in the URL so clients
-    // send Proxy-Authorization automatically. Only the sandbox child sees this
-    // env, so the token never reaches host processes.
-    //
-    // The username carries the per-command encodedCommand so the proxy can
-    // attribute denials to a specific invocation (see
-    // SandboxViolationStore). Standard base64 is percent-encoded in the URL so
-    // `+/=` survive userinfo parsing; clients URL-decode before building the
-    // Basic header / RFC 1929 frame, so the proxy receives the raw base64.
-    const userRaw = proxyUsernameFor(encodedCommand);
-    const userPct = userRaw === PROXY_AUTH_USER ? userRaw : encodeURIComponent(userRaw);
-    const auth = proxyAuthToken ? `${userPct}:${proxyAuthToken}@` : '';
-    const envVars = [`SANDBOX_RUNTIME=1`];
-    // TMPDIR is overridden so temp-file writers land in a path the FS sandbox
-    // allows (getDefaultWritePaths). When filesystem policy is disabled
-    // (writeConfig === undefined → skipTmpdir), the host TMPDIR is already
-    // writable and /tmp/claude may not exist, so leave it untouched.
-    // CLAUDE_CODE_TMPDIR is the current name; CLAUDE_TMPDIR is kept for
-    // backwards compatibility (#141).
-    if (!skipTmpdir) {
-        const tmpdir = process.env.CLAUDE_CODE_TMPDIR ||
-            process.env.CLAUDE_TMPDIR ||
-            '/tmp/claude';
-        envVars.push(`TMPDIR=${tmpdir}`);
-    }
-    // When TLS termination is configured, the child only ever sees proxy-minted
-    // certs signed by the configured CA. Point the common per-tool trust-store
-    // env vars at it so HTTPS clients accept those certs.
-    if (caCertPath) {
-        for (const v of CA_TRUST_VARS) {
-            envVars.push(`${v}=${caCertPath}`);
-        }
-    }
-    // If no proxy ports provided, return minimal env vars
-    if (!httpProxyPort && !socksProxyPort) {
-        return envVars;
-    }
-    // Always set NO_PROXY to exclude localhost and private networks from
-    // proxying. *.local is intentionally absent: under network restriction the
-    // child has no usable resolver/routes (bwrap --unshare-net on Linux,
-    // loopback-only under seatbelt), so a NO_PROXY match makes the client try
-    // direct getaddrinfo() and fail. Routing .local hostnames through the proxy
-    // lets the parent resolve them (e.g. Kubernetes *.svc.cluster.local).
-    const noProxyAddresses = [
-        'localhost',
-        '127.0.0.1',
-        '::1',
-        '169.254.0.0/16', // Link-local
-        '10.0.0.0/8', // Private network
-        '172.16.0.0/12', // Private network
-        '192.168.0.0/16', // Private network
-    ].join(',');
-    envVars.push(`NO_PROXY=${noProxyAddresses}`);
-    envVars.push(`no_proxy=${noProxyAddresses}`);
-    if (httpProxyPort) {
-        envVars.push(`HTTP_PROXY=http://${auth}localhost:${httpProxyPort}`);
-        envVars.push(`HTTPS_PROXY=http://${auth}localhost:${httpProxyPort}`);
-        // Lowercase versions for compatibility with some tools
-        envVars.push(`http_proxy=http://${auth}localhost:${httpProxyPort}`);
-        envVars.push(`https_proxy=http://${auth}localhost:${httpProxyPort}`);
-        if (proxyAuthToken) {
-            // Pre-send Basic so git never gets a 407 and never invokes a
-            // credential helper for the proxy URL (Windows GCM intercepts the
-            // challenge and the URL-embedded password doesn't survive it).
-            envVars.push(`GIT_CONFIG_PARAMETERS='http.proxyAuthMethod=basic'`);
-        }
-    }
-    // The URL to advertise to clients that need a general-purpose,
-    // CONNECT-capable proxy. The mux serves HTTP CONNECT and SOCKS on the same
-    // advertised port, so http:// works for everyone: clients that only speak
-    // CONNECT get a URL they understand, and anything that actually speaks
-    // SOCKS to it still reaches the SOCKS handler. Falls back to socks5h://
-    // only when no HTTP proxy port exists, which no current caller configures.
-    const connectProxyUrl = httpProxyPort
-        ? `http://${auth}localhost:${httpProxyPort}`
-        : `socks5h://${auth}localhost:${socksProxyPort}`;
-    // ALL_PROXY: prefer the HTTP proxy URL over SOCKS. httpx (and similar
-    // Python clients) eagerly import `socksio` at client construction when
-    // ALL_PROXY is a socks5h:// URL and crash with ImportError in envs that
-    // lack the package — before any bytes hit the wire, so the mux's
-    // protocol sniffing can't help.
-    envVars.push(`ALL_PROXY=${connectProxyUrl}`);
-    envVars.push(`all_proxy=${connectProxyUrl}`);
-    // gRPC-based tools. gRPC C-core (every google-cloud-* Python client, and
-    // grpc-js) only understands HTTP CONNECT proxies. Given a socks5h:// URL it
-    // logs "'socks5h' scheme not supported in proxy URI", ignores the var, and
-    // resolves the target directly via c-ares — which the sandbox blocks, so
-    // the client dies with "address lookup failed / Could not contact DNS
-    // servers" instead of falling back to https_proxy. Not gated on
-    // socksProxyPort: the value no longer depends on it, and a gRPC client in
-    // an HTTP-only sandbox needs this var just as much.
-    envVars.push(`GRPC_PROXY=${connectProxyUrl}`);
-    envVars.push(`grpc_proxy=${connectProxyUrl}`);
-    if (socksProxyPort) {
-        // Configure Git to use SSH through the proxy so DNS resolution happens outside the sandbox.
-        // ControlMaster/ControlPath are disabled because SSH connection multiplexing breaks inside
-        // the sandbox: the mux socket path from the user's ssh config (typically under ~/.ssh) is
-        // not an allowed Unix socket path, and OpenSSH treats a mux listener bind failure as fatal
-        // even with ControlMaster=auto — it exits right after authentication, before running the
-        // git command. Command-line options take precedence over ssh_config, so this neutralizes
-        // any user ControlMaster setup. ControlPath=none is needed in addition to ControlMaster=no:
-        // with ControlMaster=no alone, ssh still tries to connect to an existing mux socket at the
-        // configured ControlPath.
-        const sshMuxOverride = '-o ControlMaster=no -o ControlPath=none';
-        const platform = getPlatform();
-        if (platform === 'macos' &&
-            proxyAuthToken &&
-            httpProxyPort === socksProxyPort) {
-            // macOS, and the SOCKS listener is the library's own, which serves both
-            // protocols on one port and wants the token: BSD nc has no SOCKS
-            // authentication to give it, and is refused. So an HTTP CONNECT with
-            // the credential, as on Linux, from what macOS ships. The script
-            // travels in a variable of its own: that keeps the token out of the
-            // arguments of ssh and of what it starts, and the script out of git's
-            // `sh -c`, ssh's % expansion and `$SHELL -c` (the user's shell, be it
-            // fish or tcsh), which see plain and single-quoted words only.
-            const basic = Buffer.from(`${userRaw}:${proxyAuthToken}`);
-            envVars.push(`SRT_SSH_PROXY_COMMAND=${sshConnectScript(socksProxyPort, basic.toString('base64'))}`, `GIT_SSH_COMMAND=ssh ${sshMuxOverride} -o ProxyCommand="/bin/sh -c 'eval \\"\\\${SRT_SSH_PROXY_COMMAND:?unset, but GIT_SSH_COMMAND needs it}\\"' sh '%h' %p"`);
-        }
-        else if (platform === 'macos') {
-            // A SOCKS listener that wants no token of ours, an external one
-            // included: BSD nc's SOCKS5 support (-X 5 -x).
-            envVars.push(`GIT_SSH_COMMAND=ssh ${sshMuxOverride} -o ProxyCommand='nc -X 5 -x localhost:${socksProxyPort} %h %p'`);
-        }
-        else if (platform === 'linux' && httpProxyPort) {
-            // Linux: use socat HTTP CONNECT via the HTTP proxy bridge.
-            // socat is already a required Linux sandbox dependency, and PROXY: is
-            // portable across all socat versions (unlike SOCKS5-CONNECT which needs >= 1.8.0).
-            const socatAuth = proxyAuthToken
-                ? `,proxyauth=${userRaw}:${proxyAuthToken}`
-                : '';
-            envVars.push(`GIT_SSH_COMMAND=ssh ${sshMuxOverride} -o ProxyCommand='socat - PROXY:localhost:%h:%p,proxyport=${httpProxyPort}${socatAuth}'`);
-        }
-        // FTP proxy support (use socks5h for DNS resolution through proxy).
-        // Deliberately not connectProxyUrl: given an http:// ftp_proxy, curl does
-        // not CONNECT-tunnel by default, it gateways the transfer as
-        // `GET ftp://host/path HTTP/1.1` to the proxy — which the mux does not
-        // implement, and an env var can't ask curl for --proxytunnel. socks5h is
-        // transparent at the TCP layer, so it is the value that works here.
-        envVars.push(`FTP_PROXY=socks5h://${auth}localhost:${socksProxyPort}`);
-        envVars.push(`ftp_proxy=socks5h://${auth}localhost:${socksProxyPort}`);
-        // rsync proxy support — RSYNC_PROXY is host:port only, no userinfo. With
-        // proxy auth on, rsync via this var fails at the CONNECT (407); use SSH
-        // transport or wrap with proxychains instead.
-        envVars.push(`RSYNC_PROXY=localhost:${socksProxyPort}`);
-        // Database tools NOTE: Most database clients don't have built-in proxy support
-        // You typically need to use SSH tunneling or a SOCKS wrapper like tsocks/proxychains
-        // Docker CLI uses HTTP for the API
-        // This makes Docker use the HTTP proxy for registry operations
-        envVars.push(`DOCKER_HTTP_PROXY=http://${auth}localhost:${httpProxyPort || socksProxyPort}`);
-        envVars.push(`DOCKER_HTTPS_PROXY=http://${auth}localhost:${httpProxyPort || socksProxyPort}`);
-        // Google Cloud SDK - has specific proxy settings.
-        // proxy/type names the protocol the *proxy* speaks, not the traffic it
-        // tunnels. Our HTTP CONNECT proxy carries TLS to Google APIs, so the
-        // correct value is "http" (gcloud only accepts http, http_no_tunnel,
-        // socks4, socks5; "https" is rejected at startup).
-        if (httpProxyPort) {
-            envVars.push(`CLOUDSDK_PROXY_TYPE=http`);
-            envVars.push(`CLOUDSDK_PROXY_ADDRESS=localhost`);
-            envVars.push(`CLOUDSDK_PROXY_PORT=${httpProxyPort}`);
-            if (proxyAuthToken) {
-                envVars.push(`CLOUDSDK_PROXY_USERNAME=${userRaw}`);
-                envVars.push(`CLOUDSDK_PROXY_PASSWORD=${proxyAuthToken}`);
-            }
-        }
-        // kubectl, the AWS CLI, the Azure CLI, Terraform and gRPC read the
-        // standard vars already emitted; nothing tool-specific is needed.
-    }
-    // Do not set HTTP_PROXY/HTTPS_PROXY to SOCKS URLs in the SOCKS-only path:
-    // most HTTP clients reject socks*:// in those vars. ALL_PROXY (above)
-    // already carries the route for clients that read it.
-    return envVars;
-}
-/**
- * A POSIX sh script for an ssh ProxyCommand (`$1` host, `$2` port): an HTTP
- * CONNECT through the proxy on 127.0.0.1:`proxyPort` with the Basic
- * credential `basic`, then stdin and stdout relayed by `nc`.
- *
- * The host comes from a git URL, which a repository chooses. It is never
- * script text or printf's format, and one that could end the request line is
- * refused before anything is sent.
- *
- * The response head is read here, so a refusal is one line on stderr, with
- * the status line's own words. The pipeline runs in the background (hence
- * stdin as fd 3) so that this shell can close its own copy of stdout: held,
- * it would keep an end of file from ssh.
- *
- * `nc` is the one macOS ships, by path: it leaves when the network side
- * ends, which is how ssh learns of it. Current OpenBSD and Debian ones stay
- * until their stdin ends too, and ssh would wait.
- */
-function sshConnectScript(proxyPort, basic, nc = '/usr/bin/nc') {
-    return ('LC_ALL=C; no() { printf "sandbox proxy: %s\\n" "$*" >&2; exit 1; }; ' +
-        'case $1 in ""|*[!A-Za-z0-9._:-]*) no bad host;; *:*) set -- "[$1]" "$2";; esac; ' +
-        'case $2 in ""|*[!0-9]*) no bad port;; esac; ' +
-        'exec 3<&0; ' +
-        `{ printf "CONNECT %s HTTP/1.1\\r\\nHost: %s\\r\\nProxy-Authorization: Basic ${basic}\\r\\n\\r\\n" "$1:$2" "$1:$2"; exec /bin/cat <&3; } | ` +
-        `${nc} 127.0.0.1 ${proxyPort} | ` +
-        '{ read -r v why; while read -r v; do case $v in ""|?) break;; esac; done; ' +
-        'case $why in "200 "*) exec /bin/cat;; esac; ' +
-        'why=${why%?}; no "$1:$2: ${why:-no answer}"; } & ' +
-        'exec >&-; wait $!');
-}
-/**
- * `safe.directory` entries above this count collapse to a single
- * `safe.directory=*`. Keeps `GIT_CONFIG_COUNT` (and the argv it rides
- * on) bounded when the safe-dir set is wide.
- */
-const SAFE_DIRECTORY_WILDCARD_THRESHOLD = 8;
-/**
- * Build the `GIT_CONFIG_COUNT` / `GIT_CONFIG_KEY_<n>` /
- * `GIT_CONFIG_VALUE_<n>` env-var set for the sandboxed child.
- *
- * Emits:
- *   - `safe.directory=<dir>` for each entry in `safeDirs` (or one
- *     `safe.directory=*` when the list is long) — inside the sandbox
- *     the working tree is owned by a different user (Windows: the
- *     real user vs `srt-sandbox`; Linux: unmapped uid under
- *     `bwrap --unshare-user`), so git refuses with "detected dubious
- *     ownership" without it.
- *   - `http.schannelUseSSLCAInfo=true` and
- *     `http.schannelCheckRevoke=false` when `schannelCa` (Windows
- *     only) — makes git's schannel backend honor `GIT_SSL_CAINFO`
- *     without `-c http.sslBackend=openssl`. Revocation is disabled
- *     because CryptoAPI CRL/OCSP fetches ignore proxy env and would
- *     be WFP-fenced.
- *   - `http.sslBackend=openssl` when `opensslBackend` — for a child
- *     whose token Schannel refuses (the write-restricted token).
- *
- * Composes with an existing `GIT_CONFIG_COUNT` in `baseEnv` by
- * continuing its numbering; the returned `GIT_CONFIG_COUNT` is the
- * new total. `baseEnv` should reflect what the child will actually
- * see: on Windows the two-hop launch means the broker's own
- * `process.env` never reaches the child, so `baseEnv` is the caller
- * overlay (`WindowsSandboxParams.setEnvVars`); on Linux/macOS the
- * child inherits `process.env`, so callers use
- * {@link buildPosixGitSafeDirEnv} (which folds in `process.env`,
- * `unsetEnvVars`, and `setEnvVars`).
- *
- * Paths are emitted with forward slashes so the value survives
- * msys2's env conversion untouched and native git accepts it (a
- * no-op on POSIX paths).
- */
-function buildGitConfigEnv(opts) {
-    // An explicit `GIT_CONFIG_COUNT=0` in baseEnv is an opt-out ("no
-    // env-level git config") — respect it rather than overwriting.
-    if (opts.baseEnv?.GIT_CONFIG_COUNT === '0')
-        return {};
-    const parsed = Number.parseInt(opts.baseEnv?.GIT_CONFIG_COUNT ?? '', 10);
-    const start = Number.isFinite(parsed) && parsed >= 0 ? parsed : 0;
-    let n = start;
-    const out = {};
-    const emit = (key, value) => {
-        out[`GIT_CONFIG_KEY_${n}`] = key;
-        out[`GIT_CONFIG_VALUE_${n}`] = value;
-        n++;
-    };
-    const dirs = [
-        ...new Set(opts.safeDirs
-            .filter((d) => !!d)
-            .map(d => {
-            const fwd = d.replace(/\\/g, '/');
-            const stripped = fwd.replace(/\/+$/, '');
-            // Don't strip the trailing slash off a bare root: `C:`
-            // is drive-relative-cwd (git wants `C:/`), and `` is
-            // git's list-reset sentinel for safe.directory (would
-            // wipe preceding entries) — POSIX `/` must stay `/`.
-            if (stripped === '' || /^[A-Za-z]:$/.test(stripped)) {
-                return `${stripped}/`;
-            }
-            return stripped;
-        })),
-    ];
-    if (dirs.length > SAFE_DIRECTORY_WILDCARD_THRESHOLD) {
-        emit('safe.directory', '*');
-    }
-    else {
-        // git matches safe.directory against the REPO TOP-LEVEL exactly,
-        // so a workspace root doesn't cover a nested repo. Emit both the
-        // exact path and the `<dir>/*` glob (git ≥2.46) so any repo
-        // at-or-under a granted dir is trusted. Roots keep their trailing
-        // `/`; don't double it in the glob (`//*` never wildmatches).
-        for (const d of dirs) {
-            emit('safe.directory', d);
-            emit('safe.directory', d.endsWith('/') ? `${d}*` : `${d}/*`);
-        }
-    }
-    if (opts.schannelCa) {
-        emit('http.schannelUseSSLCAInfo', 'true');
-        emit('http.schannelCheckRevoke', 'false');
-    }
-    if (opts.opensslBackend) {
-        emit('http.sslBackend', 'openssl');
-    }
-    if (n === start)
-        return {};
-    out.GIT_CONFIG_COUNT = String(n);
-    return out;
-}
-/**
- * POSIX-side wrapper over {@link buildGitConfigEnv} that constructs
- * the correct `baseEnv` for a Linux/macOS sandbox: the child inherits
- * `process.env` under bwrap/sandbox-exec, then `unsetEnvVars` are
- * dropped and `setEnvVars` overlaid — so numbering must continue from
- * whatever `GIT_CONFIG_COUNT` survives that. Shared by
- * `wrapCommandWithSandbox{Linux,MacOS}`.
- */
-function buildPosixGitSafeDirEnv(opts) {
-    const baseEnv = {
-        GIT_CONFIG_COUNT: process.env.GIT_CONFIG_COUNT,
-    };
-    for (const k of opts.unsetEnvVars ?? [])
-        delete baseEnv[k];
-    Object.assign(baseEnv, opts.setEnvVars ?? {});
-    return buildGitConfigEnv({ safeDirs: opts.safeDirs, baseEnv });
-}
-/**
- * How much of an attribution key rides the carriers. A key is cut to this
- * many characters before encoding, so two commands that share this much of
- * a prefix share a key.
- */
-const SANDBOXED_COMMAND_KEY_LENGTH = 100;
-/**
- * The attribution key for an invocation: the caller's `commandId`, or the
- * command itself when there is no usable id.
- */
-function attributionKeyFor(command, commandId) {
-    // Falsy, not `=== undefined`: every carrier drops an empty attribution, and
-    // a JavaScript caller's `null` would throw in encodeSandboxedCommand.
-    return !commandId ? command : commandId;
-}
-/**
- * Encode a command for sandbox monitoring
- * Truncates to SANDBOXED_COMMAND_KEY_LENGTH chars and base64 encodes to
- * avoid parsing issues
- */
-function encodeSandboxedCommand(command) {
-    const truncatedCommand = command.slice(0, SANDBOXED_COMMAND_KEY_LENGTH);
-    return Buffer.from(truncatedCommand).toString('base64');
-}
-/**
- * Decode a base64-encoded command from sandbox monitoring
- */
-function decodeSandboxedCommand(encodedCommand) {
-    return Buffer.from(encodedCommand, 'base64').toString('utf8');
-}
-/** Base proxy username; the auth token is the credential, this is a label. */
-const PROXY_AUTH_USER = 'srt';
-/** RFC 1929 caps a SOCKS5 username at 255 bytes. */
-const MAX_PROXY_USERNAME_BYTES = 255;
-/**
- * The longest encodedCommand a carrier this process mints can hold: what is
- * left of the username budget after `srt.`. Every carrier is bounded far more
- * loosely than that (an HTTP proxy header budget is kilobytes), so a longer
- * attribution field was not minted here and is stored by nobody.
- */
-const MAX_ENCODED_COMMAND_BYTES = MAX_PROXY_USERNAME_BYTES - Buffer.byteLength(`${PROXY_AUTH_USER}.`);
-/**
- * Build the proxy username for a sandboxed command: `srt.<encodedCommand>`
- * so the proxy can attribute a denial to the invocation that triggered it,
- * or bare `srt` when there is nothing to attribute. A multibyte command whose
- * 100-code-unit truncation still base64s past the username budget would fail
- * the SOCKS handshake, so fall back to bare `srt` (attribution is lost,
- * connectivity is not).
- */
-function proxyUsernameFor(encodedCommand) {
-    if (!encodedCommand)
-        return PROXY_AUTH_USER;
-    const user = `${PROXY_AUTH_USER}.${encodedCommand}`;
-    return Buffer.byteLength(user) <= MAX_PROXY_USERNAME_BYTES
-        ? user
-        : PROXY_AUTH_USER;
-}
-/**
- * Inverse of {@link proxyUsernameFor}: extract the encodedCommand suffix
- * from `srt.<encodedCommand>`, or undefined for bare `srt` / anything else.
- * The username is presented by the client inside the sandbox. A forged
- * suffix cannot authenticate (the token does that), but it decides which
- * invocation a denial is attributed to in the violation report and which
- * registered network allow list applies to the connection: see
- * `SandboxManager.registerCommandNetworkLists` for what that asks of an id. A
- * suffix past {@link MAX_ENCODED_COMMAND_BYTES} is longer than this process
- * can mint, so it is dropped rather than stored: the denial is still
- * recorded, unattributed, and no registered list applies.
- */
-function encodedCommandFromProxyUser(username) {
-    if (!username || !username.startsWith(`${PROXY_AUTH_USER}.`))
-        return undefined;
-    const suffix = username.slice(PROXY_AUTH_USER.length + 1);
-    if (!suffix || Buffer.byteLength(suffix) > MAX_ENCODED_COMMAND_BYTES) {
-        return undefined;
-    }
-    return suffix;
-}
-/** Runs `steps` to the end, on the spot. */
-function sandbox_utils_finish(steps) {
-    for (;;) {
-        const step = steps.next();
-        if (step.done)
-            return step.value;
-    }
-}
-/** How long {@link finishInTurns} works before it lets others have a turn. */
-const TURN_MS = 10;
-/**
- * Runs `steps` to the end, letting the event loop have a turn every
- * {@link TURN_MS}: a walk of a large tree takes seconds, and a caller whose
- * thread is held that long can neither draw nor hear that it should stop.
- * Rejects with `signal`'s reason once that is aborted, however far it got.
- */
-async function finishInTurns(steps, signal) {
-    signal?.throwIfAborted();
-    let since = performance.now();
-    for (;;) {
-        const step = steps.next();
-        if (!step.done && performance.now() - since < TURN_MS)
-            continue;
-        if (!step.done)
-            await new Promise(resolve => setImmediate(resolve));
-        signal?.throwIfAborted();
-        if (step.done)
-            return step.value;
-        since = performance.now();
-    }
-}
-/**
- * Expand a glob pattern into the concrete paths matching it.
- *
- * Used on Linux (where bubblewrap doesn't support glob patterns
- * natively) and Windows (point-in-time expansion before `srt-win
- * acl stamp`). A symlink is a match in its own right and is not
- * descended into; {@link walkGlobPattern} is the read-deny expansion's
- * richer view of the same walk.
- *
- * @param globPath - A path pattern containing glob characters (e.g., ~/test/*.env)
- * @returns Array of absolute paths matching the glob pattern
- */
-function expandGlobPattern(globPath, opts = {}) {
-    return walkGlobPattern(globPath, opts).matches;
-}
-function globPositions(normalizedPattern, flags) {
-    const regex = new RegExp(globToRegex(normalizedPattern), flags);
-    const directoryForm = removeTrailingGlobSuffix(normalizedPattern);
-    const directoryRegex = directoryForm !== normalizedPattern
-        ? new RegExp(globToRegex(directoryForm), flags)
-        : undefined;
-    const unsplit = {
-        splits: false,
-        start: [0],
-        next: () => [0],
-        matches: (_positions, _name, spelled) => regex.test(spelled),
-        matchesDirectoryForm: (_positions, _name, spelled) => directoryRegex?.test(spelled) === true,
-    };
-    const states = [];
-    const star = globTokenToRegex({ kind: GlobTokenKind.Star });
-    /** The automaton of one pattern, as the position it starts at. */
-    const build = (pieces) => {
-        const sources = pieces.map(globTokenToRegex);
-        const memo = new Map();
-        const globstar = (then) => states.push({ then }) - 1;
-        /** The position of a component that starts at `pieces[i]`, after a
-         *  `[^/]*` when `lead`. */
-        const componentAt = (i, lead) => {
-            const key = `${i}${lead ? '*' : ''}`;
-            const known = memo.get(key);
-            if (known !== undefined)
-                return known;
-            if (!lead && pieces[i]?.kind === GlobTokenKind.GlobstarSlash) {
-                const id = globstar(undefined);
-                memo.set(key, id);
-                states[id].then = componentAt(i + 1, false);
-                return id;
-            }
-            if (!lead &&
-                pieces[i]?.kind === GlobTokenKind.Globstar &&
-                i === pieces.length - 1) {
-                const id = globstar(undefined);
-                memo.set(key, id);
-                return id;
-            }
-            const component = { edges: [] };
-            const id = states.push(component) - 1;
-            memo.set(key, id);
-            const endsWith = (source, to) => {
-                component.edges.push({ regex: new RegExp(`^${source}$`, flags), to });
-            };
-            let source = lead ? star : '';
-            for (let j = i;; j++) {
-                const piece = pieces[j];
-                if (piece === undefined) {
-                    endsWith(source, undefined);
-                    break;
-                }
-                if (piece.kind === GlobTokenKind.Separator) {
-                    endsWith(source, componentAt(j + 1, false));
-                    break;
-                }
-                if (piece.kind === GlobTokenKind.Globstar) {
-                    // Spanning separators: `X*` / `**` / `*Y`. Or not: `X*Y`.
-                    endsWith(source + star, globstar(componentAt(j + 1, true)));
-                    source += star;
-                }
-                else if (piece.kind === GlobTokenKind.GlobstarSlash) {
-                    // Spanning: `X*` / `**` / what follows. Or X run into it.
-                    endsWith(source + star, globstar(componentAt(j + 1, false)));
-                }
-                else if (piece.kind === GlobTokenKind.Set && piece.matchesSeparator) {
-                    endsWith(source, componentAt(j + 1, false));
-                    source += `(?!/)${sources[j]}`;
-                }
-                else {
-                    source += sources[j];
-                }
-            }
-            return id;
-        };
-        return componentAt(0, false);
-    };
-    let starts;
-    let firstOfDirectoryForm;
-    try {
-        starts = [build(parseGlob(normalizedPattern))];
-        firstOfDirectoryForm = states.length;
-        if (directoryRegex)
-            starts.push(build(parseGlob(directoryForm)));
-    }
-    catch {
-        // More components than the build can nest.
-        return unsplit;
-    }
-    const open = (into, position) => {
-        for (let p = position; p !== undefined && !into.has(p);) {
-            into.add(p);
-            const state = states[p];
-            p = 'then' in state ? state.then : undefined;
-        }
-    };
-    const sorted = (positions) => [...positions].sort((x, y) => x - y);
-    const endsAt = (positions, name, ofDirectoryForm) => positions.some(p => {
-        if (p >= firstOfDirectoryForm !== ofDirectoryForm)
-            return false;
-        const state = states[p];
-        return 'then' in state
-            ? state.then === undefined
-            : state.edges.some(e => e.to === undefined && e.regex.test(name));
-    });
-    const start = new Set();
-    for (const p of starts)
-        open(start, p);
-    return {
-        splits: true,
-        start: sorted(start),
-        next: (positions, name) => {
-            const next = new Set();
-            for (const p of positions) {
-                const state = states[p];
-                if ('then' in state)
-                    open(next, p);
-                else {
-                    for (const edge of state.edges) {
-                        if (edge.to !== undefined && edge.regex.test(name)) {
-                            open(next, edge.to);
-                        }
-                    }
-                }
-            }
-            return sorted(next);
-        },
-        matches: (positions, name) => endsAt(positions, name, false),
-        matchesDirectoryForm: (positions, name) => endsAt(positions, name, true),
-    };
-}
-/**
- * The literal directory a glob's walk starts from: the static prefix before
- * the pattern's first glob character, without its last path component when
- * that component is not a directory of its own. Split at its separators it
- * is the pattern's own leading components, the empty one of a doubled
- * separator ('C:/a//*.pem': 'C:/a/') included: the walk consumes them one by
- * one, and a base with one more or one fewer matches nothing. A drive root
- * comes back as 'C:', the root of a UNC share as '//server/share'. '/', and
- * '' for a pattern with a wildcard in its first path component, are what
- * {@link globBaseDirIsRoot} refuses.
- *
- * @param normalizedPattern - a pattern already through
- * {@link normalizePathForSandbox} (and, on Windows, {@link toForwardSlashes}),
- * or the tail of one that is walked beneath an anchor
- */
-function globPatternBaseDir(normalizedPattern) {
-    const staticPrefix = normalizedPattern.split(/[*?[\]]/)[0];
-    if (!staticPrefix)
-        return '';
-    // The pattern is spelled with '/' on every host. Windows' own dirname keeps
-    // the separator of a root it returns ('C:/'), which no component stands for.
-    return staticPrefix.endsWith('/')
-        ? staticPrefix.slice(0, -1)
-        : external_path_.posix.dirname(staticPrefix);
-}
-/**
- * Whether a base from {@link globPatternBaseDir} is one no walk starts from:
- * nothing at all, or the root, '/', from which a walk (`/**\/*.pem`) would
- * list every filesystem the machine has mounted. A drive root ('C:') and the
- * root of a UNC share ('//server/share') are bases like any other: each is
- * one volume, which the entry names itself. Refused, every such pattern
- * would go unenforced.
- */
-function globBaseDirIsRoot(baseDir) {
-    return baseDir === '' || baseDir === '/';
-}
-/**
- * Normalize to `/` separators so {@link globToRegex} (which treats `/` as the
- * segment boundary) and the static-prefix split work on Windows paths. Gated
- * to win32: `\` is a valid filename byte on POSIX, so rewriting it there
- * would change the path (e.g. a Linux directory literally named `app\creds`).
- */
-function toForwardSlashes(s) {
-    return process.platform === 'win32' ? s.replace(/\\/g, '/') : s;
-}
-/**
- * The walk behind {@link expandGlobPattern}: one listing of the pattern's
- * static prefix, filtered by `globPath` and, with `withDirectoryForm`, by
- * `globPath` without its trailing `/**`, with the symlinks seen recorded.
- * With `followSymlinkedDirectories` it also lists through a symlinked
- * directory and reports every match where it really lives.
- */
-function walkGlobPattern(globPath, opts = {}) {
-    return sandbox_utils_finish(walkGlobPatternSteps(globPath, opts));
-}
-/** {@link walkGlobPattern}, a step to a directory. */
-function* walkGlobPatternSteps(globPath, opts = {}) {
-    const walk = {
-        baseLocation: '',
-        matches: [],
-        directoryMatches: [],
-        symlinks: new Set(),
-        uninspectableLinks: new Set(),
-        unlisted: [],
-        realOf: new Map(),
-    };
-    // Beneath an anchor the pattern is the tail alone, so no character of the
-    // anchor is compiled; the walk starts at the anchor plus the tail's base.
-    const anchor = opts.anchor === undefined ? undefined : toForwardSlashes(opts.anchor);
-    const normalizedPattern = anchor === undefined
-        ? toForwardSlashes(normalizePathForSandbox(globPath))
-        : toForwardSlashes(globPath).slice(anchor.length);
-    // The tail is cut by length, so a wrong anchor would walk another directory
-    // and hand back its matches. Thrown, not skipped: a skipped deny is lost.
-    if (anchor !== undefined &&
-        (!/[^/]/.test(anchor) ||
-            !toForwardSlashes(globPath).startsWith(anchor) ||
-            !(anchor.endsWith('/') || /^(\/|$)/.test(normalizedPattern)))) {
-        throw new TypeError(`Glob pattern ${globPath} does not lie beneath the anchor ${opts.anchor}`);
-    }
-    const patternBaseDir = globPatternBaseDir(normalizedPattern);
-    const baseDirBelowAnchor = patternBaseDir === '/' ? '' : patternBaseDir;
-    const baseDir = anchor === undefined ? patternBaseDir : anchor + baseDirBelowAnchor;
-    if (globBaseDirIsRoot(baseDir)) {
-        debug_logForDebugging(`[Sandbox] Glob pattern has no literal directory below the root to start from, skipping: ${globPath}`, { level: 'warn' });
-        return walk;
-    }
-    // `s`: a name may hold a line terminator, which `.` alone does not match.
-    const flags = opts.caseInsensitive ? 'is' : 's';
-    const positions = globPositions(normalizedPattern, flags);
-    if (opts.followSymlinkedDirectories && !positions.splits) {
-        debug_logForDebugging(`[Sandbox] Glob pattern ${globPath} cannot be followed one path component at a time, so it is matched against real paths only and not through symlinked directories`, { level: 'warn' });
-    }
-    const records = new Map();
-    const listings = opts.listings ?? new Map();
-    const pending = [];
-    const codeOf = (err) => err?.code;
-    /**
-     * A filesystem call on a real path and, when that fails, on a shorter name
-     * for it. The real path crosses no link, so a long chain of them cannot fail
-     * the call (ELOOP) and nothing can lead it elsewhere. It can still fail for
-     * a reason that is not the object's: a path too long to name, a busy host,
-     * a runtime whose call does not take the name. So the short name is asked
-     * after every failure. But it crosses links a sandboxed command can repoint,
-     * at an empty directory or at nothing, so what it says is only ever ADDED to
-     * what the real path said:
-     * - a real path that failed with anything but `absent` or ENAMETOOLONG says
-     *   that something is there and was not read. `unread` is called, and the
-     *   caller covers that whole whatever the short name answers;
-     * - of two failures the one thrown is the one that is not `absent`, so
-     *   "could not be read" never comes out as "is not there".
-     */
-    const onRealPath = (real, short, call, absent, unread) => {
-        try {
-            return call(real);
-        }
-        catch (first) {
-            if (short === real)
-                throw first;
-            let answer;
-            try {
-                answer = call(short);
-            }
-            catch (second) {
-                throw absent(first) && !absent(second) ? second : first;
-            }
-            if (!absent(first) && codeOf(first) !== 'ENAMETOOLONG') {
-                debug_logForDebugging(`[Sandbox] ${real} could not be read for glob pattern ${globPath}, so it is covered whole, whatever ${short} leads to: ${first}`, { level: 'warn' });
-                unread();
-            }
-            return answer;
-        }
-    };
-    const linkTargets = new Map();
-    const linkTargetOf = (linkPath, realLinkPath) => {
-        const cached = linkTargets.get(realLinkPath);
-        if (cached !== undefined)
-            return cached;
-        let target;
-        try {
-            let unread = false;
-            const found = onRealPath(realLinkPath, linkPath, p => ({
-                isDirectory: external_fs_.statSync(p).isDirectory(),
-                real: realPathOf(p),
-            }), isAbsenceErrno, () => (unread = true));
-            target = { ...found, unread };
-        }
-        catch (err) {
-            target = isAbsenceErrno(err) ? 'absent' : 'uninspectable';
-        }
-        linkTargets.set(realLinkPath, target);
-        return target;
-    };
-    /** An entry of the directory `real`, listed under the name `listedAs`, with
-     *  its type. Some file systems list names without one (some NFS and FUSE
-     *  mounts, XFS with ftype=0). Every `is…()` of such an entry answers false,
-     *  and taken at its word a directory would be passed over with all the
-     *  pattern matches beneath it. So it is asked for, at the cost of one call;
-     *  an entry that was listed with a type costs none. */
-    const withType = (entry, listedAs, real) => {
-        if (entry.isFile() ||
-            entry.isDirectory() ||
-            entry.isSymbolicLink() ||
-            entry.isFIFO() ||
-            entry.isSocket() ||
-            entry.isCharacterDevice() ||
-            entry.isBlockDevice()) {
-            return entry;
-        }
-        const { name } = entry;
-        const spelled = external_path_.join(listedAs, name);
-        let type = 'other';
-        try {
-            const stats = external_fs_.lstatSync(spelled);
-            if (stats.isDirectory())
-                type = 'directory';
-            else if (stats.isSymbolicLink())
-                type = 'link';
-        }
-        catch {
-            try {
-                // Where it leads can still tell: only a link leads away from its place.
-                const isDirectory = external_fs_.statSync(spelled).isDirectory();
-                if (realPathOf(spelled) !== external_path_.join(real, name))
-                    type = 'link';
-                else if (isDirectory)
-                    type = 'directory';
-            }
-            catch (err) {
-                // Only links make a circle. One that is not there is gone since it was
-                // listed, which leaves its name to be matched: kept, that denies no
-                // less than a listing made a moment later. Any other may be a
-                // directory, and is taken for one whose listing has failed: it is not
-                // gone into, and is denied whole where the pattern reaches beneath it.
-                const code = err?.code;
-                if (code === 'ELOOP')
-                    type = 'link';
-                else if (code !== 'ENOENT') {
-                    type = 'directory';
-                    listings.set(external_path_.join(real, name), err instanceof Error ? err : new Error(String(err)));
-                }
-            }
-        }
-        return {
-            name,
-            isDirectory: () => type === 'directory',
-            isSymbolicLink: () => type === 'link',
-        };
-    };
-    // The base as the filesystem is asked about it: a drive root gets back its
-    // separator, since 'C:' on its own names the drive's current directory.
-    // The positions are still reached from the base without one.
-    const baseSpelling = /^[A-Za-z]:$/.test(baseDir) ? `${baseDir}/` : baseDir;
-    let baseReal = baseSpelling;
-    try {
-        baseReal = realPathOf(baseSpelling);
-    }
-    catch {
-        // Not there, or a component of it cannot be resolved: list the spelling.
-    }
-    walk.baseLocation = baseReal;
-    pending.push({
-        dir: baseSpelling,
-        real: baseReal,
-        short: baseSpelling.length < baseReal.length ? baseSpelling : baseReal,
-        positions: (anchor === undefined ? baseDir : baseDirBelowAnchor)
-            .split('/')
-            .reduce(positions.next, positions.start),
-    });
-    for (let frame = pending.pop(); frame !== undefined; frame = pending.pop()) {
-        const { dir, real } = frame;
-        const record = records.get(real) ?? {
-            listedFor: new Set(),
-        };
-        records.set(real, record);
-        // What a position finds beneath a directory does not depend on the
-        // others it came with, so only the ones new to this directory are taken.
-        const fresh = frame.positions.filter(p => !record.listedFor.has(p));
-        if (fresh.length === 0)
-            continue;
-        yield;
-        // Once. What one pattern denies is denied for the whole configuration, so
-        // what the short name listed is kept for the next pattern like any other.
-        const denyWhole = () => {
-            if (record.unlisted)
-                return;
-            record.unlisted = true;
-            walk.unlisted.push(dir);
-            if (real !== dir)
-                walk.realOf.set(dir, real);
-        };
-        let entries;
-        try {
-            const known = listings.get(real);
-            if (known instanceof Error)
-                throw known;
-            entries =
-                known ??
-                    onRealPath(real, frame.short, p => external_fs_.readdirSync(p, { withFileTypes: true })
-                        .map(entry => withType(entry, p, real)), err => codeOf(err) === 'ENOENT', denyWhole);
-            listings.set(real, entries);
-        }
-        catch (err) {
-            const errorCode = codeOf(err);
-            debug_logForDebugging(`[Sandbox] Error listing ${dir} for glob pattern ${globPath}: ${err}`, { level: errorCode === 'ENOENT' ? 'info' : 'warn' });
-            if (errorCode !== 'ENOENT') {
-                // Kept, or every pattern would try the directory again: one that
-                // would have cleared meanwhile hides more. An absence is not kept. It
-                // is the one answer that denies nothing, so each pattern asks, under
-                // each name. Nor is anything kept in a walk's own map: there a second
-                // name for the directory still gets its try (see `listedFor`).
-                if (opts.listings !== undefined) {
-                    listings.set(real, err instanceof Error ? err : new Error(String(err)));
-                }
-                denyWhole();
-            }
-            continue;
-        }
-        for (const p of fresh)
-            record.listedFor.add(p);
-        for (const entry of entries) {
-            // Nearly every entry of a large tree: a plain file the pattern does not
-            // match, which nothing below records. A pattern that splits is matched
-            // by name, so no path need be spelled to find that out.
-            if (positions.splits &&
-                !entry.isDirectory() &&
-                !entry.isSymbolicLink() &&
-                !positions.matches(fresh, entry.name, '')) {
-                continue;
-            }
-            const fullPath = external_path_.join(dir, entry.name);
-            const realPath = external_path_.join(real, entry.name);
-            // A pattern that does not split is matched by its whole spelling, and
-            // beneath an anchor that is the spelling from the anchor on. It is never
-            // listed through a link, so every path it sees starts with the anchor.
-            const spelled = toForwardSlashes(fullPath);
-            const candidate = anchor !== undefined && spelled.startsWith(anchor)
-                ? spelled.slice(anchor.length)
-                : spelled;
-            const isMatch = positions.matches(fresh, entry.name, candidate);
-            if (isMatch)
-                walk.matches.push(fullPath);
-            if (entry.isDirectory()) {
-                const beneath = positions.next(fresh, entry.name);
-                const isDirectoryMatch = opts.withDirectoryForm === true &&
-                    positions.matchesDirectoryForm(fresh, entry.name, candidate);
-                if (isDirectoryMatch)
-                    walk.directoryMatches.push(fullPath);
-                if ((isMatch || isDirectoryMatch) && realPath !== fullPath) {
-                    walk.realOf.set(fullPath, realPath);
-                }
-                if (beneath.length > 0) {
-                    pending.push({
-                        dir: fullPath,
-                        real: realPath,
-                        short: external_path_.join(frame.short, entry.name),
-                        positions: beneath,
-                    });
-                }
-                continue;
-            }
-            if (!entry.isSymbolicLink()) {
-                if (isMatch && realPath !== fullPath) {
-                    walk.realOf.set(fullPath, realPath);
-                }
-                continue;
-            }
-            walk.symlinks.add(fullPath);
-            // Only the read-deny expansion lists through a symlinked directory: it
-            // has to cover what the pattern reaches by every name. The allowRead
-            // expansion and the Windows ACL stamp take the link itself and stop
-            // there, as the allow bind and the ACL they feed do — Windows does not
-            // follow reparse points at all.
-            if (!opts.followSymlinkedDirectories)
-                continue;
-            const isDirectoryFormCandidate = opts.withDirectoryForm === true &&
-                positions.matchesDirectoryForm(fresh, entry.name, candidate);
-            // A pattern that does not split is not listed through a link: no two
-            // names for a directory can be told apart, so none but its own is
-            // listed. A link that is itself a match still denies what it leads to.
-            const beneath = positions.splits ? positions.next(fresh, entry.name) : [];
-            if (!isMatch && !isDirectoryFormCandidate && beneath.length === 0) {
-                continue;
-            }
-            const shortPath = external_path_.join(frame.short, entry.name);
-            const target = linkTargetOf(shortPath, realPath);
-            if (target === 'absent')
-                continue;
-            const unread = target === 'uninspectable' || target.unread;
-            if (unread) {
-                // Where it leads is unknown, or known from the short name alone, so it
-                // gets no real location — but it is still a match, and a deny
-                // expansion covers it under its own spelling.
-                walk.uninspectableLinks.add(fullPath);
-                if (isDirectoryFormCandidate)
-                    walk.directoryMatches.push(fullPath);
-            }
-            // Nothing is listed through a link that leads nobody knows where.
-            if (target === 'uninspectable')
-                continue;
-            // Where the short name alone says it leads is denied besides: for the
-            // root, as for any link to it, the directory that holds the link.
-            if (unread &&
-                (isMatch || (isDirectoryFormCandidate && target.isDirectory))) {
-                walk.matches.push(target.real === '/' ? real : target.real);
-            }
-            if (isMatch && !unread)
-                walk.realOf.set(fullPath, target.real);
-            if (!target.isDirectory)
-                continue;
-            if (isDirectoryFormCandidate && !unread) {
-                walk.directoryMatches.push(fullPath);
-                walk.realOf.set(fullPath, target.real);
-            }
-            if (beneath.length === 0)
-                continue;
-            // A link that leads up — to this directory or above it, or to the
-            // walk's base or above it — is not listed through: beneath it is a tree
-            // the pattern was never aimed at (`/`, a home directory).
-            if (isAtOrUnder(real, target.real) ||
-                isAtOrUnder(baseReal, target.real)) {
-                debug_logForDebugging(`[Sandbox] Not following symlink ${fullPath} -> ${target.real} for glob pattern ${globPath}: it leads back up the tree`);
-                continue;
-            }
-            // The one line that names the link: matches are reported by real path.
-            debug_logForDebugging(`[Sandbox] Following symlink ${fullPath} -> ${target.real} for glob pattern ${globPath}`);
-            pending.push({
-                dir: target.real,
-                real: target.real,
-                short: shortPath.length < target.real.length ? shortPath : target.real,
-                positions: beneath,
-            });
-        }
-    }
-    return walk;
-}
-//# sourceMappingURL=sandbox-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/path-entries.js
-/**
- * How an entry of `denyRead`, `allowRead`, `allowWrite` or `denyWrite` is
- * read: as the pattern its characters spell, as the path they name, or both.
- *
- * An entry with `*`, `?`, `[` or `]` is a pattern. A directory may hold those
- * in its own name (`[WIP] project`), so such an entry is ALSO read as what it
- * names wherever the part that holds the characters exists on disk. An entry
- * marked `{ path, literal: true }` is the name and nothing else.
- *
- * The decision is made by the functions here only, for each stage that
- * needs it (the manager and the wrapper's fold on Linux, the profile builder
- * on macOS, `expandWindowsFsPaths` on Windows). One wrap may ask about an
- * entry more than once, and the disk may change in between.
- */
-
-
-
-
-/**
- * The spellings and the marked paths of a list, apart. Throws on an entry
- * that is neither; see {@link markedLiteralPath}.
- */
-function splitPathEntries(entries) {
-    const spelled = [];
-    const marked = [];
-    for (const entry of entries ?? []) {
-        if (typeof entry === 'string')
-            spelled.push(entry);
-        else
-            marked.push(markedLiteralPath(entry));
-    }
-    return { spelled, marked };
-}
-/** The spellings among the entries of a list: what may be a pattern. */
-function spelledOf(entries) {
-    return splitPathEntries(entries).spelled;
-}
-/**
- * Whether two lists hold the same entries, in any order. Entries are told
- * apart by value: a marked entry is a new object after every clone of the
- * config, and `/x` is not `{ path: '/x' }`.
- */
-function samePathEntries(a, b) {
-    const key = (entry) => typeof entry === 'string' ? `s:${entry}` : `l:${markedLiteralPath(entry)}`;
-    if (a.length !== b.length)
-        return false;
-    const keys = new Set(a.map(key));
-    return b.every(entry => keys.has(key(entry)));
-}
-/**
- * The spelling made absolute as {@link normalizePathForSandbox} does for a
- * pattern: no symlink resolved, a trailing separator kept. Undefined for a
- * Windows UNC path, which is never probed (see {@link isUncPath}).
- */
-function spelledAbsolute(spelling) {
-    const onWindows = getPlatform() === 'windows';
-    let spelled = spelling;
-    if (onWindows) {
-        spelled = stripExtendedPathPrefix(expandWindowsEnvRefs(spelled));
-        if (isUncPath(spelled))
-            return undefined;
-    }
-    const expanded = expandTilde(spelled);
-    const absolute = expanded === spelled && !external_node_path_.isAbsolute(spelled)
-        ? external_node_path_.resolve(process.cwd(), spelled)
-        : expanded;
-    return onWindows
-        ? toForwardSlashes(absolute)
-        : collapseInteriorSpellings(absolute);
-}
-/**
- * Whether something may be at `p`, for a deny. A symbolic link counts,
- * dangling or not, and so does a path that cannot be looked at: otherwise a
- * command running as the same user could switch the deny off by making a
- * parent unsearchable, and undo that inside the next sandbox.
- */
-function mayBeThere(p) {
-    try {
-        external_node_fs_.lstatSync(p);
-        return true;
-    }
-    catch (err) {
-        return !isAbsenceErrno(err);
-    }
-}
-/**
- * Whether `p` is there and is not a symbolic link, for an allow. Whoever can
- * write the directory that holds `p` can plant a link of that name, and the
- * allow would open what it points at. What cannot be looked at is not there.
- */
-function isThereUnlinked(p) {
-    try {
-        return !external_node_fs_.lstatSync(p).isSymbolicLink();
-    }
-    catch {
-        return false;
-    }
-}
-/** Whether a pattern can be walked beneath `p`, under the rule of `kind`. */
-function isDirectoryFor(kind, p) {
-    try {
-        return kind === 'allow'
-            ? external_node_fs_.lstatSync(p).isDirectory()
-            : external_node_fs_.statSync(p).isDirectory();
-    }
-    catch (err) {
-        return kind === 'deny' && !isAbsenceErrno(err);
-    }
-}
-/**
- * The readings a caller's spelling has BESIDE the one its characters give
- * it. Empty for a spelling that is no pattern, and for a pattern none of
- * whose glob characters are part of a name on disk: that costs one `lstat`.
- *
- * A trailing `/**` is set aside first. Of the components that hold glob
- * characters, the leading ones that exist on disk as spelled are names:
- *
- * - When all of them exist, the entry is also the NAME it spells. What
- *   follows the last of them need not exist.
- * - When a pattern follows an existing one, the entry is also that pattern
- *   BENEATH the directory. There is one such reading per existing component,
- *   the longest first, so creating or removing a directory adds or removes a
- *   reading and never turns one into another.
- *
- * Whether a spelling is a pattern is decided on what the caller wrote
- * (`isPattern`); which components hold glob characters, by
- * {@link containsGlobChars} on every platform, since those are what the
- * pattern compiler and the walk take for syntax.
- *
- * A component exists for a deny as {@link mayBeThere} has it. For an allow
- * no component from the first with glob characters on may be a symbolic
- * link or beyond looking at: a name to its end, a pattern up to its first
- * pattern component, from where the walk of an allow goes through no link.
- */
-function literalReadings(spelling, kind, opts = {}) {
-    const isPattern = opts.isPattern ?? containsGlobCharsForPlatform;
-    let stripped = removeTrailingGlobSuffix(spelling);
-    if (!isPattern(stripped)) {
-        // Where `[` and `]` are no pattern syntax (Windows), `<dir>/**` is a
-        // pattern by its `/**` alone, and the walk still reads the brackets as a
-        // class: the `/**` stays on, as a pattern beneath the directory.
-        if (stripped === spelling || !containsGlobChars(stripped))
-            return [];
-        stripped = spelling;
-    }
-    const spelled = spelledAbsolute(stripped);
-    if (spelled === undefined)
-        return [];
-    const parts = spelled.split('/');
-    const globAt = parts.flatMap((part, i) => containsGlobChars(part) ? [i] : []);
-    const first = globAt[0];
-    const last = globAt[globAt.length - 1];
-    if (first === undefined || last === undefined)
-        return [];
-    const prefix = (i) => parts.slice(0, i + 1).join('/') || '/';
-    const isThere = kind === 'deny' ? mayBeThere : isThereUnlinked;
-    let reach = first - 1;
-    while (reach < last && isThere(prefix(reach + 1)))
-        reach++;
-    if (reach < first)
-        return [];
-    const readings = [];
-    if (reach === last &&
-        (kind === 'deny' || restIsUnlinked(last, parts.length - 1, prefix))) {
-        readings.push({
-            glob: false,
-            path: normalizePathForSandbox(stripped, { literal: true }),
-        });
-    }
-    // The tail keeps a trailing separator, which makes a pattern match nothing
-    // (`/x/*/`): stripped, an allow spelled so would match every child. The
-    // `/**` set aside above goes back on, for the walk's directory form.
-    const setAside = stripped === spelling ? '' : '/**';
-    for (let n = globAt.length - 2; n >= 0; n--) {
-        const at = globAt[n];
-        if (at > reach)
-            continue;
-        // As far as the directory's own name goes on: up to the next component
-        // with glob characters, or to where the disk ends.
-        const next = globAt[n + 1];
-        let end = Math.min(next - 1, reach);
-        while (end >= at && !isDirectoryFor(kind, prefix(end)))
-            end--;
-        if (end < at)
-            continue;
-        // The walk resolves what the tail spells before its first pattern
-        // component: a link there would have an allow list what it points at.
-        if (kind === 'allow' && !restIsUnlinked(end, next - 1, prefix))
-            continue;
-        const anchor = normalizePathForSandbox(prefix(end), { literal: true });
-        readings.push({
-            glob: true,
-            anchor,
-            path: anchor + spelled.slice(prefix(end).length) + setAside,
-        });
-    }
-    return readings;
-}
-/**
- * Whether no component after `from`, up to `to`, is a symbolic link or
- * beyond looking at. What is not there yet is neither.
- */
-function restIsUnlinked(from, to, prefix) {
-    for (let i = from + 1; i <= to; i++) {
-        try {
-            if (external_node_fs_.lstatSync(prefix(i)).isSymbolicLink())
-                return false;
-        }
-        catch (err) {
-            return isAbsenceErrno(err);
-        }
-    }
-    return true;
-}
-/** Whether a spelling that reads as a pattern is also the name of a path. */
-function hasNameReading(spelling, kind) {
-    return literalReadings(spelling, kind).some(reading => !reading.glob);
-}
-/**
- * What a Linux read entry resolves to: what `expandGlob` returns for the
- * pattern, then what the entry's other readings add. `name` is the entry as
- * a name, in the caller's spelling.
- */
-function* withOtherReadings(spelling, name, kind, expandGlob) {
-    const expansion = yield* expandGlob(spelling);
-    const seen = new Set(expansion);
-    const added = [];
-    for (const reading of literalReadings(spelling, kind)) {
-        const found = reading.glob
-            ? yield* expandGlob(reading.path, reading.anchor)
-            : [name];
-        for (const p of found) {
-            if (seen.has(p))
-                continue;
-            seen.add(p);
-            added.push(p);
-        }
-    }
-    return [...expansion, ...added];
-}
-/**
- * The read rules `getDefaultWritePaths()` is given: the entries, the
- * credential denies, and the name each spelling also is, as a marked path.
- */
-function readRulesOf(denyRead, allowRead, credentialDenies) {
-    const withNames = (entries, kind) => [
-        ...entries,
-        ...spelledOf(entries).flatMap(spelling => literalReadings(spelling, kind).flatMap((reading) => reading.glob ? [] : [{ path: reading.path, literal: true }])),
-    ];
-    return {
-        denyRead: withNames([...denyRead, ...credentialDenies], 'deny'),
-        allowRead: allowRead === undefined ? undefined : withNames(allowRead, 'allow'),
-    };
-}
-function nonEmptyLists(lists) {
-    return Object.fromEntries(Object.entries(lists).filter(([, list]) => list.length > 0));
-}
-/**
- * The `literal…` lists of a read config: the marked entries of the two read
- * lists. A key is present only when its list is not empty.
- */
-function literalReadLists(denyRead, allowRead) {
-    return nonEmptyLists({
-        literalDenyOnly: splitPathEntries(denyRead).marked,
-        literalAllowWithinDeny: splitPathEntries(allowRead).marked,
-    });
-}
-/** The `literal…` lists of a write config; see {@link literalReadLists}. */
-function literalWriteLists(allowWrite, denyWrite) {
-    return nonEmptyLists({
-        literalAllowOnly: splitPathEntries(allowWrite).marked,
-        literalDenyWithinAllow: splitPathEntries(denyWrite).marked,
-    });
-}
-/**
- * Every path a write config allows, whichever list it came in on. Whoever
- * asks "may the command write here" asks this, not `allowOnly` alone: a
- * path the caller marked literal is in `literalAllowOnly` and nowhere else.
- */
-function writeRootsOf(config) {
-    return [...(config.allowOnly || []), ...(config.literalAllowOnly ?? [])];
-}
-/**
- * The paths bound back over a read deny: the read allows and the write
- * allows, the marked ones among them. A deny glob's matches are collapsed
- * against these, and one left out loses the matches beneath it their mask.
- */
-function reExposedBy(expandedAllowRead, allowRead, writeConfig) {
-    return [
-        ...expandedAllowRead,
-        ...splitPathEntries(allowRead).marked,
-        ...writeRootsOf(writeConfig),
-    ];
-}
-/**
- * A read config for a backend to which every path is a name (Linux): the
- * literal lists folded into the lists they are more entries of, and gone as
- * keys, so that whatever reads `denyOnly` has read them all.
- */
-function readNamesOf(config) {
-    if (!config)
-        return config;
-    const { literalDenyOnly, literalAllowWithinDeny, ...rest } = config;
-    return {
-        ...rest,
-        denyOnly: [...(config.denyOnly || []), ...(literalDenyOnly ?? [])],
-        ...(config.allowWithinDeny || literalAllowWithinDeny
-            ? {
-                allowWithinDeny: [
-                    ...(config.allowWithinDeny ?? []),
-                    ...(literalAllowWithinDeny ?? []),
-                ],
-            }
-            : {}),
-    };
-}
-/**
- * The same for a write config; see {@link readNamesOf}. A string of
- * `allowOnly` that holds glob characters is kept only when it is also the
- * name of a path (see {@link literalReadings}). Any other is a pattern and
- * no name: resolving a name folds a `..` by the text, so `/home/*\/../.ssh`
- * would make `/home/.ssh` writable where nothing is named `*`.
- */
-function writeNamesOf(config) {
-    if (!config)
-        return config;
-    const { literalAllowOnly, literalDenyWithinAllow, ...rest } = config;
-    return {
-        ...rest,
-        allowOnly: writeRootsOf({
-            allowOnly: (config.allowOnly || []).filter(p => !containsGlobChars(p) || hasNameReading(p, 'allow')),
-            literalAllowOnly,
-        }),
-        denyWithinAllow: [
-            ...(config.denyWithinAllow || []),
-            ...(literalDenyWithinAllow ?? []),
-        ],
-    };
-}
-//# sourceMappingURL=path-entries.js.map
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/path-entries.js
+var path_entries = __webpack_require__(2698);
 // EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __webpack_require__(37067);
+var external_node_http_ = __webpack_require__(7067);
 // EXTERNAL MODULE: external "node:https"
-var external_node_https_ = __webpack_require__(44708);
+var external_node_https_ = __webpack_require__(4708);
 // EXTERNAL MODULE: external "node:net"
-var external_node_net_ = __webpack_require__(77030);
+var external_node_net_ = __webpack_require__(7030);
 // EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __webpack_require__(73136);
+var external_node_url_ = __webpack_require__(3136);
 // EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __webpack_require__(57975);
+var external_node_util_ = __webpack_require__(7975);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/debug.js
+var debug = __webpack_require__(7459);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js
+var sandbox_utils = __webpack_require__(7813);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/emitted-connection.js
 /**
  * Workarounds for a runtime whose http.Server, serving a connection handed
@@ -32585,13 +30189,17 @@ function endRequestAfterResponse(req) {
 // EXTERNAL MODULE: ./node_modules/node-forge/lib/index.js
 var lib = __webpack_require__(8542);
 // EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(77598);
+var external_node_crypto_ = __webpack_require__(7598);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
+var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __webpack_require__(48161);
+var external_node_os_ = __webpack_require__(8161);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: external "node:tls"
-var external_node_tls_ = __webpack_require__(41692);
+var external_node_tls_ = __webpack_require__(1692);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/mitm-ca.js
 /**
  * MITM CA loader/generator for the in-process TLS-terminating proxy.
@@ -32708,7 +30316,7 @@ async function disposeMitmCA(ca) {
             await (0,promises_.rm)(dir, { recursive: true, force: true });
         }
         catch (err) {
-            debug_logForDebugging(`[mitm-ca] cleanup failed: ${err.message}`, {
+            (0,debug/* logForDebugging */.o)(`[mitm-ca] cleanup failed: ${err.message}`, {
                 level: 'warn',
             });
         }
@@ -32725,7 +30333,7 @@ function disposeMitmCASync(ca) {
             (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true });
         }
         catch (err) {
-            debug_logForDebugging(`[mitm-ca] cleanup failed: ${err.message}`, {
+            (0,debug/* logForDebugging */.o)(`[mitm-ca] cleanup failed: ${err.message}`, {
                 level: 'warn',
             });
         }
@@ -32770,7 +30378,7 @@ function writeTrustBundle(dir, caCertPem, extraCaCertPaths) {
         }
         catch (err) {
             const code = err.code ?? String(err);
-            debug_logForDebugging(`[mitm-ca] extraCaCertPaths: cannot read ${extraPath} (${code}); ` +
+            (0,debug/* logForDebugging */.o)(`[mitm-ca] extraCaCertPaths: cannot read ${extraPath} (${code}); ` +
                 `skipping`, { level: 'warn' });
             continue;
         }
@@ -32779,7 +30387,7 @@ function writeTrustBundle(dir, caCertPem, extraCaCertPaths) {
         // carries (e.g. the key of a combined cert+key PEM) must not be copied.
         const certs = raw.match(PEM_CERT_BLOCK);
         if (!certs) {
-            debug_logForDebugging(`[mitm-ca] extraCaCertPaths: ${extraPath} has no PEM CERTIFICATE ` +
+            (0,debug/* logForDebugging */.o)(`[mitm-ca] extraCaCertPaths: ${extraPath} has no PEM CERTIFICATE ` +
                 `block; skipping`, { level: 'warn' });
             continue;
         }
@@ -32871,7 +30479,7 @@ function loadCA(certPath, keyPath, extraCaCertPaths) {
     if (!v.ok) {
         throw new Error(`tlsTerminate: CA at ${certPath}: ${v.reason}`);
     }
-    debug_logForDebugging(`[mitm-ca] loaded CA from ${certPath}`);
+    (0,debug/* logForDebugging */.o)(`[mitm-ca] loaded CA from ${certPath}`);
     return buildMitmCA(certPem, keyPem, v.cert, v.key, {
         certPath,
         keyPath,
@@ -33018,7 +30626,7 @@ function generateEphemeralCA(extraCaCertPaths) {
     const keyPath = (0,external_node_path_.join)(dir, 'ca.key');
     (0,external_node_fs_.writeFileSync)(certPath, certPem, { mode: 0o644 });
     (0,external_node_fs_.writeFileSync)(keyPath, keyPem, { mode: 0o600 });
-    debug_logForDebugging(`[mitm-ca] generated ephemeral CA at ${certPath}`);
+    (0,debug/* logForDebugging */.o)(`[mitm-ca] generated ephemeral CA at ${certPath}`);
     return buildMitmCA(certPem, keyPem, cert, key, {
         certPath,
         keyPath,
@@ -33058,9 +30666,9 @@ function daysFromNow(days) {
 }
 //# sourceMappingURL=mitm-ca.js.map
 // EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __webpack_require__(57075);
+var external_node_stream_ = __webpack_require__(7075);
 // EXTERNAL MODULE: external "node:dns"
-var external_node_dns_ = __webpack_require__(40610);
+var external_node_dns_ = __webpack_require__(610);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/address.js
 /**
  * IP-literal / CIDR helpers over `net.BlockList`, shared by the
@@ -33288,7 +30896,7 @@ function resolveParentProxy(cfg) {
             return parsed;
         }
         catch {
-            debug_logForDebugging(`Invalid parent proxy URL, ignoring: ${redactUserinfo(u)}`, { level: 'error' });
+            (0,debug/* logForDebugging */.o)(`Invalid parent proxy URL, ignoring: ${redactUserinfo(u)}`, { level: 'error' });
             return undefined;
         }
     };
@@ -33522,7 +31130,7 @@ function relayResponseHead(res, upstreamRes, headers = stripHopByHop(upstreamRes
         return true;
     }
     catch (err) {
-        debug_logForDebugging(`Invalid upstream response head (status ${upstreamRes.statusCode}): ${err instanceof Error ? err.message : String(err)}`, { level: 'error' });
+        (0,debug/* logForDebugging */.o)(`Invalid upstream response head (status ${upstreamRes.statusCode}): ${err instanceof Error ? err.message : String(err)}`, { level: 'error' });
         upstreamRes.destroy();
         if (res.headersSent) {
             res.destroy();
@@ -33552,7 +31160,7 @@ function onUpstreamError(upstream, fail) {
     });
     upstream.on('error', err => {
         if (answer?.complete) {
-            debug_logForDebugging(`Upstream connection failed after a whole answer: ${err.message}`);
+            (0,debug/* logForDebugging */.o)(`Upstream connection failed after a whole answer: ${err.message}`);
             return;
         }
         fail(err);
@@ -34145,7 +31753,7 @@ function createResolvedAddressGuard(opts = {}) {
             // `ignoreViolations` matches by substring) is stable.
             const classes = REASON_ORDER.filter(w => whys.has(w));
             if (dropped.length) {
-                debug_logForDebugging(`Denied address(es) for ${hostname}:${port}: ${dropped.join(', ')} (${classes.join('; ')})`);
+                (0,debug/* logForDebugging */.o)(`Denied address(es) for ${hostname}:${port}: ${dropped.join(', ')} (${classes.join('; ')})`);
             }
             const first = kept[0];
             if (!first) {
@@ -34210,7 +31818,7 @@ class SandboxViolationStore {
         return this.totalCount;
     }
     getViolationsForCommand(command) {
-        const commandBase64 = encodeSandboxedCommand(command);
+        const commandBase64 = (0,sandbox_utils.encodeSandboxedCommand)(command);
         return this.violations.filter(v => v.encodedCommand === commandBase64);
     }
     clear() {
@@ -34290,7 +31898,7 @@ function sanitizeViolationText(text) {
  * that (an HTTP proxy header budget is kilobytes).
  */
 function sanitizeUnregisteredCommandKey(decodedKey) {
-    return cutBetweenCharacters(sanitizeViolationText(decodedKey), SANDBOXED_COMMAND_KEY_LENGTH);
+    return cutBetweenCharacters(sanitizeViolationText(decodedKey), sandbox_utils.SANDBOXED_COMMAND_KEY_LENGTH);
 }
 /**
  * How much of a denial reason supplied by the ask callback a violation line
@@ -34495,7 +32103,7 @@ async function decideAndRespond(filterRequest, req, res, url, signal, onDeny, in
         forCallback.cancel().catch(() => { });
     }
     if (decision.action === 'allow') {
-        debug_logForDebugging(`[request-filter] allow ${method} ${url}`);
+        (0,debug/* logForDebugging */.o)(`[request-filter] allow ${method} ${url}`);
         return { body: forUpstream, decision };
     }
     onDeny?.(method, url, decision.reason ?? DEFAULT_DENY_REASON);
@@ -34728,7 +32336,7 @@ function readRequestTarget(raw, method, mode) {
  * for the caller to report as it reports a denial.
  */
 function respondRefusedTarget(res, refusal = MALFORMED_TARGET, mark) {
-    debug_logForDebugging(`[proxy] ${refusal}`, { level: 'warn' });
+    (0,debug/* logForDebugging */.o)(`[proxy] ${refusal}`, { level: 'warn' });
     respondDenied(res, refusal, mark ??
         (refusal === AMBIGUOUS_TARGET ? 'ambiguous-request-target' : undefined), 400);
     return refusal;
@@ -34785,7 +32393,7 @@ function refuseUnparsedRequest(err, socket, mayAnswer, mark = DEFAULT_DENY_TAG) 
             }
         }
     }
-    debug_logForDebugging(`[proxy] ${refused.reason}`, { level: 'warn' });
+    (0,debug/* logForDebugging */.o)(`[proxy] ${refused.reason}`, { level: 'warn' });
     if (!mayAnswer || !socket.writable) {
         socket.destroy();
         return refused;
@@ -34915,7 +32523,7 @@ function isThenable(value) {
         typeof value.then === 'function');
 }
 function logResponseFailure(err) {
-    debug_logForDebugging(`[request-filter] onResponse failed: ${err?.message ?? String(err)}`, { level: 'error' });
+    (0,debug/* logForDebugging */.o)(`[request-filter] onResponse failed: ${err?.message ?? String(err)}`, { level: 'error' });
 }
 /**
  * The Host header of a request as a list of its values, from the raw
@@ -35020,7 +32628,7 @@ function rawDenied(reason, tag = DEFAULT_DENY_TAG, phrase = 'Forbidden') {
  * policy decisions (e.g. SigV4 shapes that cannot be re-signed).
  */
 function respondDenied(res, reason, tag = DEFAULT_DENY_TAG, status = 403) {
-    debug_logForDebugging(`[proxy] deny: ${reason}`);
+    (0,debug/* logForDebugging */.o)(`[proxy] deny: ${reason}`);
     if (res.headersSent || res.destroyed) {
         res.destroy();
         return;
@@ -35123,7 +32731,7 @@ function prepareBodySubstitution(getBodySubstitutions, req, fwdHeaders, destHost
         // bytes, so it passes through unchanged — a sentinel in it reaches the
         // upstream as the useless fake and auth fails, but the real secret
         // cannot leak. Warn so the resulting 401 is diagnosable.
-        debug_logForDebugging(`[body-substitution] ${destHost}: request body has Content-Encoding ` +
+        (0,debug/* logForDebugging */.o)(`[body-substitution] ${destHost}: request body has Content-Encoding ` +
             `"${String(req.headers['content-encoding'])}"; masked-credential ` +
             `substitution skipped — a sentinel in this body reaches the ` +
             `upstream as the fake value`, { level: 'warn' });
@@ -35274,7 +32882,7 @@ function mintLeafCert(ca, hostname) {
         keyPem: mitm_leaf_pki.privateKeyToPem(keys.privateKey),
     };
     cacheSet(ca.leafCerts, hostname, leaf, ca.cacheLimit ?? LEAF_CACHE_LIMIT);
-    debug_logForDebugging(`[mitm-leaf] minted RSA leaf for ${hostname}`);
+    (0,debug/* logForDebugging */.o)(`[mitm-leaf] minted RSA leaf for ${hostname}`);
     return leaf;
 }
 /**
@@ -35843,7 +33451,7 @@ function terminateAndForward(ca, filterRequest, mutateHeaders, getBodySubstituti
     // 1.4 and later: such a server has a 'connection' listener of its own).
     // Without one the tunnel is refused, never left hanging.
     if (inner.listenerCount('connection') === 0) {
-        debug_logForDebugging('[tls-terminate] this runtime cannot terminate TLS in-process; tunnel refused', { level: 'error' });
+        (0,debug/* logForDebugging */.o)('[tls-terminate] this runtime cannot terminate TLS in-process; tunnel refused', { level: 'error' });
         socket.destroy();
         return;
     }
@@ -35853,12 +33461,12 @@ function terminateAndForward(ca, filterRequest, mutateHeaders, getBodySubstituti
         // listener it escapes as an uncaughtException (the runtime emits it
         // from node:_http_server).
         req.on('error', err => {
-            debug_logForDebugging(`[tls-terminate] client request error: ${err.message}`, {
+            (0,debug/* logForDebugging */.o)(`[tls-terminate] client request error: ${err.message}`, {
                 level: 'error',
             });
         });
         res.on('error', err => {
-            debug_logForDebugging(`[tls-terminate] client response error: ${err.message}`, {
+            (0,debug/* logForDebugging */.o)(`[tls-terminate] client response error: ${err.message}`, {
                 level: 'error',
             });
         });
@@ -35881,7 +33489,7 @@ function terminateAndForward(ca, filterRequest, mutateHeaders, getBodySubstituti
         // Parse errors and resets on the tunnel would otherwise escalate to an
         // uncaughtException, same class as the request-stream errors handled
         // above.
-        debug_logForDebugging(`[tls-terminate] client connection error for ${target.hostname}: ${err.message}`, { level: 'error' });
+        (0,debug/* logForDebugging */.o)(`[tls-terminate] client connection error for ${target.hostname}: ${err.message}`, { level: 'error' });
         // A request the parser refuses is refused like any other: answered, and
         // reported under the tunnel's own target.
         const refused = refuseUnparsedRequest(err, sock, answering === 0, target.denyHeader !== undefined
@@ -35893,7 +33501,7 @@ function terminateAndForward(ca, filterRequest, mutateHeaders, getBodySubstituti
     });
     inner.on('upgrade', (_req, sock) => {
         // WebSocket / non-HTTP over TLS — out of scope for now.
-        debug_logForDebugging('[tls-terminate] upgrade request refused', {
+        (0,debug/* logForDebugging */.o)('[tls-terminate] upgrade request refused', {
             level: 'warn',
         });
         sock.destroy();
@@ -35901,7 +33509,7 @@ function terminateAndForward(ca, filterRequest, mutateHeaders, getBodySubstituti
     // A client that resets at any point (while its ClientHello is still being
     // read, too) only ends its own tunnel.
     socket.on('error', err => {
-        debug_logForDebugging(`[tls-terminate] client connection error for ${target.hostname}: ${err.message}`);
+        (0,debug/* logForDebugging */.o)(`[tls-terminate] client connection error for ${target.hostname}: ${err.message}`);
         socket.destroy();
     });
     socket.once('close', () => leg.agent.destroy());
@@ -35916,7 +33524,7 @@ function terminateAndForward(ca, filterRequest, mutateHeaders, getBodySubstituti
         startTls(hello);
     })
         .catch((err) => {
-        debug_logForDebugging(`[tls-terminate] tunnel setup failed for ${target.hostname}: ${err.message}`, { level: 'error' });
+        (0,debug/* logForDebugging */.o)(`[tls-terminate] tunnel setup failed for ${target.hostname}: ${err.message}`, { level: 'error' });
         socket.destroy();
     });
     const startTls = (hello) => {
@@ -35963,12 +33571,12 @@ function terminateAndForward(ca, filterRequest, mutateHeaders, getBodySubstituti
                 typeof negotiated === 'string' &&
                 negotiated !== '' &&
                 negotiated.toLowerCase() !== read) {
-                debug_logForDebugging(`[tls-terminate] server name ${negotiated} is not the one read from the ClientHello (${read ?? 'none'}); tunnel closed`, { level: 'error' });
+                (0,debug/* logForDebugging */.o)(`[tls-terminate] server name ${negotiated} is not the one read from the ClientHello (${read ?? 'none'}); tunnel closed`, { level: 'error' });
                 socket.destroy();
             }
         });
         tls.on('error', err => {
-            debug_logForDebugging(`[tls-terminate] client TLS error for ${target.hostname}: ${err.message}`, { level: 'error' });
+            (0,debug/* logForDebugging */.o)(`[tls-terminate] client TLS error for ${target.hostname}: ${err.message}`, { level: 'error' });
             socket.destroy();
         });
         if (outbound === tls) {
@@ -35984,7 +33592,7 @@ function terminateAndForward(ca, filterRequest, mutateHeaders, getBodySubstituti
             if (!tls.destroyed)
                 tls.destroy();
             // A tick later, so closeAfterFlush has said how it closed the socket.
-            setImmediate(() => debug_logForDebugging(`[tls-terminate] tunnel closed for ${target.hostname}:${target.port}: ` +
+            setImmediate(() => (0,debug/* logForDebugging */.o)(`[tls-terminate] tunnel closed for ${target.hostname}:${target.port}: ` +
                 `TLS on ${outbound === tls ? 'the socket' : 'a stream over the socket'}; ` +
                 `to the client ${socket.bytesWritten ?? '?'} B, ` +
                 `${outbound.writableLength} B still queued; closed by ${closedBy ?? 'the connection ending'}`));
@@ -36034,7 +33642,7 @@ function boundTunnel(inner, tls, outbound, socket, { firstRequestMs, keepAliveMs
             // every runtime closes the socket under a TLS socket it ends.
             if (tls.writableEnded)
                 return void socket.destroy();
-            debug_logForDebugging(`[tls-terminate] tunnel idle for ${ms} ms; closed`);
+            (0,debug/* logForDebugging */.o)(`[tls-terminate] tunnel idle for ${ms} ms; closed`);
             tls.end();
             endWhenIdleFor(ms);
         }, busy ? ms / LOOKS : ms);
@@ -36058,7 +33666,7 @@ function boundTunnel(inner, tls, outbound, socket, { firstRequestMs, keepAliveMs
         still = underWay && moved === before ? still + 1 : 0;
         if (still < LOOKS)
             return;
-        debug_logForDebugging(`[tls-terminate] nothing has moved for ${stalledMs} ms; tunnel closed`);
+        (0,debug/* logForDebugging */.o)(`[tls-terminate] nothing has moved for ${stalledMs} ms; tunnel closed`);
         socket.destroy();
     }, stalledMs / LOOKS);
     stalled.unref?.();
@@ -36326,7 +33934,7 @@ function forwardUpstreamGuarded(...args) {
     // a server timeout.
     const [, , , req, res, target] = args;
     forwardUpstream(...args).catch(err => {
-        debug_logForDebugging(`[tls-terminate] forwardUpstream failed: ${err.message}`, { level: 'error' });
+        (0,debug/* logForDebugging */.o)(`[tls-terminate] forwardUpstream failed: ${err.message}`, { level: 'error' });
         respondUpstreamError(res, err, target.denyHeader);
         destroyAfterDenial(req, res);
     });
@@ -36508,7 +34116,7 @@ async function forwardUpstream(filterRequest, mutateHeaders, getBodySubstitution
                     bodySource.resume();
                     return;
                 }
-                debug_logForDebugging(`[tls-terminate] failed to buffer body for SigV4 re-sign: ${err.message}`, { level: 'error' });
+                (0,debug/* logForDebugging */.o)(`[tls-terminate] failed to buffer body for SigV4 re-sign: ${err.message}`, { level: 'error' });
                 res.destroy();
                 return;
             }
@@ -36546,7 +34154,7 @@ async function forwardUpstream(filterRequest, mutateHeaders, getBodySubstitution
         fwdHeaders['transfer-encoding'] = 'chunked';
     }
     const failUpstream = (err, sent) => {
-        debug_logForDebugging(`[tls-terminate] upstream ${target.hostname}:${target.port} failed: ${err.message}`, { level: 'error' });
+        (0,debug/* logForDebugging */.o)(`[tls-terminate] upstream ${target.hostname}:${target.port} failed: ${err.message}`, { level: 'error' });
         leg.forgetAddress();
         if (sent?.reusedSocket && !res.headersSent && isStaleSocketError(err)) {
             // The upstream closed the kept-alive socket as this request went out.
@@ -36587,7 +34195,7 @@ async function forwardUpstream(filterRequest, mutateHeaders, getBodySubstitution
         // The response stream errors independently of the ClientRequest;
         // pipe() does not handle source errors.
         upRes.on('error', err => {
-            debug_logForDebugging(`[tls-terminate] upstream response error: ${err.message}`, { level: 'error' });
+            (0,debug/* logForDebugging */.o)(`[tls-terminate] upstream response error: ${err.message}`, { level: 'error' });
             res.destroy();
         });
         const outHeaders = stripHopByHop(upRes.headers);
@@ -36835,7 +34443,7 @@ function createHttpProxyServer(options) {
     // the host process. Parse errors get the RFC-required 400; resets and
     // already-unwritable sockets are just dropped.
     server.on('clientError', (err, socket) => {
-        debug_logForDebugging(`Client connection error: ${err.message}`, {
+        (0,debug/* logForDebugging */.o)(`Client connection error: ${err.message}`, {
             level: 'error',
         });
         // The peer may reset while the 400 flushes; without a listener that
@@ -36881,14 +34489,14 @@ function createHttpProxyServer(options) {
         }
         return {
             ok: true,
-            encodedCommand: encodedCommandFromProxyUser(decoded.slice(0, sep)),
+            encodedCommand: (0,sandbox_utils.encodedCommandFromProxyUser)(decoded.slice(0, sep)),
         };
     };
     // Handle CONNECT requests for HTTPS traffic
     server.on('connect', async (req, socket, head) => {
         // Attach error handler immediately to prevent unhandled errors
         socket.on('error', err => {
-            debug_logForDebugging(`Client socket error: ${err.message}`, { level: 'error' });
+            (0,debug/* logForDebugging */.o)(`Client socket error: ${err.message}`, { level: 'error' });
             // A failed write (e.g. EPIPE to a dead peer) must also release
             // the descriptor: logging alone leaves the fd open for the life
             // of the process, and an open dead-peer fd is what the runtime's
@@ -36968,7 +34576,7 @@ function createHttpProxyServer(options) {
                 return;
             decisionCaptureBytes += chunk.length;
             if (decisionCaptureBytes > MAX_DECISION_CAPTURE_BYTES) {
-                debug_logForDebugging('CONNECT client exceeded pre-establishment capture cap; destroying', { level: 'error' });
+                (0,debug/* logForDebugging */.o)('CONNECT client exceeded pre-establishment capture cap; destroying', { level: 'error' });
                 onDecisionWindowEof();
                 return;
             }
@@ -37014,7 +34622,7 @@ function createHttpProxyServer(options) {
                 socket.destroyed ||
                 socket.readableEnded ||
                 !socket.writable) {
-                debug_logForDebugging('CONNECT client gone before status write; dropping verdict and destroying socket');
+                (0,debug/* logForDebugging */.o)('CONNECT client gone before status write; dropping verdict and destroying socket');
                 socket.destroy();
                 return;
             }
@@ -37045,7 +34653,7 @@ function createHttpProxyServer(options) {
             const target = parseConnectTarget(req.url);
             if (!target ||
                 (options.requireAsciiHost && !isAsciiAuthority(req.url, false))) {
-                debug_logForDebugging(`Invalid CONNECT request: ${req.url}`, {
+                (0,debug/* logForDebugging */.o)(`Invalid CONNECT request: ${req.url}`, {
                     level: 'error',
                 });
                 const mark = options.denyHeader !== undefined
@@ -37060,7 +34668,7 @@ function createHttpProxyServer(options) {
                 reason = given;
             });
             if (!allowed) {
-                debug_logForDebugging(`Connection blocked to ${requestedHost}:${port}`, {
+                (0,debug/* logForDebugging */.o)(`Connection blocked to ${requestedHost}:${port}`, {
                     level: 'error',
                 });
                 endWithStatus(rawDenied(...allowlistDeny, reason));
@@ -37113,7 +34721,7 @@ function createHttpProxyServer(options) {
                         const reason = `the sandbox's limit of ${maxTunnels} TLS-terminated tunnels at ` +
                             `once is reached; the limit is network.tlsTerminate.maxTunnels ` +
                             `in the sandbox's configuration`;
-                        debug_logForDebugging(`[proxy] CONNECT ${hostname}:${port} refused: ${reason}`, { level: 'warn' });
+                        (0,debug/* logForDebugging */.o)(`[proxy] CONNECT ${hostname}:${port} refused: ${reason}`, { level: 'warn' });
                         options.onFilterRequestDenied?.({
                             method: 'CONNECT',
                             url: formatAuthority(hostname, port, 0),
@@ -37146,7 +34754,7 @@ function createHttpProxyServer(options) {
                     // it and has sent nothing since keeps its tunnel.
                     if (handshakeDone())
                         return;
-                    debug_logForDebugging(`[proxy] TLS handshake not done in time for ${hostname}:${port}; tunnel closed`);
+                    (0,debug/* logForDebugging */.o)(`[proxy] TLS handshake not done in time for ${hostname}:${port}; tunnel closed`);
                     socket.destroy();
                 }, options.tlsHandshakeTimeoutMs ?? 10000);
                 deadline.unref?.();
@@ -37197,7 +34805,7 @@ function createHttpProxyServer(options) {
                     return;
                 }
                 if (options.refuseOpaqueTunnels) {
-                    debug_logForDebugging(`[tls-terminate] non-TLS bytes on CONNECT ${hostname}:${port}; refused (refuseOpaqueTunnels)`);
+                    (0,debug/* logForDebugging */.o)(`[tls-terminate] non-TLS bytes on CONNECT ${hostname}:${port}; refused (refuseOpaqueTunnels)`);
                     options.onFilterRequestDenied?.({
                         method: 'CONNECT',
                         url: formatAuthority(hostname, port, 0),
@@ -37207,7 +34815,7 @@ function createHttpProxyServer(options) {
                     socket.destroy();
                     return;
                 }
-                debug_logForDebugging(`[tls-terminate] non-TLS bytes on CONNECT ${hostname}:${port}; opaque-tunnelling`);
+                (0,debug/* logForDebugging */.o)(`[tls-terminate] non-TLS bytes on CONNECT ${hostname}:${port}; opaque-tunnelling`);
                 head = peeked.head;
             }
             else if (options.refuseOpaqueTunnels) {
@@ -37225,7 +34833,7 @@ function createHttpProxyServer(options) {
                 // Per-host termination opt-out: the policy exempts this host (mTLS
                 // upstream, cert-pinning client), so skip the MITM entirely and
                 // take the opaque tunnel below, exactly as if mitmCA were unset.
-                debug_logForDebugging(`[tls-terminate] policy exempts ${hostname}:${port}; opaque-tunnelling`);
+                (0,debug/* logForDebugging */.o)(`[tls-terminate] policy exempts ${hostname}:${port}; opaque-tunnelling`);
             }
             const mitmSocketPath = options.getMitmSocketPath?.(hostname);
             const parentUrl = !mitmSocketPath &&
@@ -37236,7 +34844,7 @@ function createHttpProxyServer(options) {
             let upstream;
             try {
                 if (mitmSocketPath) {
-                    debug_logForDebugging(`Routing CONNECT ${hostname}:${port} through MITM proxy at ${mitmSocketPath}`);
+                    (0,debug/* logForDebugging */.o)(`Routing CONNECT ${hostname}:${port} through MITM proxy at ${mitmSocketPath}`);
                     upstream = await openConnectTunnel({
                         dial: () => (0,external_node_net_.connect)({ path: mitmSocketPath }),
                         readyEvent: 'connect',
@@ -37252,7 +34860,7 @@ function createHttpProxyServer(options) {
                 }
             }
             catch (err) {
-                debug_logForDebugging(`CONNECT tunnel failed: ${describeError(err)}`, {
+                (0,debug/* logForDebugging */.o)(`CONNECT tunnel failed: ${describeError(err)}`, {
                     level: 'error',
                 });
                 // If we already sent 200 (mitmCA sniff path), an HTTP status line now
@@ -37290,7 +34898,7 @@ function createHttpProxyServer(options) {
             upstream.pipe(socket);
             socket.pipe(upstream);
             upstream.on('error', err => {
-                debug_logForDebugging(`CONNECT tunnel failed: ${describeError(err)}`, {
+                (0,debug/* logForDebugging */.o)(`CONNECT tunnel failed: ${describeError(err)}`, {
                     level: 'error',
                 });
                 socket.destroy();
@@ -37299,7 +34907,7 @@ function createHttpProxyServer(options) {
             upstream.on('close', () => socket.destroy());
         }
         catch (err) {
-            debug_logForDebugging(`Error handling CONNECT: ${err}`, { level: 'error' });
+            (0,debug/* logForDebugging */.o)(`Error handling CONNECT: ${err}`, { level: 'error' });
             // Same rule as the 502 path: once the MITM sniff's 200 is out, a
             // status line would corrupt the tunnel byte stream — just close.
             if (wrote200)
@@ -37315,12 +34923,12 @@ function createHttpProxyServer(options) {
         // from node:_http_server). `pipe()` does not forward error events, so
         // the body pipelines below never see it either.
         req.on('error', err => {
-            debug_logForDebugging(`Client request error: ${err.message}`, {
+            (0,debug/* logForDebugging */.o)(`Client request error: ${err.message}`, {
                 level: 'error',
             });
         });
         res.on('error', err => {
-            debug_logForDebugging(`Client response error: ${err.message}`, {
+            (0,debug/* logForDebugging */.o)(`Client response error: ${err.message}`, {
                 level: 'error',
             });
             // A failed response write (EPIPE to a dead peer) must release
@@ -37366,7 +34974,7 @@ function createHttpProxyServer(options) {
             const port = url.port ? parseInt(url.port, 10) : defaultPort;
             const allowed = await options.filter(port, requestedHost, req.socket, auth.encodedCommand);
             if (!allowed) {
-                debug_logForDebugging(`HTTP request blocked to ${requestedHost}:${port}`, {
+                (0,debug/* logForDebugging */.o)(`HTTP request blocked to ${requestedHost}:${port}`, {
                     level: 'error',
                 });
                 // The client may have aborted during the filter await; a
@@ -37527,14 +35135,14 @@ function createHttpProxyServer(options) {
                 fwdHeaders['transfer-encoding'] = 'chunked';
             }
             const failUpstream = (err) => {
-                debug_logForDebugging(`Proxy request failed: ${describeError(err)}`, {
+                (0,debug/* logForDebugging */.o)(`Proxy request failed: ${describeError(err)}`, {
                     level: 'error',
                 });
                 respondUpstreamError(res, err, options.denyHeader);
             };
             let proxyReq;
             if (mitmSocketPath) {
-                debug_logForDebugging(`Routing HTTP ${req.method} ${hostname}:${port} through MITM proxy at ${mitmSocketPath}`);
+                (0,debug/* logForDebugging */.o)(`Routing HTTP ${req.method} ${hostname}:${port} through MITM proxy at ${mitmSocketPath}`);
                 const mitmAgent = new external_node_http_.Agent({
                     // @ts-expect-error - socketPath is valid but not in types
                     socketPath: mitmSocketPath,
@@ -37549,7 +35157,7 @@ function createHttpProxyServer(options) {
                     // upstream reset mid-body after headers); pipe() does not
                     // handle source errors.
                     proxyRes.on('error', err => {
-                        debug_logForDebugging(`Upstream response error: ${describeError(err)}`, {
+                        (0,debug/* logForDebugging */.o)(`Upstream response error: ${describeError(err)}`, {
                             level: 'error',
                         });
                         res.destroy();
@@ -37581,7 +35189,7 @@ function createHttpProxyServer(options) {
                     // upstream reset mid-body after headers); pipe() does not
                     // handle source errors.
                     proxyRes.on('error', err => {
-                        debug_logForDebugging(`Upstream response error: ${describeError(err)}`, {
+                        (0,debug/* logForDebugging */.o)(`Upstream response error: ${describeError(err)}`, {
                             level: 'error',
                         });
                         res.destroy();
@@ -37621,7 +35229,7 @@ function createHttpProxyServer(options) {
                     // upstream reset mid-body after headers); pipe() does not
                     // handle source errors.
                     proxyRes.on('error', err => {
-                        debug_logForDebugging(`Upstream response error: ${describeError(err)}`, {
+                        (0,debug/* logForDebugging */.o)(`Upstream response error: ${describeError(err)}`, {
                             level: 'error',
                         });
                         res.destroy();
@@ -37657,7 +35265,7 @@ function createHttpProxyServer(options) {
             }
         }
         catch (err) {
-            debug_logForDebugging(`Error handling HTTP request: ${err}`, { level: 'error' });
+            (0,debug/* logForDebugging */.o)(`Error handling HTTP request: ${err}`, { level: 'error' });
             if (!res.headersSent) {
                 res.writeHead(500, { 'Content-Type': 'text/plain' });
                 res.end('Internal Server Error');
@@ -37703,9 +35311,9 @@ function isAsciiAuthority(raw, absolute) {
 }
 //# sourceMappingURL=http-proxy.js.map
 // EXTERNAL MODULE: external "net"
-var external_net_ = __webpack_require__(69278);
+var external_net_ = __webpack_require__(9278);
 // EXTERNAL MODULE: ./node_modules/@pondwader/socks5-server/dist/index.js
-var dist = __webpack_require__(72710);
+var dist = __webpack_require__(2710);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/socks-proxy.js
 
 
@@ -37719,21 +35327,21 @@ function createSocksProxyServer(options) {
     const socksServer = (0,dist.createServer)();
     if (options.proxyAuthToken) {
         socksServer.setAuthHandler((conn, accept, deny) => {
-            if ((conn.username === PROXY_AUTH_USER ||
-                conn.username.startsWith(`${PROXY_AUTH_USER}.`)) &&
+            if ((conn.username === sandbox_utils.PROXY_AUTH_USER ||
+                conn.username.startsWith(`${sandbox_utils.PROXY_AUTH_USER}.`)) &&
                 conn.password === options.proxyAuthToken) {
                 accept();
             }
             else {
-                debug_logForDebugging('SOCKS auth rejected', { level: 'error' });
+                (0,debug/* logForDebugging */.o)('SOCKS auth rejected', { level: 'error' });
                 deny();
             }
         });
     }
     socksServer.setRulesetValidator(conn => {
         if (options.refuseOpaqueTunnels) {
-            debug_logForDebugging(`SOCKS CONNECT to ${JSON.stringify(conn.destAddress)}:${conn.destPort} refused (refuseOpaqueTunnels)`);
-            options.onTunnelRefused?.(conn.destPort, conn.destAddress, encodedCommandFromProxyUser(conn.username));
+            (0,debug/* logForDebugging */.o)(`SOCKS CONNECT to ${JSON.stringify(conn.destAddress)}:${conn.destPort} refused (refuseOpaqueTunnels)`);
+            options.onTunnelRefused?.(conn.destPort, conn.destAddress, (0,sandbox_utils.encodedCommandFromProxyUser)(conn.username));
             // Answered here rather than through the library's deny, whose reply
             // claims a ruleset refusal of this destination.
             conn.socket.end(SOCKS_REPLY_GENERAL_FAILURE, () => conn.socket.destroy());
@@ -37750,22 +35358,22 @@ function createSocksProxyServer(options) {
             // (null bytes, CRLF) here so they never reach the allowlist matcher,
             // where string suffix matching would be trivially fooled.
             if (!isValidHost(hostname)) {
-                debug_logForDebugging(`Rejecting malformed SOCKS host: ${JSON.stringify(hostname)}`, { level: 'error' });
+                (0,debug/* logForDebugging */.o)(`Rejecting malformed SOCKS host: ${JSON.stringify(hostname)}`, { level: 'error' });
                 return false;
             }
-            debug_logForDebugging(`Connection request to ${hostname}:${port}`);
-            const allowed = await options.filter(port, hostname, encodedCommandFromProxyUser(conn.username));
+            (0,debug/* logForDebugging */.o)(`Connection request to ${hostname}:${port}`);
+            const allowed = await options.filter(port, hostname, (0,sandbox_utils.encodedCommandFromProxyUser)(conn.username));
             if (!allowed) {
-                debug_logForDebugging(`Connection blocked to ${hostname}:${port}`, {
+                (0,debug/* logForDebugging */.o)(`Connection blocked to ${hostname}:${port}`, {
                     level: 'error',
                 });
                 return false;
             }
-            debug_logForDebugging(`Connection allowed to ${hostname}:${port}`);
+            (0,debug/* logForDebugging */.o)(`Connection allowed to ${hostname}:${port}`);
             return true;
         }
         catch (error) {
-            debug_logForDebugging(`Error validating connection: ${error}`, {
+            (0,debug/* logForDebugging */.o)(`Error validating connection: ${error}`, {
                 level: 'error',
             });
             return false;
@@ -37800,7 +35408,7 @@ function createSocksProxyServer(options) {
             : undefined;
         let open;
         if (mitmSocketPath) {
-            debug_logForDebugging(`Routing SOCKS CONNECT ${host}:${port} through MITM proxy at ${mitmSocketPath}`);
+            (0,debug/* logForDebugging */.o)(`Routing SOCKS CONNECT ${host}:${port} through MITM proxy at ${mitmSocketPath}`);
             open = openConnectTunnel({
                 dial: () => (0,external_net_.connect)({ path: mitmSocketPath }),
                 readyEvent: 'connect',
@@ -37812,7 +35420,7 @@ function createSocksProxyServer(options) {
             open = connectViaParentProxy(parentUrl, host, port);
         }
         else {
-            open = dialDirect(host, port, options.lookupFor?.(port, encodedCommandFromProxyUser(conn.username)));
+            open = dialDirect(host, port, options.lookupFor?.(port, (0,sandbox_utils.encodedCommandFromProxyUser)(conn.username)));
         }
         open
             .then(upstream => {
@@ -37828,7 +35436,7 @@ function createSocksProxyServer(options) {
             upstream.on('close', () => conn.socket.destroy());
         })
             .catch(err => {
-            debug_logForDebugging(`SOCKS connect to ${host}:${port} failed: ${err.message}`, { level: 'error' });
+            (0,debug/* logForDebugging */.o)(`SOCKS connect to ${host}:${port} failed: ${err.message}`, { level: 'error' });
             if (!clientGone) {
                 try {
                     sendStatus(isResolvedAddressDenied(err)
@@ -37949,7 +35557,7 @@ async function refuseUnauthenticated(socket, options) {
     const probe = options.probeUnauthenticated
         ? await options.probeUnauthenticated(port, host)
         : {};
-    debug_logForDebugging(`SOCKS unauthenticated client refused for ${host}:${port}` +
+    (0,debug/* logForDebugging */.o)(`SOCKS unauthenticated client refused for ${host}:${port}` +
         (probe.deniedReason !== undefined ? ' (denied by policy)' : ''));
     if (port !== 22) {
         socket.end(socksReply(0x02));
@@ -38071,6 +35679,8 @@ function uint32(n) {
     return b;
 }
 //# sourceMappingURL=socks-proxy.js.map
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/platform.js
+var utils_platform = __webpack_require__(2353);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/listen-in-range.js
 /**
  * Bind `server` to the first free port in `range`, retrying on EADDRINUSE.
@@ -38154,7 +35764,7 @@ function unixSocketPath() {
  */
 function createMuxProxyServer(opts) {
     const firstByteTimeoutMs = opts.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS;
-    const isWindows = getPlatform() === 'windows';
+    const isWindows = (0,utils_platform/* getPlatform */.u)() === 'windows';
     // Where the HTTP backend listens. Exactly one of these is set after
     // listenHttpBackend() resolves.
     let backendSocketPath;
@@ -38166,7 +35776,7 @@ function createMuxProxyServer(opts) {
         if (backendSocketPath === undefined && backendTcpPort === undefined) {
             // listenHttpBackend() must resolve before the front-end listens; this
             // guard is defense-in-depth in case a future caller reorders them.
-            debug_logForDebugging('mux: HTTP dispatch before backend bound; dropping', {
+            (0,debug/* logForDebugging */.o)('mux: HTTP dispatch before backend bound; dropping', {
                 level: 'error',
             });
             client.destroy();
@@ -38184,7 +35794,7 @@ function createMuxProxyServer(opts) {
             // may be in the middle of anything, a TLS tunnel included, where clear
             // text is noise. The 'close' that follows ends it.
             if (answered) {
-                debug_logForDebugging(`mux: HTTP backend error: ${err.message}`);
+                (0,debug/* logForDebugging */.o)(`mux: HTTP backend error: ${err.message}`);
                 return;
             }
             // Surface a 502 with the errno code so callers (and CI logs) can tell
@@ -38192,7 +35802,7 @@ function createMuxProxyServer(opts) {
             // Full error (including path) goes to debug logging only — the client
             // is our own sandboxed child, but there's no need to echo host paths.
             const code = err.code ?? 'ERR';
-            debug_logForDebugging(`mux: HTTP backend dial failed: ${err.message}`, { level: 'error' });
+            (0,debug/* logForDebugging */.o)(`mux: HTTP backend dial failed: ${err.message}`, { level: 'error' });
             if (!client.destroyed) {
                 client.end(`HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n` +
                     `mux backend dial failed (${code})\n`);
@@ -38208,9 +35818,9 @@ function createMuxProxyServer(opts) {
     const server = (0,external_node_net_.createServer)(client => {
         openSockets.add(client);
         client.once('close', () => openSockets.delete(client));
-        client.on('error', err => debug_logForDebugging(`mux: client socket error: ${err.message}`));
+        client.on('error', err => (0,debug/* logForDebugging */.o)(`mux: client socket error: ${err.message}`));
         const timer = setTimeout(() => {
-            debug_logForDebugging('mux: first-byte timeout; destroying connection');
+            (0,debug/* logForDebugging */.o)('mux: first-byte timeout; destroying connection');
             client.destroy();
         }, firstByteTimeoutMs);
         // Don't let a pending sniff keep the process alive.
@@ -38253,7 +35863,7 @@ function createMuxProxyServer(opts) {
                     });
                 });
                 backendSocketPath = path;
-                debug_logForDebugging(`mux: HTTP backend listening on ${path}`);
+                (0,debug/* logForDebugging */.o)(`mux: HTTP backend listening on ${path}`);
                 return undefined;
             }
             // Windows: AF_UNIX support under Bun is unverified, so the backend
@@ -38264,7 +35874,7 @@ function createMuxProxyServer(opts) {
             await listenInRange(opts.httpServer, p => opts.httpServer.listen(p, '127.0.0.1'), opts.httpBackendPortRange, new Set());
             const addr = opts.httpServer.address();
             backendTcpPort = addr && typeof addr === 'object' ? addr.port : undefined;
-            debug_logForDebugging(`mux: HTTP backend listening on 127.0.0.1:${backendTcpPort}`);
+            (0,debug/* logForDebugging */.o)(`mux: HTTP backend listening on 127.0.0.1:${backendTcpPort}`);
             return backendTcpPort;
         },
         async close() {
@@ -38845,7 +36455,7 @@ class MaskedFileStore {
                 external_node_fs_.rmSync(this.dir, { recursive: true, force: true });
             }
             catch (err) {
-                debug_logForDebugging(`MaskedFileStore cleanup failed: ${err}`, {
+                (0,debug/* logForDebugging */.o)(`MaskedFileStore cleanup failed: ${err}`, {
                     level: 'error',
                 });
             }
@@ -38915,12 +36525,12 @@ function buildMaskedFileBinds(files, allowedDomains, registry, store) {
         // Literal: this path is stat'd, read and (on Linux) bound over, so it
         // is the name of one file however it is spelled — a `[` in it is part
         // of that name, not a character class.
-        const realPath = normalizePathForSandbox(f.path, { literal: true });
+        const realPath = (0,sandbox_utils.normalizePathForSandbox)(f.path, { literal: true });
         let content;
         try {
             const stat = external_node_fs_.statSync(realPath);
             if (stat.isDirectory()) {
-                debug_logForDebugging(`[credential-mask] Skipping masked file entry that resolves to ` +
+                (0,debug/* logForDebugging */.o)(`[credential-mask] Skipping masked file entry that resolves to ` +
                     `a directory: ${f.path} — use mode "deny" for directories.`, { level: 'warn' });
                 continue;
             }
@@ -38931,14 +36541,14 @@ function buildMaskedFileBinds(files, allowedDomains, registry, store) {
             const raw = external_node_fs_.readFileSync(realPath);
             content = raw.toString('utf8');
             if (Buffer.byteLength(content, 'utf8') !== raw.length) {
-                debug_logForDebugging(`[credential-mask] Skipping masked file with non-UTF-8 content ` +
+                (0,debug/* logForDebugging */.o)(`[credential-mask] Skipping masked file with non-UTF-8 content ` +
                     `(binary credential files are not supported in mask mode): ` +
                     `${f.path}`, { level: 'warn' });
                 continue;
             }
         }
         catch (err) {
-            debug_logForDebugging(`[credential-mask] Skipping masked file (unreadable on host): ` +
+            (0,debug/* logForDebugging */.o)(`[credential-mask] Skipping masked file (unreadable on host): ` +
                 `${f.path} — ${err.message}`);
             continue;
         }
@@ -38971,14 +36581,14 @@ function buildMaskedFileBinds(files, allowedDomains, registry, store) {
                         // A verified JWT none of whose named claims are present as
                         // strings: nothing to mask in THIS token — leave it as-is;
                         // if no token matches any claim, onExtractNoMatch applies.
-                        debug_logForDebugging(`[credential-mask] ${f.path}: verified JWT candidate has ` +
+                        (0,debug/* logForDebugging */.o)(`[credential-mask] ${f.path}: verified JWT candidate has ` +
                             `none of maskClaims ${JSON.stringify(f.maskClaims)} as ` +
                             `string claims — left unmasked.`);
                         return cap;
                     }
                     const skipped = f.maskClaims.filter(c => !masked.claimSentinels.has(c));
                     if (skipped.length > 0) {
-                        debug_logForDebugging(`[credential-mask] ${f.path}: maskClaims ` +
+                        (0,debug/* logForDebugging */.o)(`[credential-mask] ${f.path}: maskClaims ` +
                             `${JSON.stringify(skipped)} absent or non-string in a ` +
                             `verified JWT — skipped.`);
                     }
@@ -39016,7 +36626,7 @@ function buildMaskedFileBinds(files, allowedDomains, registry, store) {
                     // Fail-closed: the operator declared this file as containing a
                     // credential. Masking can't apply — degrade to deny so the
                     // sandboxed process cannot read the credential at all.
-                    debug_logForDebugging(`[credential-mask] ${f.path} has ${cause} — degrading to ` +
+                    (0,debug/* logForDebugging */.o)(`[credential-mask] ${f.path} has ${cause} — degrading to ` +
                         `mode "deny".`, { level: 'warn' });
                     degradeToDenyPaths.push(realPath);
                     continue;
@@ -39031,7 +36641,7 @@ function buildMaskedFileBinds(files, allowedDomains, registry, store) {
                     `config, set onExtractNoMatch to "deny" or "error", or remove ` +
                     `the entry.`;
                 console.warn(msg);
-                debug_logForDebugging(msg, { level: 'warn' });
+                (0,debug/* logForDebugging */.o)(msg, { level: 'warn' });
                 continue;
             }
             fakeContent = extracted.fakeContent;
@@ -39135,7 +36745,7 @@ function buildMaskedEnvVars(envVars, allowedDomains, registry, env = process.env
                     `visible as-is inside the sandbox). Fix the config or remove ` +
                     `the entry.`;
                 console.warn(msg);
-                debug_logForDebugging(msg, { level: 'warn' });
+                (0,debug/* logForDebugging */.o)(msg, { level: 'warn' });
                 continue;
             }
             if (v.maskClaims?.length) {
@@ -39155,12 +36765,12 @@ function buildMaskedEnvVars(envVars, allowedDomains, registry, env = process.env
                         `UNPROTECTED (real value visible as-is inside the sandbox). ` +
                         `Fix the config or remove the entry.`;
                     console.warn(msg);
-                    debug_logForDebugging(msg, { level: 'warn' });
+                    (0,debug/* logForDebugging */.o)(msg, { level: 'warn' });
                     continue;
                 }
                 const skipped = v.maskClaims.filter(c => !masked.claimSentinels.has(c));
                 if (skipped.length > 0) {
-                    debug_logForDebugging(`[credential-mask] env var "${v.name}": maskClaims ` +
+                    (0,debug/* logForDebugging */.o)(`[credential-mask] env var "${v.name}": maskClaims ` +
                         `${JSON.stringify(skipped)} absent or non-string in the ` +
                         `JWT — skipped.`);
                 }
@@ -39191,7 +36801,7 @@ function buildMaskedEnvVars(envVars, allowedDomains, registry, env = process.env
                 // Fail-closed: the operator declared this variable as containing
                 // a credential. Masking can't apply — degrade to unset so the
                 // sandboxed process cannot read the credential at all.
-                debug_logForDebugging(`[credential-mask] extract pattern /${v.extract}/ matched ` +
+                (0,debug/* logForDebugging */.o)(`[credential-mask] extract pattern /${v.extract}/ matched ` +
                     `nothing in the value of ${v.name} — unsetting the variable.`, { level: 'warn' });
                 degradeToUnsetNames.push(v.name);
                 continue;
@@ -39207,7 +36817,7 @@ function buildMaskedEnvVars(envVars, allowedDomains, registry, env = process.env
                 `UNPROTECTED (visible as-is inside the sandbox). Fix the regex, ` +
                 `set onExtractNoMatch to "deny" or "error", or remove the entry.`;
             console.warn(msg);
-            debug_logForDebugging(msg, { level: 'warn' });
+            (0,debug/* logForDebugging */.o)(msg, { level: 'warn' });
             continue;
         }
         setEnvVars[v.name] = extracted.fakeContent;
@@ -39332,7 +36942,7 @@ function registerAwsPairs(envVars, awsPairs, allowedDomains, setEnvVars, registr
                     `detect or re-sign them — they will fail upstream. Mask both ` +
                     `variables (whole-value) to enable re-signing.`;
                 console.warn(msg);
-                debug_logForDebugging(msg, { level: 'warn' });
+                (0,debug/* logForDebugging */.o)(msg, { level: 'warn' });
             }
             continue;
         }
@@ -39350,7 +36960,7 @@ function registerAwsPairs(envVars, awsPairs, allowedDomains, setEnvVars, registr
             ...(realSessionToken !== undefined ? { realSessionToken } : {}),
             injectHosts: akidEntry.injectHosts ?? allowedDomains,
         });
-        debug_logForDebugging(`[credential-aws] registered SigV4 pair for ` +
+        (0,debug/* logForDebugging */.o)(`[credential-aws] registered SigV4 pair for ` +
             `${spec.accessKeyIdVar}/${spec.secretAccessKeyVar}` +
             (realSessionToken !== undefined ? ` (+session token)` : ''));
     }
@@ -39384,7 +36994,7 @@ function createSigv4Planner(registry, config, matches) {
             return undefined;
         if (detected.kind !== 'header-sigv4') {
             if (policies[detected.kind] === 'passthrough') {
-                debug_logForDebugging(`[credential-aws] ${detected.kind} request with masked ` +
+                (0,debug/* logForDebugging */.o)(`[credential-aws] ${detected.kind} request with masked ` +
                     `credential passed through un-resigned per ` +
                     `credentials.sigv4.${detected.kind} (its signature covers ` +
                     `the placeholder secret and will fail upstream)`);
@@ -39474,3618 +37084,12 @@ function createSigv4Planner(registry, config, matches) {
     };
 }
 //# sourceMappingURL=credential-aws-pairs.js.map
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __webpack_require__(31421);
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/which.js
-
-/**
- * Find the path to an executable, similar to the `which` command.
- * Uses Bun.which when running in Bun, falls back to spawnSync for Node.js.
- *
- * @param bin - The name of the executable to find
- * @returns The full path to the executable, or null if not found
- */
-function which_whichSync(bin) {
-    // Check if we're running in Bun
-    if (typeof globalThis.Bun !== 'undefined') {
-        return globalThis.Bun.which(bin);
-    }
-    // Fallback to Node.js implementation
-    const result = (0,external_node_child_process_.spawnSync)('which', [bin], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-        timeout: 1000,
-    });
-    if (result.status === 0 && result.stdout) {
-        return result.stdout.trim();
-    }
-    return null;
-}
-//# sourceMappingURL=which.js.map
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js
-/**
- * Shell-escape an array of arguments into a single string that, when parsed
- * by a POSIX shell (`sh -c`, `bash -c`, `zsh -c`), yields exactly the
- * original argument list.
- *
- * This intentionally replaces the npm `shell-quote` package. Its quote()
- * switches to a double-quote + backslash strategy whenever an argument
- * contains a single quote, and in that mode it backslash-escapes `!` — a
- * guard against history expansion that only applies to *interactive*
- * shells. Every string this library produces is executed through a
- * non-interactive `<shell> -c`, where bash treats `\!` inside double quotes
- * as two literal characters (the backslash is NOT removed). The wrapped
- * user command almost always contains a single quote, so every `!` in it
- * reached the program corrupted to `\!`: heredoc-written source like
- * `if (!x)` became unparseable, and `jq 'a != b'`, `awk '!seen[$0]++'`,
- * and `find ! -name` filters were silently rewritten.
- *
- * Single-quoting never has that problem. Inside POSIX single quotes every
- * byte is literal, so nothing needs escaping; the only character that
- * needs handling is the single quote itself, emitted as the standard
- * `'"'"'` sequence (close the quote, a double-quoted `'`, reopen).
- *
- * @param args - The argument list to escape
- * @returns A single space-joined string safe to pass to `<shell> -c`
- */
-function quote(args) {
-    return args
-        .map(arg => {
-        if (arg === '') {
-            return "''";
-        }
-        // Bare fast path: nothing in this character set is special to a
-        // POSIX shell (no whitespace, globs, expansions, quotes, or
-        // operators), so the bare word re-parses to exactly itself. The one
-        // position-sensitive case is a LEADING "=": zsh (a common binShell,
-        // even non-interactive `zsh -c`) performs "equals expansion" on an
-        // unquoted word starting with "=" (`=ls` becomes /bin/ls; an unknown
-        // name aborts the whole command line), so such a word must be quoted.
-        // "=" elsewhere in the word (NAME=value env assignments) is fine.
-        if (/^[A-Za-z0-9_./:@+,-][A-Za-z0-9_./:=@+,-]*$/.test(arg)) {
-            return arg;
-        }
-        return "'" + arg.replace(/'/g, `'"'"'`) + "'";
-    })
-        .join(' ');
-}
-//# sourceMappingURL=shell-quote.js.map
-// EXTERNAL MODULE: external "child_process"
-var external_child_process_ = __webpack_require__(35317);
-// EXTERNAL MODULE: external "node:stream/consumers"
-var consumers_ = __webpack_require__(38321);
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/ripgrep.js
-
-
-/**
- * Execute ripgrep with the given arguments
- * @param args Command-line arguments to pass to rg
- * @param target Target directory or file to search
- * @param abortSignal AbortSignal to cancel the operation
- * @param config Ripgrep configuration (command and optional args)
- * @returns Array of matching lines (one per line of output)
- * @throws RipgrepError if ripgrep exits with non-zero status (except exit code 1 which means no matches)
- */
-async function ripGrep(args, target, abortSignal, config = { command: 'rg' }) {
-    const { command, args: commandArgs = [], argv0 } = config;
-    const child = (0,external_child_process_.spawn)(command, [...commandArgs, ...args, target], {
-        argv0,
-        signal: abortSignal,
-        timeout: 10000,
-        windowsHide: true,
-    });
-    const [stdout, stderr, code] = await Promise.all([
-        (0,consumers_.text)(child.stdout),
-        (0,consumers_.text)(child.stderr),
-        new Promise((resolve, reject) => {
-            child.on('close', resolve);
-            child.on('error', reject);
-        }),
-    ]);
-    if (code === 0) {
-        return stdout.trim().split('\n').filter(Boolean);
-    }
-    if (code === 1) {
-        // Exit code 1 means "no matches found" - this is normal
-        return [];
-    }
-    // Whole lines only: killed, it can leave half of one.
-    throw new RipgrepError(`ripgrep failed with exit code ${code}: ${stderr}`, stdout.split('\n').slice(0, -1).filter(Boolean), stderr);
-}
-/** ripgrep ended otherwise than by finding something or nothing. */
-class RipgrepError extends Error {
-    constructor(message, 
-    /** What it had listed by then. */
-    listed, 
-    /** What it said went wrong. The paths in it are the tree's own text. */
-    stderr) {
-        super(message);
-        this.listed = listed;
-        this.stderr = stderr;
-        this.name = 'RipgrepError';
-    }
-}
-//# sourceMappingURL=ripgrep.js.map
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/generate-seccomp-filter.js
-
-
-
-
-
-
-// Cache for path lookups (key: explicit path or empty string, value: resolved path or null)
-const applySeccompPathCache = new Map();
-// Cache for global npm paths (computed once per process)
-let cachedGlobalNpmPaths = null;
-let pendingGlobalNpmPaths = null;
-const NPM_ROOT_COMMAND = 'npm root -g';
-const NPM_ROOT_TIMEOUT_MS = 5000;
-/**
- * Get paths to check for globally installed @anthropic-ai/sandbox-runtime package.
- * This is used as a fallback when the binaries aren't bundled (e.g., native builds).
- *
- * Blocks the event loop on `npm root -g` (~100 ms) the first time it is
- * called in a process unless {@link getGlobalNpmPathsAsync} has already
- * filled the cache; initialize() goes through the async variant.
- */
-function getGlobalNpmPaths() {
-    if (cachedGlobalNpmPaths)
-        return cachedGlobalNpmPaths;
-    let npmRoot;
-    try {
-        npmRoot = (0,external_node_child_process_.execSync)(NPM_ROOT_COMMAND, {
-            encoding: 'utf8',
-            timeout: NPM_ROOT_TIMEOUT_MS,
-            stdio: ['pipe', 'pipe', 'ignore'],
-        });
-    }
-    catch {
-        // npm not available or failed
-    }
-    cachedGlobalNpmPaths = buildGlobalNpmPaths(npmRoot);
-    return cachedGlobalNpmPaths;
-}
-/**
- * Async variant of {@link getGlobalNpmPaths}: runs `npm root -g` without
- * blocking the event loop and shares the same per-process cache, so a
- * later sync call returns immediately. Never rejects — a failed or
- * timed-out npm yields just the static fallback locations, as the sync
- * variant does.
- */
-function getGlobalNpmPathsAsync() {
-    if (cachedGlobalNpmPaths)
-        return Promise.resolve(cachedGlobalNpmPaths);
-    if (pendingGlobalNpmPaths)
-        return pendingGlobalNpmPaths;
-    pendingGlobalNpmPaths = new Promise(resolve => {
-        try {
-            const child = (0,external_node_child_process_.exec)(NPM_ROOT_COMMAND, { encoding: 'utf8', timeout: NPM_ROOT_TIMEOUT_MS }, (err, stdout) => resolve(err ? undefined : stdout));
-            // Match execSync's closed stdin: npm never waits on it.
-            child.stdin?.end();
-        }
-        catch {
-            resolve(undefined);
-        }
-    }).then(npmRoot => {
-        // A sync call that ran while npm was in flight already filled the cache;
-        // keep its array so every caller sees the same one.
-        cachedGlobalNpmPaths ?? (cachedGlobalNpmPaths = buildGlobalNpmPaths(npmRoot));
-        pendingGlobalNpmPaths = null;
-        return cachedGlobalNpmPaths;
-    });
-    return pendingGlobalNpmPaths;
-}
-function buildGlobalNpmPaths(npmRootOutput) {
-    const paths = [];
-    // The actual global npm root, when npm answered
-    const npmRoot = npmRootOutput?.trim();
-    if (npmRoot) {
-        paths.push((0,external_node_path_.join)(npmRoot, '@anthropic-ai', 'sandbox-runtime'));
-    }
-    // Common global npm locations as fallbacks
-    const home = (0,external_node_os_.homedir)();
-    paths.push(
-    // npm global (Linux/macOS)
-    (0,external_node_path_.join)('/usr', 'lib', 'node_modules', '@anthropic-ai', 'sandbox-runtime'), (0,external_node_path_.join)('/usr', 'local', 'lib', 'node_modules', '@anthropic-ai', 'sandbox-runtime'), 
-    // npm global with prefix (common on macOS with homebrew)
-    (0,external_node_path_.join)('/opt', 'homebrew', 'lib', 'node_modules', '@anthropic-ai', 'sandbox-runtime'), 
-    // User-local npm global
-    (0,external_node_path_.join)(home, '.npm', 'lib', 'node_modules', '@anthropic-ai', 'sandbox-runtime'), (0,external_node_path_.join)(home, '.npm-global', 'lib', 'node_modules', '@anthropic-ai', 'sandbox-runtime'));
-    return paths;
-}
-/**
- * Map Node.js process.arch to our vendor directory architecture names
- * Returns null for unsupported architectures
- */
-function getVendorArchitecture() {
-    const arch = process.arch;
-    switch (arch) {
-        case 'x64':
-            return 'x64';
-        case 'arm64':
-            return 'arm64';
-        case 'ia32':
-            // ia32 multiplexes every socket operation through socketcall(), whose
-            // sub-function argument the filter cannot inspect, so AF_UNIX is not
-            // blockable there. vendor/seccomp-src/seccomp-unix-block.c carries what
-            // supporting it would take.
-            debug_logForDebugging(`[SeccompFilter] 32-bit x86 (ia32) is not currently supported due to missing socketcall() syscall blocking. ` +
-                `The current seccomp filter only blocks socket(AF_UNIX, ...), but on 32-bit x86, socketcall() can be used to bypass this.`, { level: 'error' });
-            return null;
-        default:
-            debug_logForDebugging(`[SeccompFilter] Unsupported architecture: ${arch}. Only x64 and arm64 are supported.`);
-            return null;
-    }
-}
-/**
- * Get local paths to check for seccomp files (bundled or package installs).
- */
-function getLocalSeccompPaths(filename) {
-    const arch = getVendorArchitecture();
-    if (!arch)
-        return [];
-    const baseDir = (0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url));
-    const relativePath = (0,external_node_path_.join)('vendor', 'seccomp', arch, filename);
-    return [
-        (0,external_node_path_.join)(baseDir, relativePath), // bundled: same directory as bundle (e.g., when bundled into claude-cli)
-        (0,external_node_path_.join)(baseDir, '..', '..', relativePath), // package root: vendor/seccomp/...
-        (0,external_node_path_.join)(baseDir, '..', relativePath), // dist: dist/vendor/seccomp/...
-    ];
-}
-/**
- * Get the path to the apply-seccomp binary from the vendor directory
- * Returns the path if it exists, null otherwise
- *
- * Pre-built apply-seccomp binaries are organized by architecture:
- * - vendor/seccomp/{x64,arm64}/apply-seccomp
- *
- * Tries multiple paths for resilience:
- * 0. Explicit path provided via parameter (checked first if provided)
- * 1. vendor/seccomp/{arch}/apply-seccomp (bundled - when bundled into consuming packages)
- * 2. ../../vendor/seccomp/{arch}/apply-seccomp (package root - standard npm installs)
- * 3. ../vendor/seccomp/{arch}/apply-seccomp (dist/vendor - for bundlers)
- * 4. Global npm install (if seccompBinaryPath not provided) - for native builds
- *
- * @param seccompBinaryPath - Optional explicit path to the apply-seccomp binary. If provided
- *   and exists, it will be used. If not provided, falls back to searching local paths and
- *   then global npm install (for native builds where vendor directory isn't bundled).
- */
-function generate_seccomp_filter_getApplySeccompBinaryPath(seccompBinaryPath) {
-    const cacheKey = seccompBinaryPath ?? '';
-    if (applySeccompPathCache.has(cacheKey)) {
-        return applySeccompPathCache.get(cacheKey);
-    }
-    const local = findLocalApplySeccompPath(seccompBinaryPath);
-    const result = local !== undefined
-        ? local
-        : findGlobalApplySeccompPath(getGlobalNpmPaths());
-    applySeccompPathCache.set(cacheKey, result);
-    return result;
-}
-/**
- * Async variant of {@link getApplySeccompBinaryPath}: same lookup order and
- * shared cache, but the global-npm fallback resolves `npm root -g` without
- * blocking the event loop. Resolving once through here (as
- * checkDependenciesAsync does) makes later sync calls cache hits.
- */
-async function getApplySeccompBinaryPathAsync(seccompBinaryPath) {
-    const cacheKey = seccompBinaryPath ?? '';
-    if (applySeccompPathCache.has(cacheKey)) {
-        return applySeccompPathCache.get(cacheKey);
-    }
-    const local = findLocalApplySeccompPath(seccompBinaryPath);
-    const result = local !== undefined
-        ? local
-        : findGlobalApplySeccompPath(await getGlobalNpmPathsAsync());
-    applySeccompPathCache.set(cacheKey, result);
-    return result;
-}
-/**
- * Explicit path, then bundled/package locations. Returns the path when
- * found, null when there is nothing to look for (unsupported architecture),
- * or undefined to fall through to the global npm install.
- */
-function findLocalApplySeccompPath(seccompBinaryPath) {
-    // Check explicit path first (highest priority)
-    if (seccompBinaryPath) {
-        if (external_node_fs_.existsSync(seccompBinaryPath)) {
-            debug_logForDebugging(`[SeccompFilter] Using apply-seccomp binary from explicit path: ${seccompBinaryPath}`);
-            return seccompBinaryPath;
-        }
-        debug_logForDebugging(`[SeccompFilter] Explicit path provided but file not found: ${seccompBinaryPath}`);
-    }
-    const arch = getVendorArchitecture();
-    if (!arch) {
-        debug_logForDebugging(`[SeccompFilter] Cannot find apply-seccomp binary: unsupported architecture ${process.arch}`);
-        return null;
-    }
-    debug_logForDebugging(`[SeccompFilter] Looking for apply-seccomp binary for architecture: ${arch}`);
-    // Check local paths first (bundled or package install)
-    for (const binaryPath of getLocalSeccompPaths('apply-seccomp')) {
-        if (external_node_fs_.existsSync(binaryPath)) {
-            debug_logForDebugging(`[SeccompFilter] Found apply-seccomp binary: ${binaryPath} (${arch})`);
-            return binaryPath;
-        }
-    }
-    return undefined;
-}
-/**
- * Fallback: check global npm install (for native builds without bundled vendor)
- */
-function findGlobalApplySeccompPath(globalBases) {
-    const arch = getVendorArchitecture();
-    if (!arch)
-        return null;
-    for (const globalBase of globalBases) {
-        const binaryPath = (0,external_node_path_.join)(globalBase, 'vendor', 'seccomp', arch, 'apply-seccomp');
-        if (external_node_fs_.existsSync(binaryPath)) {
-            debug_logForDebugging(`[SeccompFilter] Found apply-seccomp binary in global install: ${binaryPath} (${arch})`);
-            return binaryPath;
-        }
-    }
-    debug_logForDebugging(`[SeccompFilter] apply-seccomp binary not found in any expected location (${arch})`);
-    return null;
-}
-//# sourceMappingURL=generate-seccomp-filter.js.map
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/java-proxy-agent.js
-/**
- * JVM proxy agent: makes Java tools inside the sandbox honour the proxy.
- *
- * The JVM ignores HTTPS_PROXY/NO_PROXY — proxy selection is driven by the
- * `https.proxyHost` family of system properties, and the credential the
- * proxy requires can only be supplied through `java.net.Authenticator`,
- * which needs code running inside the JVM. Env vars alone can't do that,
- * so gRPC-Java (Bazel's remote cache), Gradle, Maven, etc. either dial the
- * target directly (no route out of the sandbox) or hit the proxy without
- * the token and get a 407.
- *
- * The fix is a tiny `-javaagent` (source in vendor/java-proxy-agent-src,
- * built into vendor/java-proxy-agent/srt-proxy-agent.jar by the release
- * workflow) that, at JVM start-up, translates the proxy env vars into
- * system properties and installs an Authenticator for the proxy endpoint.
- * This module locates that jar — same lookup shape as the apply-seccomp
- * binary — and builds the JAVA_TOOL_OPTIONS value that points every JVM in
- * the sandbox at it. The env var carries only the jar path; the credential
- * stays in HTTPS_PROXY, which the agent reads itself, so the JVM's "Picked
- * up JAVA_TOOL_OPTIONS: …" stderr line leaks nothing.
- */
-
-
-
-
-
-const JAVA_PROXY_AGENT_JAR_NAME = 'srt-proxy-agent.jar';
-const jarPathCache = new Map();
-/**
- * Locate srt-proxy-agent.jar. Order:
- * 0. explicit path (config `javaAgentJarPath`) — used if it exists,
- * 1. vendor/java-proxy-agent/ next to this module (bundled),
- * 2. ../../vendor/java-proxy-agent/ (package root — normal npm install),
- * 3. ../vendor/java-proxy-agent/ (dist/vendor — some bundlers),
- * 4. a global npm install of the package (native builds without vendor/).
- * Returns null when nothing is found; callers then leave JAVA_TOOL_OPTIONS
- * alone (JVMs are simply not proxy-aware, as before) rather than failing.
- *
- * The global-npm fallback resolves `npm root -g` without blocking the event
- * loop.
- */
-async function getJavaProxyAgentJarPathAsync(explicitPath) {
-    const key = explicitPath ?? '';
-    const cached = jarPathCache.get(key);
-    if (cached !== undefined)
-        return cached;
-    const found = findLocalJar(explicitPath) ?? findGlobalJar(await getGlobalNpmPathsAsync());
-    jarPathCache.set(key, found);
-    return found;
-}
-const JAR_REL_PATH = (0,external_node_path_.join)('vendor', 'java-proxy-agent', JAVA_PROXY_AGENT_JAR_NAME);
-/** Steps 0–3 of the lookup; undefined means try the global npm install. */
-function findLocalJar(explicitPath) {
-    if (explicitPath) {
-        if ((0,external_node_fs_.existsSync)(explicitPath))
-            return explicitPath;
-        debug_logForDebugging(`[java-proxy-agent] javaAgentJarPath not found: ${explicitPath}`, { level: 'warn' });
-    }
-    const baseDir = (0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url));
-    const candidates = [
-        (0,external_node_path_.join)(baseDir, JAR_REL_PATH),
-        (0,external_node_path_.join)(baseDir, '..', '..', JAR_REL_PATH),
-        (0,external_node_path_.join)(baseDir, '..', JAR_REL_PATH),
-    ];
-    return candidates.find(p => (0,external_node_fs_.existsSync)(p));
-}
-/** Step 4 of the lookup: a global npm install of the package. */
-function findGlobalJar(globalBases) {
-    for (const base of globalBases) {
-        const p = (0,external_node_path_.join)(base, JAR_REL_PATH);
-        if ((0,external_node_fs_.existsSync)(p))
-            return p;
-    }
-    debug_logForDebugging(`[java-proxy-agent] ${JAVA_PROXY_AGENT_JAR_NAME} not found; JVMs in the ` +
-        `sandbox will not be pointed at the proxy (run \`npm run build:java-agent\`)`, { level: 'warn' });
-    return null;
-}
-/**
- * Compose the JAVA_TOOL_OPTIONS value for a sandboxed child.
- *
- * `-javaagent:<jar>` is prepended when a jar path is given; `flags` are
- * appended (e.g. macOS's -Djava.net.preferIPv4Stack=true). The parent's
- * own JAVA_TOOL_OPTIONS is preserved unless that var is on the
- * credential-deny list, in which case it is dropped so the deny holds.
- * Flags already present in the inherited value are not duplicated.
- * Returns undefined when there is nothing to set.
- */
-function buildJavaToolOptions(opts) {
-    const denied = (opts.unsetEnvVars ?? []).includes('JAVA_TOOL_OPTIONS');
-    const inherited = denied ? '' : (opts.inherited ?? '');
-    const parts = [];
-    if (opts.agentJarPath) {
-        parts.push(javaAgentFlag(opts.agentJarPath));
-    }
-    if (inherited)
-        parts.push(inherited);
-    for (const flag of opts.flags ?? []) {
-        if (!inherited.includes(flag) && !parts.includes(flag))
-            parts.push(flag);
-    }
-    return parts.length > 0 ? parts.join(' ') : undefined;
-}
-/**
- * The JVM tokenizes JAVA_TOOL_OPTIONS on whitespace but honours double
- * quotes, so a jar path containing whitespace is wrapped in them.
- */
-function javaAgentFlag(jarPath) {
-    const flag = `-javaagent:${jarPath}`;
-    return /\s/.test(jarPath) ? `"${flag}"` : flag;
-}
-//# sourceMappingURL=java-proxy-agent.js.map
-;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Default max depth for searching dangerous files */
-const DEFAULT_MANDATORY_DENY_SEARCH_DEPTH = 3;
-/**
- * Find if any component of the path is a symlink within the allowed write paths.
- * Returns the symlink path if found, or null if no symlinks.
- *
- * This is used to detect and block symlink replacement attacks where an attacker
- * could delete a symlink and create a real directory with malicious content.
- */
-function findSymlinkInPath(targetPath, allowedWritePaths) {
-    const parts = targetPath.split(external_node_path_.sep);
-    let currentPath = '';
-    for (const part of parts) {
-        if (!part)
-            continue; // Skip empty parts (leading /)
-        const nextPath = currentPath + external_node_path_.sep + part;
-        try {
-            const stats = external_fs_.lstatSync(nextPath);
-            if (stats.isSymbolicLink()) {
-                // Check if this symlink is within an allowed write path
-                const isWithinAllowedPath = allowedWritePaths.some(allowedPath => isAtOrUnder(nextPath, allowedPath));
-                if (isWithinAllowedPath) {
-                    return nextPath;
-                }
-            }
-        }
-        catch {
-            // Path doesn't exist - no symlink issue here
-            break;
-        }
-        currentPath = nextPath;
-    }
-    return null;
-}
-/** As many missing names as one way is followed up from again. */
-const MAX_MISSING_NAMES_PASSED = 40;
-/**
- * Canonicalize a deny path through symlinks before any mask or bind is
- * computed (resolve-before-mask). Deny paths regularly contain symlinked
- * ancestors — the common dotfiles setup symlinks .claude (or the parent of
- * .mcp.json) to a real directory — and masking the raw symlink with
- * `--ro-bind /dev/null <symlink>` makes bwrap abort at startup: "Is a
- * directory" for relative link targets, ENOENT for absolute ones.
- *
- * Resolution: realpath when the full path exists; otherwise canonicalize the
- * deepest existing ancestor and re-join the missing components.
- *
- * A dangling symlink along the way is followed as the kernel follows it, name
- * by name, to the first name that is not there. What lies beyond that name is
- * undecided, since whoever makes it decides where the way goes on. So the
- * answer ends with it, and with the name that follows it if one does, which
- * makes a directory of it: the caller's placeholder on the first missing
- * component then keeps the whole way from coming about.
- *
- * A way that goes up again at once from the missing name is let pass by a
- * directory put there as a placeholder. So that name goes to `alsoDenied`, to
- * be denied for itself, and the way is followed on from where it would lead.
- *
- * A directory on the way that cannot be searched is the answer itself: what
- * lies in it cannot be told, and denied whole it keeps its place and its mode.
- *
- * Returns null when the path cannot be canonicalized (a symlink cycle, a name
- * that is no text). Callers fail closed on it.
- *
- * Unlike normalizePathForSandbox, this intentionally applies no
- * isSymlinkOutsideBoundary check: that check exists so allow paths can't
- * silently widen write access through a symlink, but a deny path only ever
- * removes access, and the mask must land on the inode that writes through
- * the symlink actually reach.
- */
-function resolveSymlinkedDenyPath(targetPath, alsoDenied) {
-    try {
-        return realPathOf(targetPath);
-    }
-    catch {
-        // Some component is missing or dangling — canonicalize manually below.
-    }
-    // Find the deepest ancestor that fully resolves, collecting the missing
-    // suffix components (leaf first, so unshift keeps them in path order).
-    let ancestor = targetPath;
-    const remainder = [];
-    let resolvedAncestor = null;
-    while (resolvedAncestor === null) {
-        const parent = external_node_path_.dirname(ancestor);
-        if (parent === ancestor) {
-            return null; // reached the root without resolving anything
-        }
-        remainder.unshift(external_node_path_.basename(ancestor));
-        ancestor = parent;
-        try {
-            resolvedAncestor = realPathOf(ancestor);
-        }
-        catch {
-            // Keep walking up.
-        }
-    }
-    // The first missing component may be a dangling symlink (lstat succeeds,
-    // realpath fails); otherwise the remainder is genuinely non-existent and
-    // the re-joined path is final.
-    const rejoined = external_node_path_.join(resolvedAncestor, ...remainder);
-    try {
-        external_fs_.readlinkSync(external_node_path_.join(resolvedAncestor, remainder[0]));
-    }
-    catch {
-        return rejoined; // Not a symlink — nothing left to resolve.
-    }
-    let why = 'it goes up from too many names that are not there';
-    try {
-        let onward = rejoined;
-        for (let i = 0; i < MAX_MISSING_NAMES_PASSED; i++) {
-            const { real, rest, notThere } = wayTo(onward);
-            if (notThere?.code === 'EACCES') {
-                return real || '/';
-            }
-            const names = rest.filter(name => name !== '' && name !== '.');
-            if (names[1] !== '..') {
-                return [real, ...names.slice(0, 2)].join('/') || '/';
-            }
-            alsoDenied?.push(`${real}/${names[0]}`);
-            onward = [real, ...names.slice(2)].join('/');
-        }
-    }
-    catch (err) {
-        why = err;
-    }
-    // Said by the pass that acts on it, not by the one that gathers.
-    if (alsoDenied === undefined) {
-        debug_logForDebugging(`[Sandbox Linux] Where a write to ${targetPath} would land cannot be settled: ${why}. The link on the way is masked instead, which can keep the sandbox from starting.`, { level: 'warn' });
-    }
-    return null;
-}
-/**
- * The first existing component of the path that is not a directory, if there
- * is one. Nothing can be created below it for as long as it is there: a git
- * worktree's `.git` is a file, so there is no `.git/hooks`.
- */
-function fileOnTheWay(targetPath) {
-    const parts = targetPath.split(external_node_path_.sep);
-    let currentPath = '';
-    for (const part of parts) {
-        if (!part)
-            continue; // Skip empty parts (leading /)
-        const nextPath = currentPath + external_node_path_.sep + part;
-        try {
-            if (!external_fs_.statSync(nextPath).isDirectory())
-                return nextPath;
-        }
-        catch {
-            // Path doesn't exist — stop checking
-            break;
-        }
-        currentPath = nextPath;
-    }
-    return undefined;
-}
-/**
- * Find the first non-existent path component.
- * E.g., for "/existing/parent/nonexistent/child/file.txt" where /existing/parent exists,
- * returns "/existing/parent/nonexistent"
- *
- * This is used to block creation of non-existent deny paths by mounting /dev/null
- * at the first missing component, preventing mkdir from creating the parent directories.
- */
-function findFirstNonExistentComponent(targetPath) {
-    const parts = targetPath.split(external_node_path_.sep);
-    let currentPath = '';
-    for (const part of parts) {
-        if (!part)
-            continue; // Skip empty parts (leading /)
-        const nextPath = currentPath + external_node_path_.sep + part;
-        if (!external_fs_.existsSync(nextPath)) {
-            return nextPath;
-        }
-        currentPath = nextPath;
-    }
-    return targetPath; // Shouldn't reach here if called correctly
-}
-/** What the placeholder for an absent deny path is mounted on. */
-var MountPointKind;
-(function (MountPointKind) {
-    /** A file made on the host for it, which /dev/null goes on. */
-    MountPointKind["File"] = "file";
-    /** A directory made on the host for it, which an empty one goes on. */
-    MountPointKind["Directory"] = "directory";
-    /** The file above the path, which goes on itself. Nothing is made. */
-    MountPointKind["Held"] = "held";
-    /** None can be made. Nothing is mounted; what lies above is still pinned. */
-    MountPointKind["Unmakeable"] = "unmakeable";
-})(MountPointKind || (MountPointKind = {}));
-/** open(2)'s O_PATH on x86-64 and arm64; node:fs does not name it. Where the
- * bit means something else the open is an ordinary one or fails, and a failure
- * keeps the placeholder. */
-const O_PATH = 0o10000000;
-/** statfs(2)'s type for 9p, which is how WSL 2 mounts a Windows drive. */
-const V9FS_MAGIC = 0x01021997;
-/**
- * The kind of mount point that can be made at `dest`, an absent path whose
- * parent is there: `wanted`, a directory where only a file is refused, or
- * unmakeable. bubblewrap makes it on the host as this user, before the command
- * runs, and exits if it cannot.
- *
- * Unmakeable only where the refusal is not this user's to lift, so that the
- * command cannot create `dest` either; `wanted` on any doubt (see
- * mountPointFor).
- */
-function makeableMountPoint(dest, wanted) {
-    /** The errno `attempt` is refused with. Any other failure is a doubt. */
-    const refusalOf = (attempt) => {
-        try {
-            attempt();
-            return undefined;
-        }
-        catch (err) {
-            const code = err.code;
-            if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
-                return code;
-            throw err;
-        }
-    };
-    let fd;
-    try {
-        // One descriptor answers every question, through /proc: a command still
-        // running could put another directory at the path between two of them.
-        // Its link differs from the path when a symlink was followed on the way.
-        fd = external_fs_.openSync(external_node_path_.dirname(dest), O_PATH | external_fs_.constants.O_NOFOLLOW | external_fs_.constants.O_DIRECTORY);
-        const parent = `/proc/self/fd/${fd}`;
-        if (external_fs_.readlinkSync(parent) !== external_node_path_.dirname(dest))
-            return wanted;
-        const { uid, mode } = external_fs_.fstatSync(fd);
-        // What the kernel asks of a directory before it creates anything in it.
-        const refusal = refusalOf(() => external_fs_.accessSync(parent, external_fs_.constants.W_OK | external_fs_.constants.X_OK));
-        if (external_fs_.statfsSync(parent).type !== V9FS_MAGIC) {
-            // EACCES is the word of the mode or an ACL, which the owner can change,
-            // and bubblewrap's user namespace overrides it for the owner. A
-            // read-only file system (EROFS) and an immutable directory (EPERM)
-            // refuse whoever asks from in there.
-            return refusal === undefined ||
-                (refusal === 'EACCES' && uid === process.geteuid?.())
-                ? wanted
-                : MountPointKind.Unmakeable;
-        }
-        // On a Windows drive the Windows ACL decides, and nothing on this side
-        // tells it: every directory there is this user's, with a mode that lets it
-        // write, also one that takes subfolders and no files. So the mount point
-        // is made here instead of by bubblewrap, which finds it there.
-        if (refusal === undefined) {
-            const entry = `${parent}/${external_node_path_.basename(dest)}`;
-            if (wanted === MountPointKind.File &&
-                refusalOf(() => external_fs_.closeSync(external_fs_.openSync(entry, 'wx', 0o444))) ===
-                    undefined) {
-                return MountPointKind.File;
-            }
-            if (refusalOf(() => external_fs_.mkdirSync(entry)) === undefined) {
-                return MountPointKind.Directory;
-            }
-        }
-        // The name may be refused for a reason that passes. The folder is beyond
-        // this user when it may not even be given the mode it has.
-        return refusalOf(() => external_fs_.chmodSync(parent, mode & 0o7777)) === undefined
-            ? wanted
-            : MountPointKind.Unmakeable;
-    }
-    catch {
-        return wanted;
-    }
-    finally {
-        if (fd !== undefined)
-            external_fs_.closeSync(fd);
-    }
-}
-/** What the `.git` of a directory is, and so what is denied there. */
-var DotGitKind;
-(function (DotGitKind) {
-    /** A repository: its hooks and config are denied. */
-    DotGitKind["Directory"] = "directory";
-    /**
-     * The pointer of a worktree or a submodule ("gitdir: /path/..."). There are
-     * no .git/hooks for as long as it is a file, so the file is denied, which
-     * keeps it one.
-     */
-    DotGitKind["File"] = "file";
-    /** Nothing is denied: a mount at .git would keep `git init` from making it. */
-    DotGitKind["Absent"] = "absent";
-})(DotGitKind || (DotGitKind = {}));
-function dotGitKindAt(dotGitPath) {
-    try {
-        return external_fs_.statSync(dotGitPath).isDirectory()
-            ? DotGitKind.Directory
-            : DotGitKind.File;
-    }
-    catch {
-        return DotGitKind.Absent;
-    }
-}
-/**
- * The part of the mandatory deny set that follows from the cwd alone: the
- * dangerous files and directories resolved against it, plus `.git/hooks` and
- * (unless the caller allows git config) `.git/config`, or a `.git` that is a
- * file.
- * {@link linuxGetMandatoryDenyPaths} adds the nested matches its ripgrep scan
- * finds on top of these. Split out so a consumer that must not scan — the
- * violation monitor, which needs the same denies to judge a write bwrap
- * refuses — reads the same definition rather than a copy of it.
- */
-function linuxGetCwdMandatoryDenyPaths(allowGitConfig = false) {
-    const cwd = process.cwd();
-    // Note: Settings files are added at the callsite in sandbox-manager.ts
-    const denyPaths = [
-        // Dangerous files in CWD
-        ...DANGEROUS_FILES.map(f => external_node_path_.resolve(cwd, f)),
-        // Dangerous directories in CWD
-        ...getDangerousDirectories().map(d => external_node_path_.resolve(cwd, d)),
-    ];
-    // Only the cwd's own: a .git file below it is git's to rewrite and remove
-    // (a checkout that recurses into submodules does).
-    const dotGitPath = external_node_path_.resolve(cwd, '.git');
-    const dotGit = dotGitKindAt(dotGitPath);
-    if (dotGit === DotGitKind.File) {
-        denyPaths.push(dotGitPath);
-    }
-    if (dotGit === DotGitKind.Directory) {
-        // Git hooks always blocked for security
-        denyPaths.push(external_node_path_.resolve(cwd, '.git/hooks'));
-        // Git config conditionally blocked based on allowGitConfig setting
-        if (!allowGitConfig) {
-            denyPaths.push(external_node_path_.resolve(cwd, '.git/config'));
-        }
-    }
-    return denyPaths;
-}
-/**
- * The directories below `cwd`, down to `maxDepth`, that ripgrep said it could
- * not read, that this process cannot read either, and whose mode is this
- * user's to change. What is in one is not known, so the caller denies it whole.
- * Exported for testing.
- */
-function unreadableDirectories(stderr, cwd, maxDepth) {
-    const found = [];
-    const tried = new Set();
-    for (const line of stderr.split('\n')) {
-        // How a message is worded depends on ripgrep's version and on how many
-        // threads it has, so what stands before each ": " is tried.
-        const said = line.startsWith('rg: ') ? line.slice(4) : line;
-        for (let cut = said.indexOf(': '); cut !== -1; cut = said.indexOf(': ', cut + 1)) {
-            for (let dir = external_node_path_.resolve(cwd, said.slice(0, cut)); dir.startsWith(cwd + external_node_path_.sep) && !tried.has(dir); dir = external_node_path_.dirname(dir)) {
-                tried.add(dir);
-                try {
-                    // THREAT: the text is only a hint. A name can hold a newline and a
-                    // whole message of its own, and a bind of `link/x` would bring what
-                    // the link leads to INTO the sandbox. So: a directory, with no link
-                    // on the way to it, that cannot be read from here. And this user's:
-                    // nobody else's mode can be given back from inside, and there can
-                    // be thousands of those (`/home`), each of them a mount.
-                    const stat = external_fs_.lstatSync(dir);
-                    if (!stat.isDirectory() ||
-                        stat.uid !== process.getuid?.() ||
-                        realPathOf(dir) !== dir) {
-                        break;
-                    }
-                }
-                catch (error) {
-                    // What cannot be looked at, because what holds it cannot be
-                    // searched, is stood in for by the directory above it.
-                    if (error.code === 'EACCES')
-                        continue;
-                    break;
-                }
-                try {
-                    external_fs_.accessSync(dir, external_fs_.constants.R_OK | external_fs_.constants.X_OK);
-                }
-                catch {
-                    if (external_node_path_.relative(cwd, dir).split(external_node_path_.sep).length <= maxDepth) {
-                        found.push(dir);
-                    }
-                }
-                break;
-            }
-        }
-    }
-    return found;
-}
-/**
- * Get mandatory deny paths using ripgrep (Linux only).
- * Uses a SINGLE ripgrep call with multiple glob patterns for efficiency.
- * With --max-depth limiting, this is fast enough to run on each command without memoization.
- */
-async function linuxGetMandatoryDenyPaths(ripgrepConfig = { command: 'rg' }, maxDepth = DEFAULT_MANDATORY_DENY_SEARCH_DEPTH, allowGitConfig = false, abortSignal) {
-    const cwd = process.cwd();
-    // Use provided signal or create a fallback controller
-    const fallbackController = new AbortController();
-    const signal = abortSignal ?? fallbackController.signal;
-    const dangerousDirectories = getDangerousDirectories();
-    const denyPaths = linuxGetCwdMandatoryDenyPaths(allowGitConfig);
-    // Build iglob args for all patterns in one ripgrep call
-    const iglobArgs = [];
-    for (const fileName of DANGEROUS_FILES) {
-        iglobArgs.push('--iglob', fileName);
-    }
-    for (const dirName of dangerousDirectories) {
-        iglobArgs.push('--iglob', `**/${dirName}/**`);
-    }
-    // Git hooks always blocked in nested repos. A repository is known by its
-    // HEAD, so that its hooks are denied before there are any.
-    iglobArgs.push('--iglob', '**/.git/hooks/**', '--iglob', '**/.git/HEAD');
-    // Git config conditionally blocked in nested repos
-    if (!allowGitConfig) {
-        iglobArgs.push('--iglob', '**/.git/config');
-    }
-    // Single ripgrep call to find all dangerous paths in subdirectories
-    // Limit depth for performance - deeply nested dangerous files are rare
-    // and the security benefit doesn't justify the traversal cost
-    //
-    // ripgrep lists files, and its depth is the file's. `sub/.vscode/x` and
-    // `sub/.git/config` lie at `maxDepth`; `sub/.git/hooks/pre-commit`, of the
-    // same directory, one level further down.
-    let matches = [];
-    try {
-        matches = await ripGrep([
-            '--files',
-            '--hidden',
-            // INVARIANT: no file decides what is listed. An ignore file that names
-            // a directory hides all beneath it, and a configuration file can add
-            // any flag; both are files in or above the tree.
-            '--no-ignore',
-            '--no-config',
-            // Into a pipe ripgrep writes by the block, and killed it drops the
-            // block: it would have listed nothing.
-            '--line-buffered',
-            '--max-depth',
-            String(maxDepth + 1),
-            ...iglobArgs,
-            '-g',
-            '!**/node_modules/**',
-        ], cwd, signal, ripgrepConfig);
-    }
-    catch (error) {
-        // Stopped, it found nothing: the caller must not be handed a command
-        // without the denies it would have found.
-        signal.throwIfAborted();
-        // INVARIANT: what ripgrep listed counts, however it ended. It exits 2 if
-        // there was a directory it could not read, having listed the rest, and is
-        // killed after ten seconds. What it had not come to by then is not denied.
-        if (error instanceof RipgrepError) {
-            matches = error.listed;
-            // A read-only bind also keeps the command from giving the mode back.
-            denyPaths.push(...unreadableDirectories(error.stderr, cwd, maxDepth));
-        }
-        debug_logForDebugging(`[Sandbox] ripgrep scan failed: ${error}`, {
-            level: 'warn',
-        });
-    }
-    // The names a match can lie under, by path component.
-    const directoryNames = [
-        ...dangerousDirectories,
-        '.git/hooks',
-        '.git/config',
-        '.git/HEAD',
-    ].map(name => normalizeCaseForComparison(name).split('/'));
-    for (const match of matches) {
-        const segments = external_node_path_.relative(cwd, external_node_path_.resolve(cwd, match))
-            .split(external_node_path_.sep);
-        const lower = segments.map(normalizeCaseForComparison);
-        // Where the dangerous name begins and how long it is: the first of
-        // `directoryNames` on the way down, else the file itself.
-        let at = segments.length - 1;
-        let length = 1;
-        // How deep the directory holding the name, `at`, may lie. One level less
-        // for `directoryNames`, all alike: each costs mounts that keep what holds
-        // it from being renamed or removed, and bwrap's start grows with them.
-        let deepest = maxDepth - 1;
-        search: for (let i = 0; i < lower.length; i++) {
-            for (const name of directoryNames) {
-                if (name.every((component, k) => lower[i + k] === component)) {
-                    at = i;
-                    length = name.length;
-                    deepest = maxDepth - 2;
-                    break search;
-                }
-            }
-        }
-        if (at > deepest)
-            continue;
-        const found = segments.slice(0, at + length);
-        if (lower[at] === '.git' && lower[at + 1] === 'head')
-            found[at + 1] = 'hooks';
-        denyPaths.push(external_node_path_.join(cwd, ...found));
-    }
-    return [...new Set(denyPaths)];
-}
-// Track mount points created by bwrap for non-existent deny paths.
-// When bwrap does --ro-bind /dev/null /nonexistent/path, it creates an empty
-// file on the host as a mount point. These persist after bwrap exits and must
-// be cleaned up explicitly.
-const bwrapMountPoints = new Set();
-// The source of the empty-directory mount points: at most one at a time, made
-// on first use, reused while a sandbox is running, and removed with the mount
-// points — never before, because a live bind's source must stay.
-// generateFilesystemArgs pins it read-only inside every sandbox that uses it.
-let emptyMountSourceDir;
-function ensureEmptyMountSourceDir() {
-    if (emptyMountSourceDir !== undefined) {
-        // Revalidated, not trusted: the path is under the system temp dir, which
-        // sandboxed commands commonly can write, and bwrap resolves a bind source
-        // on the HOST, so a directory swapped for a symlink between two wraps
-        // would publish whatever it points at. Anything that is not our own
-        // private empty directory is left where it is: it is not ours to delete.
-        try {
-            const stat = external_fs_.lstatSync(emptyMountSourceDir);
-            if (stat.isDirectory() &&
-                stat.uid === process.getuid?.() &&
-                (stat.mode & 0o077) === 0 &&
-                external_fs_.readdirSync(emptyMountSourceDir).length === 0) {
-                return emptyMountSourceDir;
-            }
-        }
-        catch {
-            // Gone, or no longer inspectable: make a new one below.
-        }
-        debug_logForDebugging(`[Sandbox Linux] Not reusing the empty-directory mount source, it is gone or no longer our own empty directory: ${emptyMountSourceDir}`);
-    }
-    emptyMountSourceDir = external_fs_.mkdtempSync(external_node_path_.join((0,external_node_os_.tmpdir)(), 'claude-empty-'));
-    // mkdtemp asks for 0700 but the umask applies, so under `umask 0200` the
-    // directory lands on 0500. Set the mode here rather than let the check
-    // above reject the directory this call has just made.
-    external_fs_.chmodSync(emptyMountSourceDir, 0o700);
-    return emptyMountSourceDir;
-}
-const CAP_SETFCAP = 31;
-// This process's bounding set unioned with its inheritable set, read once —
-// see processHasBoundingCapability for why those two. Only prctl(CAPBSET_DROP)
-// and capset move them and this library calls neither, and without the memo
-// the read is a synchronous open of /proc/self/status on the path of every
-// wrapped command. Only a successful read is stored, so a transient failure
-// does not latch "no capabilities" for the life of the process.
-let boundingCapabilities;
-let capabilityReadFailureLogged = false;
-/**
- * Whether this process holds `cap` in its bounding or inheritable set (Linux).
- *
- * bwrap is reached by execve, and for a euid-0 caller the kernel recomputes
- * the new permitted set from the bounding and inheritable sets, discarding
- * what the caller itself had permitted. Those two sets are therefore what
- * decides which capabilities bwrap holds when it writes its uid map; CapPrm
- * and CapEff do not, and for any process itself reached by exec as root they
- * merely repeat the union.
- */
-function processHasBoundingCapability(cap) {
-    let bits = boundingCapabilities;
-    if (bits === undefined) {
-        let failure = 'has no CapBnd or CapInh line';
-        try {
-            bits = boundingCapabilitiesFromStatus(external_fs_.readFileSync('/proc/self/status', 'utf8'));
-            boundingCapabilities = bits;
-        }
-        catch (e) {
-            failure = `could not be read (${String(e)})`;
-        }
-        if (bits === undefined) {
-            if (!capabilityReadFailureLogged) {
-                capabilityReadFailureLogged = true;
-                debug_logForDebugging(`[Sandbox Linux] /proc/self/status ${failure} - assuming this process holds no capabilities`, { level: 'warn' });
-            }
-            return false;
-        }
-    }
-    return ((bits >> BigInt(cap)) & 1n) === 1n;
-}
-/**
- * The capability set an execve gives a euid-0 caller's child, parsed out of a
- * `/proc/<pid>/status`: CapBnd unioned with CapInh. `undefined` when either
- * line is absent. CapPrm and CapEff are deliberately not consulted — see
- * processHasBoundingCapability.
- */
-function boundingCapabilitiesFromStatus(status) {
-    const bounding = status.match(/^CapBnd:\s*([0-9a-fA-F]+)\s*$/m);
-    const inheritable = status.match(/^CapInh:\s*([0-9a-fA-F]+)\s*$/m);
-    return bounding && inheritable
-        ? BigInt('0x' + bounding[1]) | BigInt('0x' + inheritable[1])
-        : undefined;
-}
-/**
- * The bwrap capability list. Always `--cap-drop ALL`, which for a non-root
- * caller is bwrap's default anyway. `--cap-add CAP_SETFCAP` for the whole
- * bwrap invocation — the outer shell and the two socat relays hold it too —
- * when the caller is uid 0, the seccomp helper is in use and the capability
- * survives into bwrap: the helper's nested user namespace maps uid 0, which
- * Linux 5.12 and the distribution kernels that backported it allow only from
- * a creator holding CAP_SETFCAP. Under the helper a uid-0 caller's command
- * therefore has a full set inside that nested namespace, which is
- * identity-mapped to the caller's uid 0, and the filesystem policy there
- * rests on the helper's namespaces filter refusing the calls that change a
- * mount tree: the nested namespace's locked mount copies refuse the unmount
- * of any one of them, not the whole tree being moved aside. Without the
- * helper (`allowAllUnixSockets`, or no usable helper binary) the command runs
- * in bwrap's own namespaces and `--cap-drop ALL` is what stops it unmounting
- * a deny.
- *
- * Pure: `hasSetfcap` is decided by the caller, which is also where the
- * missing-capability case is reported once per process.
- */
-function capabilityArgs({ euid, hasSetfcap, usesSeccompHelper, }) {
-    const args = ['--cap-drop', 'ALL'];
-    if (euid !== 0)
-        return args;
-    if (!hasSetfcap)
-        return args;
-    if (usesSeccompHelper)
-        args.push('--cap-add', 'CAP_SETFCAP');
-    return args;
-}
-// Latch for the predicted case: once per process, not once per command.
-let setfcapMissingLogged = false;
-// A uid-0 caller whose bounding set lacks CAP_SETFCAP cannot sandbox
-// anything: bwrap's own --unshare-user writes a uid map containing uid 0, and
-// so does the seccomp helper's nested namespace, and a kernel that enforces
-// the requirement refuses both unless the namespace's creator held the
-// capability. allowAllUnixSockets does not avoid it — it only drops the
-// helper, not bwrap's own user namespace. Worded for both the predicted case
-// (the debug warning on the path of a wrapped command) and the confirmed one
-// (checkLinuxDependencies, after bubblewrap has actually refused).
-const CAP_SETFCAP_MISSING_MESSAGE = "running as uid 0 without CAP_SETFCAP in this process's capability bounding set - on " +
-    'kernels that enforce the CAP_SETFCAP requirement for mapping uid 0 into a user namespace ' +
-    '(Linux 5.12 and distribution backports) every sandboxed command fails while writing a uid ' +
-    'map ("Operation not permitted"). Grant CAP_SETFCAP to this process, or run as a non-root user';
-/**
- * Linux's per-argument cap, MAX_ARG_STRLEN: 32 pages, so 128 KiB on most
- * kernels and up to 2 MiB with 64 KiB pages. The page size is AT_PAGESZ in
- * /proc/self/auxv (pairs of native words); 4 KiB, the smallest, if unreadable.
- */
-let linuxMaxArgStrlen;
-function maxArgStrlen() {
-    if (linuxMaxArgStrlen === undefined) {
-        const AT_PAGESZ = 6;
-        let pageSize = 4096;
-        try {
-            const auxv = external_fs_.readFileSync('/proc/self/auxv');
-            const wordBytes = /64|s390x/.test(process.arch) ? 8 : 4;
-            // Buffer reads at most 6 bytes as a number; no value needed here is wider.
-            const low = Math.min(wordBytes, 6);
-            const word = (at) => (0,external_node_os_.endianness)() === 'BE'
-                ? auxv.readUIntBE(at + wordBytes - low, low)
-                : auxv.readUIntLE(at, low);
-            for (let at = 0; at + 2 * wordBytes <= auxv.length; at += 2 * wordBytes) {
-                if (word(at) === AT_PAGESZ) {
-                    pageSize = word(at + wordBytes);
-                    break;
-                }
-            }
-        }
-        catch {
-            // No /proc: the smallest page size only moves a profile to the file
-            // sooner than it had to.
-        }
-        linuxMaxArgStrlen = 32 * pageSize;
-    }
-    return linuxMaxArgStrlen;
-}
-/**
- * Room left below the cap when deciding whether the profile stays on the
- * command line: the embedder may put a prefix of its own (`exec`, `cd x &&`,
- * an assignment) in the same argument.
- */
-const ARG_HEADROOM_BYTES = 4096;
-/** bwrap's cap on parsed words, the command line and `--args` file together. */
-const BWRAP_MAX_ARGS = 9000;
-/**
- * The fd the `--args` file is opened on: a single digit, since dash rejects
- * multi-digit redirections, and high, since embedders hand the command low
- * fds of their own (an extra stdio pipe, a helper as `/proc/self/fd/3`).
- */
-const BWRAP_ARGS_FD = 9;
-/**
- * Linux's O_TMPFILE, which neither Node nor Bun exposes in `fs.constants`:
- * the asm-generic __O_TMPFILE, the value on every architecture they build
- * for Linux, together with the O_DIRECTORY the flag is defined to carry — a
- * kernel or filesystem that does not know it therefore fails the open on the
- * directory rather than creating a named file.
- */
-const O_TMPFILE = 0o20000000 | external_fs_.constants.O_DIRECTORY;
-/**
- * The `--args` profiles this process holds open.
- *
- * A profile is an unnamed file (O_TMPFILE): written at wrap time, kept open
- * here, and opened again by the string bwrap runs through
- * `/proc/<pid>/fd/<n>`, which is a fresh read-only description of the same
- * inode at offset 0. Nothing is named at any point, so there is nothing for
- * anyone to substitute between the wrap and the execution — not a sandbox
- * that renames an ancestor of tmpdir, not a sandbox another process of the
- * same user launched with tmpdir writable. Every sandbox this library starts
- * has its own PID namespace and a fresh /proc, so none of them can reach
- * /proc/<this pid> either.
- *
- * Fds close when the sandboxes of a batch are cleaned up, and fd numbers are
- * reused: a string kept past its cleanup and run later opens whatever the
- * number means by then — nothing (the redirection fails and the command does
- * not run), something bwrap refuses, or another profile of this process,
- * never one from outside it.
- */
-const bwrapArgsFds = new Set();
-/** Where the string bwrap runs opens the profile held on `fd`. */
-function bwrapArgsProfilePath(fd) {
-    return `/proc/${process.pid}/fd/${fd}`;
-}
-/**
- * Writes `mountWords` NUL-separated to an unnamed file and returns the fd it
- * stays open on. Throws when no directory takes an O_TMPFILE file, or when
- * the profile cannot be opened again through /proc: there is no named-file
- * fallback, and before any of this an over-long profile failed with E2BIG
- * anyway. The check is this process's own open; a child's can still be
- * refused (a process made non-dumpable owns its /proc entries as root), and
- * the string then fails in the redirection and runs no command.
- */
-function openBwrapArgsProfile(mountWords) {
-    const contents = mountWords.map(word => word + '\0').join('');
-    const failures = [];
-    for (const dir of new Set([(0,external_node_os_.tmpdir)(), '/dev/shm'])) {
-        let fd;
-        try {
-            fd = external_fs_.openSync(dir, O_TMPFILE | external_fs_.constants.O_RDWR, 0o600);
-        }
-        catch (error) {
-            failures.push(`${dir}: ${errorText(error)}`);
-            continue;
-        }
-        try {
-            external_fs_.writeFileSync(fd, contents);
-            // Read-only from here: this process is done writing it.
-            external_fs_.fchmodSync(fd, 0o400);
-            // The string opens this path. Fail now, where the caller is told why,
-            // rather than when the command runs.
-            external_fs_.closeSync(external_fs_.openSync(bwrapArgsProfilePath(fd), external_fs_.constants.O_RDONLY));
-        }
-        catch (error) {
-            failures.push(`${dir}: ${errorText(error)}`);
-            external_fs_.closeSync(fd);
-            continue;
-        }
-        bwrapArgsFds.add(fd);
-        return fd;
-    }
-    throw new Error(`no unnamed file could be opened for it (${failures.join('; ')})`);
-}
-function closeBwrapArgsProfile(fd) {
-    bwrapArgsFds.delete(fd);
-    try {
-        external_fs_.closeSync(fd);
-    }
-    catch {
-        // Already closed: nothing left to release.
-    }
-}
-function errorText(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-/**
- * Thrown when a Linux bubblewrap profile cannot be run on this host: what the
- * configuration expands to, with the mandatory denies of the working
- * directory, is past a limit, or, for `command_too_long` and `nul_in_path`,
- * what the caller passed in is. The command was not run and no
- * profile file stays open, so do not run the per-command cleanup
- * (`cleanupAfterCommand()`, `cleanupBwrapMountPoints()`) for a wrap that
- * threw: it would release a second time, and a sandbox still running would
- * lose its mount points. Branch on `.code`, never on `.message`, which
- * carries the sizes of the moment. Other wrap-time failures (a shell that is
- * not on PATH, a bridge socket that is gone) are plain Errors.
- */
-class LinuxSandboxProfileError extends Error {
-    constructor(code, message, cause) {
-        super(message);
-        this.name = 'LinuxSandboxProfileError';
-        this.code = code;
-        if (cause !== undefined) {
-            // Non-enumerable, as a native `cause` is. Once the compile target is
-            // ES2022 this is `super(message, { cause })`.
-            Object.defineProperty(this, 'cause', {
-                value: cause,
-                writable: true,
-                configurable: true,
-                enumerable: false,
-            });
-        }
-    }
-}
-/**
- * Thrown by the wrap when the host changed its working directory while the
- * mandatory denies were looked for. Nothing has been handed out or left on
- * the host by then. `SandboxManager` starts the wrap over.
- */
-class WorkingDirectoryChanged extends Error {
-    constructor() {
-        super('The working directory changed while the command was being wrapped');
-        this.name = 'WorkingDirectoryChanged';
-    }
-}
-/**
- * The shell string that runs bwrap with `bwrapArgs`, which the caller runs
- * as one argument of `sh -c`. When that would not fit the kernel's
- * per-argument cap, the words in `mounts` (a slice of `bwrapArgs`) go to an
- * unnamed file this process holds open (see `bwrapArgsFds`) and bwrap reads
- * them through `--args` at the same position; the string opens that file
- * again through /proc. Every other word, the per-command environment and the
- * command among them, stays on the line. The result stays a simple command,
- * so a prefix (`exec`, `timeout 30`) or a suffix (`&& next`) still composes.
- * Throws {@link LinuxSandboxProfileError} when the profile cannot run.
- */
-function renderBwrapInvocation(bwrapBinary, bwrapArgs, mounts) {
-    // Whose the arguments are and what lowers each share: the mandatory denies
-    // follow from what the working directory holds, not from the configuration.
-    const shares = () => `${mounts.mandatoryDenyArgs} of its arguments are built-in write protection, in no list of the configuration: shell and tool settings and each git repository's hooks and config, in and below the working directory, and the directories holding them. For fewer, run from a directory with fewer repositories in it, or allow writing to fewer of them; a lower mandatoryDenySearchDepth leaves the deeper ones unprotected. The other ${bwrapArgs.length - mounts.mandatoryDenyArgs} are what the configuration expands to: each path takes about three arguments, each environment variable two`;
-    if (bwrapArgs.length > BWRAP_MAX_ARGS) {
-        throw new LinuxSandboxProfileError('too_many_arguments', `Sandbox profile has ${bwrapArgs.length} bwrap arguments and bwrap accepts at most ${BWRAP_MAX_ARGS} (about ${BWRAP_MAX_ARGS / 3} mounts). ${shares()}`);
-    }
-    const mountWords = bwrapArgs.slice(mounts.start, mounts.end);
-    // A command line ends at a NUL and bwrap splits an args file on one, so the
-    // word is cut short on the line and becomes several options in the file.
-    if (mountWords.some(word => word.includes('\0'))) {
-        throw new LinuxSandboxProfileError('nul_in_path', 'Sandbox profile contains a path with a NUL byte, which neither a command line nor a file of bwrap arguments can carry');
-    }
-    const inline = quote([bwrapBinary, ...bwrapArgs]);
-    const inlineBytes = Buffer.byteLength(inline, 'utf8');
-    const limit = maxArgStrlen() - 1;
-    if (inlineBytes <= limit - ARG_HEADROOM_BYTES) {
-        return inline;
-    }
-    const tooLong = `Sandbox profile is too long for the command line (${inlineBytes} bytes; past ${limit - ARG_HEADROOM_BYTES} it goes through a file)`;
-    // `--args <fd>` are two more words.
-    if (bwrapArgs.length + 2 > BWRAP_MAX_ARGS) {
-        throw new LinuxSandboxProfileError('too_many_arguments', `${tooLong} and, passed through a file, would exceed the ${BWRAP_MAX_ARGS} arguments bwrap accepts. ${shares()}`);
-    }
-    let argsFd;
-    try {
-        argsFd = openBwrapArgsProfile(mountWords);
-    }
-    catch (error) {
-        throw new LinuxSandboxProfileError('args_file_unavailable', `${tooLong} and cannot be passed through a file: ${errorText(error)}`, error);
-    }
-    // /bin/sh opens the profile on the fd and execs bwrap, which reads it to
-    // EOF and closes it before running the command.
-    const viaArgsFile = quote([
-        '/bin/sh',
-        '-c',
-        `exec ${BWRAP_ARGS_FD}<"$1" && shift && exec "$@"`,
-        'srt-args',
-        bwrapArgsProfilePath(argsFd),
-        bwrapBinary,
-        ...bwrapArgs.slice(0, mounts.start),
-        '--args',
-        String(BWRAP_ARGS_FD),
-        ...bwrapArgs.slice(mounts.end),
-    ]);
-    const viaArgsFileBytes = Buffer.byteLength(viaArgsFile, 'utf8');
-    if (viaArgsFileBytes > limit) {
-        closeBwrapArgsProfile(argsFd);
-        throw new LinuxSandboxProfileError('command_too_long', `Sandboxed command is too long for one shell argument even with the mounts passed through a file (${viaArgsFileBytes} bytes; the limit here is ${limit})`);
-    }
-    debug_logForDebugging(`[Sandbox Linux] bwrap mounts moved to an unnamed file, read through ${bwrapArgsProfilePath(argsFd)} on bwrap's fd ${BWRAP_ARGS_FD}: the command line would be ${inlineBytes} bytes as one argument`);
-    return viaArgsFile;
-}
-// Number of wrapped commands that have been generated but whose cleanup has
-// not yet run. cleanupBwrapMountPoints() defers file deletion while this is
-// positive, because deleting a mount point file on the host while another
-// bwrap instance is still running detaches that instance's bind mount and
-// the deny rule stops applying inside it.
-let activeSandboxCount = 0;
-// Forced cleanups so far. One zeroes the count under a wrap still in flight,
-// which from then on has nothing in it to give back.
-let forcedCleanups = 0;
-let exitHandlerRegistered = false;
-/**
- * Register cleanup handler for bwrap mount points
- */
-function registerExitCleanupHandler() {
-    if (exitHandlerRegistered) {
-        return;
-    }
-    process.on('exit', () => {
-        cleanupBwrapMountPoints({ force: true });
-    });
-    exitHandlerRegistered = true;
-}
-/**
- * Clean up mount point files created by bwrap for non-existent deny paths.
- *
- * When protecting non-existent deny paths, bwrap creates empty files on the
- * host filesystem as mount points for --ro-bind. These files persist after
- * bwrap exits. This function removes them.
- *
- * This should be called after each sandboxed command completes to prevent
- * ghost dotfiles (e.g. .bashrc, .gitconfig) from appearing in the working
- * directory. It is also called automatically on process exit as a safety net.
- *
- * Each call decrements the active-sandbox counter that was incremented by
- * wrapCommandWithSandboxLinux(). File deletion is deferred until the counter
- * reaches zero. Deleting a mount point file on the host while another bwrap
- * instance is still running detaches that instance's bind mount (the dentry
- * is unhashed, so path lookup no longer finds the mount) and the deny rule
- * stops applying inside that sandbox.
- *
- * Pass `{ force: true }` to delete unconditionally — used by the process-exit
- * handler and reset() where deferral is not meaningful.
- *
- * Also closes the `--args` profiles the wraps of this batch opened.
- */
-function cleanupBwrapMountPoints(opts) {
-    if (!opts?.force) {
-        if (activeSandboxCount > 0) {
-            activeSandboxCount--;
-        }
-        if (activeSandboxCount > 0) {
-            debug_logForDebugging(`[Sandbox Linux] Deferring mount point cleanup — ${activeSandboxCount} sandbox(es) still active`);
-            return;
-        }
-    }
-    else {
-        activeSandboxCount = 0;
-        forcedCleanups++;
-    }
-    // Deepest first: a sandbox wrapped while another's directory mount point is
-    // there gets its own inside it, and a directory goes only when it is empty.
-    const deepestFirst = [...bwrapMountPoints].sort((a, b) => b.length - a.length);
-    for (const mountPoint of deepestFirst) {
-        try {
-            // Only remove if it's still the empty file/directory bwrap created.
-            // If something else has written real content, leave it alone.
-            const stat = external_fs_.statSync(mountPoint);
-            if (stat.isFile() && stat.size === 0) {
-                external_fs_.unlinkSync(mountPoint);
-                debug_logForDebugging(`[Sandbox Linux] Cleaned up bwrap mount point (file): ${mountPoint}`);
-            }
-            else if (stat.isDirectory()) {
-                // Empty directory mount points are created for intermediate
-                // components (Fix 2). Only remove if still empty.
-                const entries = external_fs_.readdirSync(mountPoint);
-                if (entries.length === 0) {
-                    external_fs_.rmdirSync(mountPoint);
-                    debug_logForDebugging(`[Sandbox Linux] Cleaned up bwrap mount point (dir): ${mountPoint}`);
-                }
-            }
-        }
-        catch {
-            // Ignore cleanup errors — the file may have already been removed
-        }
-    }
-    bwrapMountPoints.clear();
-    if (emptyMountSourceDir !== undefined) {
-        try {
-            // rmdirSync, not a recursive remove: it neither follows a symlink nor
-            // descends, so a path that is no longer our empty directory is left
-            // exactly as found.
-            external_fs_.rmdirSync(emptyMountSourceDir);
-            debug_logForDebugging(`[Sandbox Linux] Cleaned up the empty-directory mount source: ${emptyMountSourceDir}`);
-            emptyMountSourceDir = undefined;
-        }
-        catch (err) {
-            const code = err.code;
-            if (code === 'ENOTEMPTY') {
-                debug_logForDebugging(`[Sandbox Linux] Left the empty-directory mount source behind, something has written into it: ${emptyMountSourceDir}`);
-            }
-            // Forget the path only when there is nothing left to remove. ENOTEMPTY,
-            // EACCES and EBUSY (a forced cleanup while a live sandbox still pins the
-            // source) leave it ours to try again; the revalidation on next use
-            // decides whether it can be reused.
-            if (code === 'ENOENT' || code === 'ENOTDIR') {
-                emptyMountSourceDir = undefined;
-            }
-        }
-    }
-    for (const argsFd of [...bwrapArgsFds]) {
-        closeBwrapArgsProfile(argsFd);
-    }
-}
-function isExecutable(p) {
-    try {
-        external_fs_.accessSync(p, external_fs_.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/**
- * Get detailed status of Linux sandbox dependencies
- */
-function getLinuxDependencyStatus(opts) {
-    const { seccompConfig, bwrapPath, socatPath } = opts ?? {};
-    // argv0 mode: apply-seccomp is compiled into the caller's binary — skip
-    // the on-disk lookup and trust that applyPath resolves inside bwrap.
-    return {
-        hasBwrap: bwrapPath ? isExecutable(bwrapPath) : whichSync('bwrap') !== null,
-        hasSocat: socatPath ? isExecutable(socatPath) : whichSync('socat') !== null,
-        hasSeccompApply: seccompConfig?.argv0
-            ? true
-            : getApplySeccompBinaryPath(seccompConfig?.applyPath) !== null,
-    };
-}
-/**
- * Check sandbox dependencies and return structured result
- */
-function checkLinuxDependencies(opts) {
-    const { seccompConfig, bwrapPath, socatPath } = opts ?? {};
-    const errors = [];
-    const warnings = [];
-    // An explicit override is a directive, not a hint — if it doesn't exist,
-    // surface that rather than silently falling back to PATH.
-    let usableBwrap = null;
-    if (bwrapPath) {
-        if (isExecutable(bwrapPath))
-            usableBwrap = bwrapPath;
-        else
-            errors.push(`bubblewrap (bwrap) not executable at ${bwrapPath}`);
-    }
-    else {
-        usableBwrap = which_whichSync('bwrap');
-        if (usableBwrap === null)
-            errors.push('bubblewrap (bwrap) not installed');
-    }
-    if (socatPath) {
-        if (!isExecutable(socatPath))
-            errors.push(`socat not executable at ${socatPath}`);
-    }
-    else if (which_whichSync('socat') === null) {
-        errors.push('socat not installed');
-    }
-    if (!seccompConfig?.argv0 &&
-        generate_seccomp_filter_getApplySeccompBinaryPath(seccompConfig?.applyPath) === null) {
-        warnings.push('seccomp not available - unix socket access not restricted');
-    }
-    const uid0Error = uid0SandboxError({
-        euid: process.geteuid?.(),
-        hasSetfcap: processHasBoundingCapability(CAP_SETFCAP),
-        bwrap: usableBwrap,
-    });
-    if (uid0Error !== null)
-        errors.push(uid0Error);
-    const outdated = outdatedBwrapWarning(usableBwrap);
-    if (outdated !== null)
-        warnings.push(outdated);
-    return { warnings, errors };
-}
-/**
- * The oldest bubblewrap on which everything this library does holds. Mount
- * plans start on 0.4.0 and later, but before 0.5.0 `ensure_file()` takes
- * only a regular file as a file bind's mount point, so a mask on a fifo,
- * socket or device node blocks or fails.
- */
-const OLDEST_FULLY_SUPPORTED_BWRAP_VERSION = '0.5.0';
-// Keyed by path, so a caller that passes an explicit bwrapPath is not
-// answered for another binary. A probe that got no answer is kept too, as
-// null: it can block for the whole timeout, and callers ask several times
-// during one start-up.
-// INVARIANT: the version decides a warning and nothing else. No mount plan may
-// rest on it: one slow start would then decide for the life of the process.
-const bwrapVersions = new Map();
-/** The version `bwrap --version` reports, or null when it could not be asked. */
-function probeBwrapVersion(bwrap) {
-    const cached = bwrapVersions.get(bwrap);
-    if (cached !== undefined)
-        return cached;
-    const probe = (0,external_node_child_process_.spawnSync)(bwrap, ['--version'], {
-        timeout: 5000,
-        stdio: ['ignore', 'pipe', 'ignore'],
-        encoding: 'utf8',
-    });
-    const version = probe.error === undefined && probe.status === 0
-        ? (/\d+(?:\.\d+)*/.exec(probe.stdout ?? '')?.[0] ?? null)
-        : null;
-    bwrapVersions.set(bwrap, version);
-    return version;
-}
-/** Negative when `a` is the older version. A missing or unreadable component
- * counts as 0, so '0.5' and '0.5.0' compare equal. */
-function compareVersions(a, b) {
-    const partsOf = (version) => version.split('.').map(part => {
-        const parsed = Number.parseInt(part, 10);
-        return Number.isNaN(parsed) ? 0 : parsed;
-    });
-    const left = partsOf(a);
-    const right = partsOf(b);
-    for (let i = 0; i < Math.max(left.length, right.length); i++) {
-        const difference = (left[i] ?? 0) - (right[i] ?? 0);
-        if (difference !== 0)
-            return difference;
-    }
-    return 0;
-}
-/**
- * A warning naming a bubblewrap older than
- * OLDEST_FULLY_SUPPORTED_BWRAP_VERSION, and what that costs. Not an error:
- * the sandbox starts and enforces on it. A version that could not be asked
- * for is not reported: a guess would be noise on every run.
- */
-function outdatedBwrapWarning(bwrap) {
-    if (bwrap === null)
-        return null;
-    const version = probeBwrapVersion(bwrap);
-    if (version === null ||
-        compareVersions(version, OLDEST_FULLY_SUPPORTED_BWRAP_VERSION) >= 0) {
-        return null;
-    }
-    return (`bubblewrap ${version} at ${bwrap} is older than ` +
-        `${OLDEST_FULLY_SUPPORTED_BWRAP_VERSION}: a denyRead entry or credential ` +
-        `mask naming a path that is not a regular file (a fifo, socket or device ` +
-        `node) cannot be applied on it. Everything else is unaffected`);
-}
-/**
- * Predict, then confirm. The prediction — uid 0 with no CAP_SETFCAP to hand
- * to bwrap — is exact about the capability but not about the kernel, so ask
- * bubblewrap itself before failing the caller's initialize(). An error, not a
- * warning: if it holds, every sandboxed command fails.
- *
- * `bwrap === null` skips the probe: a missing or unusable bubblewrap is
- * already its own dependency error, and a second one about capabilities would
- * only misdirect.
- */
-function uid0SandboxError({ euid, hasSetfcap, bwrap, }) {
-    if (euid !== 0 || hasSetfcap || bwrap === null)
-        return null;
-    const refusal = probeUid0UserNamespace(bwrap);
-    if (refusal === null)
-        return null;
-    return refusal === ''
-        ? CAP_SETFCAP_MISSING_MESSAGE
-        : `${CAP_SETFCAP_MISSING_MESSAGE} (bubblewrap: ${refusal})`;
-}
-// One probe result per bwrap binary: whether a uid-0 map is refused is a
-// property of the kernel and the binary, not of the moment. Keyed by path so
-// a caller that passes an explicit bwrapPath is not answered for another one.
-const uid0UserNamespaceProbes = new Map();
-/**
- * Run `bwrap --unshare-user --dev-bind / / true` once and report whether this
- * kernel actually refuses to map uid 0. `null` means it does not, so there is
- * nothing to report; otherwise bubblewrap's own first stderr line, or the
- * empty string when the probe could not be run at all and the prediction
- * stands unaided.
- */
-function probeUid0UserNamespace(bwrap) {
-    const cached = uid0UserNamespaceProbes.get(bwrap);
-    if (cached !== undefined)
-        return cached;
-    const probe = (0,external_node_child_process_.spawnSync)(bwrap, ['--unshare-user', '--dev-bind', '/', '/', 'true'], {
-        timeout: 5000,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        encoding: 'utf8',
-    });
-    const refusal = probe.error === undefined && probe.status === 0
-        ? null
-        : ((probe.stderr ?? '')
-            .split('\n')
-            .map(line => line.trim())
-            .find(line => line.length > 0)
-            ?.slice(0, 200) ?? '');
-    uid0UserNamespaceProbes.set(bwrap, refusal);
-    return refusal;
-}
-/**
- * Initialize the Linux network bridge for sandbox networking
- *
- * ARCHITECTURE NOTE:
- * Linux network sandboxing uses bwrap --unshare-net which creates a completely isolated
- * network namespace with NO network access. To enable network access, we:
- *
- * 1. Host side: Run socat bridges that listen on Unix sockets and forward to host proxy servers
- *    - HTTP bridge: Unix socket -> host HTTP proxy (for HTTP/HTTPS traffic)
- *    - SOCKS bridge: Unix socket -> host SOCKS5 proxy (for SSH/git traffic)
- *
- * 2. Sandbox side: Bind the Unix sockets into the isolated namespace and run socat listeners
- *    - HTTP listener on port 3128 -> HTTP Unix socket -> host HTTP proxy
- *    - SOCKS listener on port 1080 -> SOCKS Unix socket -> host SOCKS5 proxy
- *
- * 3. Configure environment:
- *    - HTTP_PROXY=http://localhost:3128 for HTTP/HTTPS tools
- *    - GIT_SSH_COMMAND with socat for SSH through SOCKS5
- *
- * LIMITATION: Unlike macOS sandbox which can enforce domain-based allowlists at the kernel level,
- * Linux's --unshare-net provides only all-or-nothing network isolation. Domain filtering happens
- * at the host proxy level, not the sandbox boundary. This means network restrictions on Linux
- * depend on the proxy's filtering capabilities.
- *
- * DEPENDENCIES: Requires bwrap (bubblewrap) and socat
- */
-async function initializeLinuxNetworkBridge(httpProxyPort, socksProxyPort, socatPath) {
-    const socat = socatPath ?? 'socat';
-    const socketId = (0,external_node_crypto_.randomBytes)(8).toString('hex');
-    const httpSocketPath = (0,external_node_path_.join)((0,external_node_os_.tmpdir)(), `claude-http-${socketId}.sock`);
-    // Only allocated when ports differ; in the mux case the SOCKS side
-    // reuses httpSocketPath.
-    const socksSocketPath = (0,external_node_path_.join)((0,external_node_os_.tmpdir)(), `claude-socks-${socketId}.sock`);
-    // Start HTTP bridge
-    const httpSocatArgs = [
-        `UNIX-LISTEN:${httpSocketPath},fork,reuseaddr`,
-        `TCP:localhost:${httpProxyPort},keepalive,keepidle=10,keepintvl=5,keepcnt=3`,
-    ];
-    debug_logForDebugging(`Starting HTTP bridge: ${socat} ${httpSocatArgs.join(' ')}`);
-    const httpBridgeProcess = (0,external_node_child_process_.spawn)(socat, httpSocatArgs, {
-        stdio: 'ignore',
-    });
-    // Add error and exit handlers to monitor bridge health. These must be
-    // registered before the !pid check: when spawn fails (e.g. socat is
-    // missing or not executable), the ChildProcess emits an asynchronous
-    // 'error' event, and throwing first would leave that event without a
-    // listener — surfacing as an uncaughtException instead of the rejection
-    // below.
-    httpBridgeProcess.on('error', err => {
-        debug_logForDebugging(`HTTP bridge process error: ${err}`, { level: 'error' });
-    });
-    httpBridgeProcess.on('exit', (code, signal) => {
-        debug_logForDebugging(`HTTP bridge process exited with code ${code}, signal ${signal}`, { level: code === 0 ? 'info' : 'error' });
-    });
-    if (!httpBridgeProcess.pid) {
-        throw new Error('Failed to start HTTP bridge process');
-    }
-    // SOCKS bridge: when the host serves both protocols on one port (the mux),
-    // a second socat to the same TCP target is redundant — reuse the HTTP
-    // bridge's process and socket path. Downstream consumers
-    // (LinuxNetworkBridgeContext, in-sandbox socat, cleanup) treat duplicate
-    // refs idempotently. A separate bridge is only spawned when the ports
-    // differ (external proxy override).
-    let socksBridgeProcess;
-    let socksSockPath;
-    if (socksProxyPort === httpProxyPort) {
-        socksBridgeProcess = httpBridgeProcess;
-        socksSockPath = httpSocketPath;
-    }
-    else {
-        socksSockPath = socksSocketPath;
-        const socksSocatArgs = [
-            `UNIX-LISTEN:${socksSocketPath},fork,reuseaddr`,
-            `TCP:localhost:${socksProxyPort},keepalive,keepidle=10,keepintvl=5,keepcnt=3`,
-        ];
-        debug_logForDebugging(`Starting SOCKS bridge: ${socat} ${socksSocatArgs.join(' ')}`);
-        socksBridgeProcess = (0,external_node_child_process_.spawn)(socat, socksSocatArgs, {
-            stdio: 'ignore',
-        });
-        // Add error and exit handlers to monitor bridge health — registered
-        // before the !pid check for the same reason as the HTTP bridge above.
-        socksBridgeProcess.on('error', err => {
-            debug_logForDebugging(`SOCKS bridge process error: ${err}`, { level: 'error' });
-        });
-        socksBridgeProcess.on('exit', (code, signal) => {
-            debug_logForDebugging(`SOCKS bridge process exited with code ${code}, signal ${signal}`, { level: code === 0 ? 'info' : 'error' });
-        });
-        if (!socksBridgeProcess.pid) {
-            // Clean up HTTP bridge
-            if (httpBridgeProcess.pid) {
-                try {
-                    process.kill(httpBridgeProcess.pid, 'SIGTERM');
-                }
-                catch {
-                    // Ignore errors
-                }
-            }
-            throw new Error('Failed to start SOCKS bridge process');
-        }
-    }
-    // Wait for both sockets to be ready
-    const maxAttempts = 5;
-    for (let i = 0; i < maxAttempts; i++) {
-        if (!httpBridgeProcess.pid ||
-            httpBridgeProcess.killed ||
-            !socksBridgeProcess.pid ||
-            socksBridgeProcess.killed) {
-            throw new Error('Linux bridge process died unexpectedly');
-        }
-        try {
-            // fs already imported
-            if (external_fs_.existsSync(httpSocketPath) && external_fs_.existsSync(socksSockPath)) {
-                debug_logForDebugging(`Linux bridges ready after ${i + 1} attempts`);
-                break;
-            }
-        }
-        catch (err) {
-            debug_logForDebugging(`Error checking sockets (attempt ${i + 1}): ${err}`, {
-                level: 'error',
-            });
-        }
-        if (i === maxAttempts - 1) {
-            // Clean up both processes
-            if (httpBridgeProcess.pid) {
-                try {
-                    process.kill(httpBridgeProcess.pid, 'SIGTERM');
-                }
-                catch {
-                    // Ignore errors
-                }
-            }
-            if (socksBridgeProcess.pid) {
-                try {
-                    process.kill(socksBridgeProcess.pid, 'SIGTERM');
-                }
-                catch {
-                    // Ignore errors
-                }
-            }
-            throw new Error(`Failed to create bridge sockets after ${maxAttempts} attempts`);
-        }
-        await new Promise(resolve => setTimeout(resolve, i * 100));
-    }
-    return {
-        httpSocketPath,
-        socksSocketPath: socksSockPath,
-        httpBridgeProcess,
-        socksBridgeProcess,
-        httpProxyPort,
-        socksProxyPort,
-    };
-}
-/**
- * Read by the seccomp helper, never by this process. The write denies are
- * read-only binds, and a bind protects a path only in the mount namespace it
- * was made in. Creating a user namespace takes no capability and gives a full
- * set over a private copy of the mount tree, from which the binds can be
- * detached all at once; a directory opened beforehand then reaches the denied
- * names. So by default the helper refuses the calls with a seccomp filter and
- * sets user.max_user_namespaces to zero in the namespace it made. `1` lifts
- * both. A wrap with no helper gives bubblewrap --disable-userns instead.
- */
-const NESTED_USERNS_ENV = 'SRT_ALLOW_NESTED_USERNS';
-/**
- * The assignment the helper's command line starts with, so that the variable
- * holds what the configuration says: the wrap reaches the helper through a
- * shell, whose start-up files (BASH_ENV) could set it after bubblewrap cleared
- * it, and an assignment before a command is made after those.
- */
-function helperEnvironmentPrefix(allowNestedUserNamespaces) {
-    return `${NESTED_USERNS_ENV}=${allowNestedUserNamespaces ? '1' : '0'} `;
-}
-// Keyed by path, like the uid-0 probe. Only an answer is kept: a probe that
-// failed is made again the next time.
-const disableUsernsProbes = new Map();
-/**
- * Whether this bubblewrap lists --disable-userns (0.8.0 and later) and can
- * honour it: a setuid bubblewrap refuses the option outright.
- */
-function bwrapCanDisableUserns(bwrap) {
-    const cached = disableUsernsProbes.get(bwrap);
-    if (cached !== undefined)
-        return cached;
-    let can = false;
-    try {
-        if ((external_fs_.statSync(bwrap).mode & 0o4000) === 0) {
-            const help = (0,external_node_child_process_.spawnSync)(bwrap, ['--help'], {
-                timeout: 5000,
-                stdio: ['ignore', 'pipe', 'pipe'],
-                encoding: 'utf8',
-            });
-            const text = `${help.stdout ?? ''}${help.stderr ?? ''}`;
-            if (help.error !== undefined || text.trim() === '')
-                return false;
-            can = text.includes('--disable-userns');
-        }
-    }
-    catch {
-        return false;
-    }
-    disableUsernsProbes.set(bwrap, can);
-    return can;
-}
-let noUsernsLimitLogged = false;
-/**
- * Resolve how to invoke apply-seccomp: either a standalone binary path, or a
- * multicall-binary prefix that dispatches on the ARGV0 env var.
- *
- * Returns a shell-ready string ending in a trailing space — callers append
- * quote([shell, '-c', cmd]). Returns undefined when seccomp is
- * unavailable (no argv0, no binary found).
- *
- * When argv0 is set, applyPath is used verbatim (no existence check); the
- * caller is responsible for ensuring it resolves inside the bwrap namespace.
- */
-function resolveApplySeccompPrefix(applyPath, argv0) {
-    if (argv0) {
-        if (!applyPath) {
-            throw new Error('seccompConfig.argv0 requires seccompConfig.applyPath');
-        }
-        return `ARGV0=${quote([argv0])} ${quote([applyPath])} `;
-    }
-    const binary = generate_seccomp_filter_getApplySeccompBinaryPath(applyPath);
-    return binary ? `${quote([binary])} ` : undefined;
-}
-/**
- * Shell lines that return once both relays listen, given their process ids in
- * `$_srt_http` and `$_srt_socks`. The relays are started in the background,
- * and a command that connects at once got there first: its first connection
- * was refused.
- *
- * The network namespace counts its TCP sockets in use, and a listening one
- * counts from the moment it listens. The namespace is new and only the two
- * relays make a socket in it before the command runs, one each, so two in
- * use are the two relays listening. Not `/proc/net/tcp`, which names the
- * ports: one read of it walks the host's whole connection table (5 ms on a
- * machine with 256 GB).
- *
- * It gives up, and the command starts as it did before, when a relay has
- * exited, when a file cannot be read, and after 0.3 s by `/proc/uptime`,
- * which counts in hundredths (the `1` in front keeps a leading zero from
- * being read as octal).
- *
- * INVARIANT: these lines start no program. They run before the seccomp
- * filter is on, so anything found on `PATH` here would run without it. That
- * is why they poll without a pause: `sleep` is a program in all three
- * shells.
- *
- * No `!`: shell-quote would put a backslash before it that the shell keeps.
- * No `%1`: dash resolves no job outside an interactive shell.
- */
-const RELAYS_LISTEN = [
-    '_srt_since=',
-    'while [ -r /proc/net/sockstat ] && kill -0 "$_srt_http" "$_srt_socks" 2>/dev/null; do',
-    '  _srt_up=0',
-    '  for _srt_counts in /proc/net/sockstat /proc/net/sockstat6; do',
-    '    [ -r "$_srt_counts" ] || continue',
-    '    while read -r _srt_kind _srt_skip _srt_inuse _srt_skip; do',
-    '      case "$_srt_kind" in TCP: | TCP6:) _srt_up=$((_srt_up + _srt_inuse)); break ;; esac',
-    '    done < "$_srt_counts"',
-    '  done',
-    '  [ "$_srt_up" -lt 2 ] || break',
-    '  read -r _srt_now _srt_skip 2>/dev/null < /proc/uptime || break',
-    '  _srt_now=1${_srt_now%.*}${_srt_now#*.}',
-    '  [ "$((_srt_now - ${_srt_since:=$_srt_now}))" -lt 30 ] || break',
-    'done',
-    'unset _srt_since _srt_now _srt_up _srt_counts _srt_kind _srt_skip _srt_inuse _srt_http _srt_socks',
-];
-/**
- * Build the command that runs inside the sandbox.
- * Sets up HTTP proxy on port 3128 and SOCKS proxy on port 1080
- */
-function buildSandboxCommand(httpSocketPath, socksSocketPath, userCommand, applySeccompPrefix, shell, socatPath) {
-    // Default to bash for backward compatibility
-    const shellPath = shell || 'bash';
-    // Host filesystem is bind-mounted into the sandbox, so an explicit
-    // socatPath resolves to the same binary inside bwrap.
-    const socat = quote([socatPath ?? 'socat']);
-    // socat's own backlog is 5. A connection that finds the queue full is
-    // dropped, and tried again after 1 s, then 2 s, 4 s and so on: of a package
-    // installer's burst, some wait for a minute. The kernel caps the number.
-    const listen = 'fork,reuseaddr,backlog=4096';
-    // Which family a plain TCP-LISTEN takes is socat's choice, and differs by
-    // version. One that takes IPv6 exits at once on a kernel that has none, and
-    // nothing listens; one that takes IPv4 refuses a client to which `localhost`
-    // is ::1 and that tries no second address. So the family is named: IPv6 with
-    // IPv4 mapped in, which serves both, and IPv4 alone where that fails.
-    const relay = (port, socketPath) => `{ ${socat} TCP6-LISTEN:${port},ipv6only=0,${listen} UNIX-CONNECT:${socketPath} || ` +
-        `exec ${socat} TCP4-LISTEN:${port},${listen} UNIX-CONNECT:${socketPath}; } >/dev/null 2>&1 &`;
-    const socatCommands = [
-        relay(3128, httpSocketPath),
-        '_srt_http=$!',
-        relay(1080, socksSocketPath),
-        '_srt_socks=$!',
-        // The trap saves the status the script is exiting with and exits with
-        // it. A bare `exit` inside an EXIT trap is not portable: bash and dash
-        // keep the script's status, zsh takes the status of the trap's own last
-        // command (the kill), so under zsh a failing command reported 0. Single
-        // quotes, so $? and $rc are read when the trap runs, not when it is set.
-        "trap 'rc=$?; kill %1 %2 2>/dev/null; exit $rc' EXIT",
-        ...RELAYS_LISTEN,
-    ];
-    // apply-seccomp runs after socat so socat can still create Unix sockets.
-    if (applySeccompPrefix) {
-        const applySeccompCmd = applySeccompPrefix + quote([shellPath, '-c', userCommand]);
-        const innerScript = [...socatCommands, applySeccompCmd].join('\n');
-        return `${shellPath} -c ${quote([innerScript])}`;
-    }
-    else {
-        const innerScript = [...socatCommands, `eval ${quote([userCommand])}`].join('\n');
-        return `${shellPath} -c ${quote([innerScript])}`;
-    }
-}
-/**
- * The three classes an fs errno from a path lookup falls into, enumerated
- * once because each leads somewhere different: ABSENCE, where the name
- * resolves to no file and every consumer already treats the path as absent
- * (isAbsenceErrno, in sandbox-utils.ts, where the glob walk classifies the
- * same failures); TRANSIENT, a busy, unlucky or re-exporting host rather
- * than a fact about the path, worth asking once more before the failure is
- * taken for an answer; and SETTLED, a file that is there and cannot be
- * looked at, and will not become readable while this wrap runs. Every code
- * neither predicate names is settled, because nothing says it clears.
- */
-function isTransientErrno(err) {
-    const code = err?.code;
-    return (code === 'EIO' ||
-        code === 'ESTALE' ||
-        code === 'EMFILE' ||
-        code === 'ENFILE' ||
-        code === 'EAGAIN');
-}
-/**
- * `attempt`, asked a second time when the first failure was transient and
- * rethrown otherwise. Two caveats come with the second ask: a same-tick retry
- * cannot clear descriptor exhaustion (EMFILE, ENFILE), so for those it is
- * best effort. And on a soft-mounted network filesystem that is down, a
- * transient-class errno arrives only after the mount's own timeout, so the
- * retry can double that stall — a hard mount never returns at all, so the
- * retry never runs there.
- */
-function retryingTransient(attempt) {
-    try {
-        return attempt();
-    }
-    catch (err) {
-        if (!isTransientErrno(err))
-            throw err;
-    }
-    return attempt();
-}
-/** The top-level directories this wrap leaves to the kernel and to the
- * caller's own remounts. A cover must never take one — --proc and --dev
- * replace two of them after the pins are spliced in, and /sys is kernel
- * state — and the '/' read-deny expansion must not hide one either. */
-const KERNEL_TOP_LEVEL_DIRS = ['/proc', '/dev', '/sys'];
-/**
- * A self-bind ("pin") for every directory between a seed (where a deny bind,
- * file mask or read-deny tmpfs lands) and the allowed write root covering it,
- * shallow-first, which makes each one a mountpoint the kernel refuses to
- * rename or remove. A directory that is not there is skipped: bwrap cannot
- * bind a missing source and there is nothing to rename. One that exists but
- * cannot be inspected is still pinned, and if bwrap cannot bind it either the
- * sandbox does not start, which is where the deny loop lands too.
- *
- * Pins are read-only and spliced in beneath every other mount, so that one
- * landing on top of an allowed write root cannot make it read-only; a write
- * root needs no pin of its own there, its allow bind already being a live
- * mountpoint.
- *
- * A '/' write root defeats that: its own recursive `--bind / /` is one of the
- * mounts above the pins and buries them, leaving those directories renamable.
- * Under one the pins therefore go AFTER the allow binds and take every
- * ancestor, the other allowed write roots included, stopping below the
- * top-level directory D on the chain; a writable `--bind D D` — the cover —
- * takes D itself and buries them again. Lookups enter the cover and never meet
- * a pin, so no filesystem boundary lands inside D, while the kernel's rename
- * and rmdir checks scan mounts by dentry and still find one. The only new
- * boundary is at D. /proc, /dev and /sys are never covered, and a seed under
- * one of them gets no pins.
- */
-function ancestorPinArgs(seeds, writeRoots) {
-    const { rootIsWriteRoot } = writeRoots;
-    const pinDirs = new Set();
-    const coverDirs = new Set();
-    // Verdicts are seed-independent: a visited ancestor's chain is done.
-    const visited = new Set();
-    for (const seed of seeds) {
-        if (rootIsWriteRoot &&
-            KERNEL_TOP_LEVEL_DIRS.some(dir => isAtOrUnder(seed, dir))) {
-            continue;
-        }
-        for (let dir = external_node_path_.dirname(seed); dir !== '/' && !visited.has(dir) && writeRoots.isWithinAllowedWrite(dir); dir = external_node_path_.dirname(dir)) {
-            visited.add(dir);
-            if (rootIsWriteRoot) {
-                if (external_node_path_.dirname(dir) === '/') {
-                    coverDirs.add(dir);
-                    continue;
-                }
-            }
-            else if (writeRoots.isAllowedWriteRoot(dir)) {
-                continue;
-            }
-            try {
-                external_fs_.statSync(dir);
-            }
-            catch (err) {
-                if (isAbsenceErrno(err))
-                    continue;
-            }
-            pinDirs.add(dir);
-        }
-    }
-    const covers = [...coverDirs];
-    if (covers.length > 0) {
-        debug_logForDebugging(`[Sandbox Linux] Covering the pinned ancestors under: ${covers.join(', ')}`);
-    }
-    return [
-        ...[...pinDirs]
-            .sort((a, b) => a.split('/').length - b.split('/').length)
-            .flatMap(dir => ['--ro-bind', dir, dir]),
-        ...covers.flatMap(dir => ['--bind', dir, dir]),
-    ];
-}
-/**
- * Mount a tmpfs over a read-denied directory, then restore the allowed write
- * paths and allowRead paths the tmpfs just wiped. Returns the mounts it
- * re-bound, writable and read-only, which is what a later pass re-emits when
- * a denyWrite bind re-exposes this directory.
- */
-function pushReadDenyDirMounts(args, unit) {
-    const { landing, allowedWritePaths, readAllowPaths } = unit;
-    args.push('--tmpfs', landing);
-    // How to bind allowed path `p` back, if it is a carve-out of this unit:
-    // its name must live inside the denied directory, and so must what it
-    // resolves to. Parent directories may be symlinks (/lib/x is a carve-out
-    // of a tmpfs on /usr, where /lib is a link to /usr/lib). A path that is
-    // itself a symlink INTO the directory is not a carve-out: it names the
-    // link, which this tmpfs did not hide, and re-allows nothing the link
-    // points at, or a link planted at an allowed path (docs -> ~/.ssh) would
-    // cancel the deny of its target.
-    //
-    // The mount goes back at the NAME (the entry re-allows the name it is, and
-    // an entry whose last component is a symlink is ENOENT inside the sandbox
-    // if restored only at its target), from the RESOLVED source: that is the
-    // path both containment checks were made against, and naming it leaves
-    // bwrap nothing to re-resolve at mount time.
-    const restorePlacementOf = (p) => {
-        const dest = unit.nameLocation(p);
-        if (!isAtOrUnder(dest, landing))
-            return undefined;
-        const { canonical: source, resolved } = unit.resolve(p);
-        if (!resolved) {
-            debug_logForDebugging(`[Sandbox Linux] Not restoring ${p} over denyRead tmpfs ${landing}: nothing there resolves (absent, dangling or unreadable), so the only source available is the name itself`, { level: 'warn' });
-            return undefined;
-        }
-        if (!isAtOrUnder(source, landing)) {
-            debug_logForDebugging(`[Sandbox Linux] Not restoring ${p} over denyRead tmpfs ${landing}: it resolves outside it, to ${source}`, { level: 'warn' });
-            return undefined;
-        }
-        // Restoring at the name from a DIFFERENT path is a second mount of the
-        // target's inode, which nothing landing on the target's own path covers,
-        // so such a restore is dropped whenever the read section hides anything
-        // at, inside or around that target: the deny wins, and the follow-up that
-        // gives the carve-out back has to bind the target at the target.
-        if (source !== dest) {
-            const denied = unit.readDenialAround(source);
-            if (denied !== undefined) {
-                debug_logForDebugging(`[Sandbox Linux] Not restoring ${p} over denyRead tmpfs ${landing}: it resolves to ${source}, and the read section denies or masks ${denied}`, { level: 'warn' });
-                return undefined;
-            }
-        }
-        return { source, dest };
-    };
-    // tmpfs wiped any earlier write binds under this path — restore them.
-    const restoredWrites = [];
-    for (const writePath of allowedWritePaths) {
-        const placement = restorePlacementOf(writePath);
-        if (placement === undefined)
-            continue;
-        args.push('--bind', placement.source, placement.dest);
-        restoredWrites.push(placement);
-        debug_logForDebugging(`[Sandbox Linux] Re-bound write path wiped by denyRead tmpfs: ${writePath}`);
-    }
-    // Re-allow specific paths within the denied directory (allowRead overrides denyRead).
-    // After mounting tmpfs over the denied dir, bind back the allowed subdirectories
-    // so they are readable again.
-    const restoredReads = [];
-    for (const allowPath of readAllowPaths) {
-        const placement = restorePlacementOf(allowPath);
-        if (placement === undefined)
-            continue;
-        // Skip only if a write path was re-bound just above AND covers
-        // allowPath. A write path that's an ancestor of the deny dir isn't
-        // re-bound (it wasn't wiped), so allowPath under it still needs
-        // its own ro-bind here.
-        if (restoredWrites.some(w => isAtOrUnder(placement.dest, w.dest)))
-            continue;
-        // Bind the allowed path back over the tmpfs so it's readable
-        args.push('--ro-bind', placement.source, placement.dest);
-        restoredReads.push(placement);
-        debug_logForDebugging(`[Sandbox Linux] Re-allowed read access within denied region: ${allowPath}`);
-    }
-    return { restoredWrites, restoredReads };
-}
-/**
- * Generate filesystem bind mount arguments for bwrap
- */
-async function generateFilesystemArgs(readConfig, writeConfig, maskedFileBinds, maskedFileStoreDir, ripgrepConfig = { command: 'rg' }, mandatoryDenySearchDepth = DEFAULT_MANDATORY_DENY_SEARCH_DEPTH, allowGitConfig = false, abortSignal) {
-    const args = [];
-    const startedIn = workingDirectory();
-    // fs already imported
-    // Collect normalized allowed write paths. Populated in the writeConfig
-    // block, read again in the denyRead loop to re-bind writes under tmpfs.
-    const allowedWritePaths = [];
-    // denyWrite binds are buffered and emitted after denyRead processing so that
-    // a denyRead tmpfs over an ancestor directory doesn't wipe them out.
-    const denyWriteArgs = [];
-    // Where the mandatory denies' binds begin in it: after the configuration's.
-    let mandatoryDenyArgsStart = Infinity;
-    // Directories that a deny entry re-binds read-only inside the sandbox
-    // (--ro-bind <dir> <dir>), keyed by resolved dest, with every raw
-    // (pre-resolution) spelling each was reached through. A non-existent deny
-    // path whose deepest existing ancestor lies within one of these is already
-    // uncreatable, and must not get a /dev/null stub: bwrap would have to
-    // creat() the mount point inside that read-only mount and abort ("Can't
-    // create file at <path>: Read-only file system"). An EXISTING deny path
-    // strictly beneath one is likewise already unwritable and its own
-    // --ro-bind <p> <p> is skipped as redundant. The spellings matter
-    // because the re-application passes record a deny bind's raw spelling
-    // beside its resolved dest, so the stub-skip guard tests a covering
-    // directory in its canonical form AND every recorded spelling.
-    const readOnlyDenyDirSpellings = new Map();
-    // Resolved dests that at least one deny entry reaches through a symlink.
-    // Asked of the dest, not of the entry in hand: the deny loop deduplicates
-    // on the dest, so which spelling it sees is the caller's ordering.
-    const symlinkedDenySpellingDests = new Set();
-    // dest → the pre-resolution deny path it came from. A bind at the resolved
-    // dest also re-exposes whatever the symlinked spelling leads to, so the
-    // re-application passes below compare a read deny's landing against both
-    // spellings. Landings and allowed write paths are canonical, so the extra
-    // spelling can only match more of them, never fewer.
-    const denyWriteRawDests = new Map();
-    // Placeholder dests where no mount point can be made (see mountPointFor).
-    // Planned like the others, so that their ancestors are pinned and counted
-    // alike, and left out at emission.
-    const unmakeableDenyDests = new Set();
-    // The shared empty directory this call's placeholders bind from, resolved at
-    // most once per wrap: resolving again mid-wrap (the cached path having been
-    // tampered with in between) would leave the binds already emitted pointing
-    // at a directory this same call has just judged not ours.
-    let emptySource;
-    // Where a mount given `p` lands: `p` fully resolved, every symlink on the
-    // way and not one hop. One resolution per path per wrap, so every predicate
-    // below sees the same answer, and none before the mandatory-deny scan's
-    // await: that scan can run arbitrarily long, and a realpath taken ahead of
-    // it would miss a symlink retargeted meanwhile.
-    const canonicalFormCache = new Map();
-    // Paths whose canonical location could not be LOOKED AT — a settled errno,
-    // or a transient one that outlived the retry — so the recorded spelling
-    // stands in for it. That is a guess, and the
-    // stub-skip prediction below refuses to conclude anything from a guess made
-    // about its own inputs. Plain absence is not a guess: nothing is there to
-    // resolve, and every consumer already treats such a path as absent (a
-    // dangling symlink under '/' is ordinary, and counting it would keep every
-    // deny placeholder on the whole host).
-    const canonicalFormGuesses = new Set();
-    // Paths canonicalForm answered with the spelling it was given because
-    // nothing could be resolved. A mount SOURCE must never be one of them:
-    // bwrap would resolve whatever sits at that name at mount time, after the
-    // containment checks ran against the name itself.
-    const canonicalFormUnresolved = new Set();
-    const canonicalForm = (p) => {
-        let canonical = canonicalFormCache.get(p);
-        if (canonical === undefined) {
-            try {
-                canonical = retryingTransient(() => realPathOf(p));
-            }
-            catch (err) {
-                canonical = p; // vanished or unresolvable: the recorded form stands
-                canonicalFormUnresolved.add(p);
-                if (!isAbsenceErrno(err)) {
-                    canonicalFormGuesses.add(p);
-                    debug_logForDebugging(`[Sandbox Linux] Where ${p} really is cannot be told, so what is mounted for it is mounted on this spelling, which bubblewrap may refuse: ${err}`, { level: 'warn' });
-                }
-            }
-            canonicalFormCache.set(p, canonical);
-        }
-        return canonical;
-    };
-    /** Where `p` resolves to, beside whether anything was resolved at all.
-     * Answered together because the answer is the spelling itself when nothing
-     * was, and a mount source must never be one of those. */
-    const canonicalLocationOf = (p) => ({
-        canonical: canonicalForm(p),
-        resolved: !canonicalFormUnresolved.has(p),
-    });
-    /** `p` as recorded, plus its canonical location when that differs. */
-    const mountForms = (p) => {
-        const canonical = canonicalForm(p);
-        return canonical === p ? [p] : [p, canonical];
-    };
-    // Where the name `p` lives: its parent directories resolved, its last
-    // component as written. This, not what `p` resolves to, decides which read
-    // deny an allowRead entry is an exception to: an entry that is a symlink
-    // names the link, and re-allows nothing the link points at.
-    const nameLocationOf = (p) => nameLocation(p, canonicalForm);
-    // Whether a canonical path lies inside the write allowlist, and so
-    // whether it is stubbed and pinned at all: a path outside it is left
-    // read-only by the initial --ro-bind / /. allowedWritePaths entries are
-    // canonical (the allow loop drops a symlink-spelled one) and recorded with
-    // trailing slashes stripped.
-    //
-    // Containment is root-aware (isAtOrUnder) because '/' is a legal allowOnly
-    // entry that the allow loop binds writable: an `allowedPath + '/'` prefix
-    // test spells it '//' and matches nothing, so every deny no other allow
-    // entry covers would be judged outside the allowlist and silently lose its
-    // bind over a writable root. The ancestor pins are the one consumer that
-    // treats a '/' write root specially: see ancestorPinArgs.
-    const isWithinAnyAllowedWritePath = (candidatePath) => allowedWritePaths.some(allowedPath => isAtOrUnder(candidatePath, allowedPath));
-    // Whether an existing deny path gets its own --ro-bind: it lies inside the
-    // write allowlist, or an allowed write path lies beneath it, whose --bind
-    // the deny's then covers. The deny pre-pass and the deny loop's --ro-bind
-    // gate MUST share it: the pre-pass is only sound if it records exactly the
-    // directories the loop re-binds read-only (a recorded directory that is
-    // never re-bound read-only would suppress stubs unsafely; a re-bound
-    // directory missing from the record only costs an abort).
-    const meetsAnyAllowedWritePath = (candidatePath) => isWithinAnyAllowedWritePath(candidatePath) ||
-        allowedWritePaths.some(allowedPath => isStrictlyUnder(allowedPath, candidatePath));
-    const isAllowedWriteRoot = (candidatePath) => allowedWritePaths.includes(candidatePath);
-    // Resolves symlinks, so computed on first use, which is after the
-    // mandatory-deny scan.
-    let readAllowPathsMemo;
-    const readAllowPaths = () => (readAllowPathsMemo ?? (readAllowPathsMemo = (readConfig?.allowWithinDeny || []).map(p => normalizePathForSandbox(p, { literal: true }))));
-    let ownReadAllowPathsMemo;
-    const ownReadAllowPaths = () => (ownReadAllowPathsMemo ?? (ownReadAllowPathsMemo = (readConfig?.ownAllowWithinDeny ?? []).map(p => normalizePathForSandbox(p, { literal: true }))));
-    // The denyOnly entries that are credential denies, as they are spelled
-    // there, and what may be an exception to a read deny of either kind.
-    const credentialDenies = new Set(readConfig?.credentialDenyOnly);
-    const readExceptionsTo = (isCredential) => isCredential ? ownReadAllowPaths() : readAllowPaths();
-    // What the read section mounts for one denyRead entry: a tmpfs (directory)
-    // or a /dev/null mask (anything else) on the entry itself; nothing when it
-    // is not there; and, when it cannot be inspected, a tmpfs on the deepest
-    // directory above it that can. That hides more than was asked, never less:
-    // a same-uid command can make a parent unsearchable (chmod 000) and undo it
-    // again from inside the next sandbox, so "unreadable now" is not "absent".
-    // This is the widest blast radius a transient failure has, hence the retry:
-    // one unlucky EIO turns a file deny into a stand-in over its whole
-    // directory, and every carve-out beneath that is then refused.
-    const readDenyTargetOf = (entry) => {
-        for (let candidate = entry;; candidate = external_node_path_.dirname(candidate)) {
-            if (candidate === '/' && candidate !== entry)
-                return undefined;
-            try {
-                const stats = retryingTransient(() => external_fs_.statSync(candidate));
-                return {
-                    path: candidate,
-                    isDirectory: stats.isDirectory(),
-                    isStandIn: candidate !== entry,
-                };
-            }
-            catch (err) {
-                if (isAbsenceErrno(err) || candidate === '/')
-                    return undefined;
-            }
-        }
-    };
-    // Where that mount lands, which is where the entry really is: one mount
-    // then covers every spelling of that place; the real contents are hidden
-    // wherever they are reachable, even when the route that named them is
-    // itself inside an earlier tmpfs; and no mount is ever asked to land on a
-    // symlink, which bubblewrap refuses outright from 0.12 on ("Can't mount on
-    // symlink destination").
-    //
-    // '/' is never a landing. Only a symlink to the root resolves there (a '/'
-    // entry itself is expanded into the root's children), and a --tmpfs /
-    // would wipe every mount placed before it while the pivot promoted it,
-    // booting the command on an empty tree. The directory holding the link
-    // stands in for it, on the same rule as an entry that cannot be inspected,
-    // and `undefined` means nothing at all is mounted for this entry.
-    const readDenyMountOf = (entry) => {
-        const target = readDenyTargetOf(entry);
-        if (target === undefined)
-            return undefined;
-        const landing = canonicalForm(target.path);
-        if (landing !== '/') {
-            return {
-                landing,
-                named: target.path,
-                isDirectory: target.isDirectory,
-                isStandIn: target.isStandIn,
-            };
-        }
-        const holder = canonicalForm(external_node_path_.dirname(target.path));
-        if (holder === '/')
-            return undefined;
-        return {
-            landing: holder,
-            named: target.path,
-            isDirectory: true,
-            isStandIn: true,
-        };
-    };
-    // The directories and files the read section denies, as configured. A '/'
-    // entry is expanded into the root's children, because --tmpfs / would wipe
-    // every prior mount (ro-bind /, write binds, deny binds). /proc and /dev are
-    // skipped (the caller remounts them after this function returns) and so is
-    // /sys (kernel interface; the host's is already read-only via ro-bind). A
-    // child an allowRead entry covers (its name is the child, or an ancestor
-    // of where the child lands) is skipped too: the deny is synthetic and the
-    // allow is the caller's, and a tmpfs at the child's canonical location
-    // (/bin lands at /usr/bin) would only be restored over again. An entry
-    // that is a symlink to the child covers nothing: its name lives elsewhere. /etc/ssh/ssh_config.d is
-    // always hidden when there is a read policy: ssh is strict about config
-    // file ownership and permissions, which can look wrong inside the sandbox
-    // ("Bad owner or permissions" under OrbStack). Throws if '/' cannot be
-    // listed, a transient failure having been retried once. Computed on first
-    // use, like readAllowPaths.
-    let readDenyEntriesMemo;
-    const readDenyEntries = () => {
-        if (readDenyEntriesMemo !== undefined)
-            return readDenyEntriesMemo;
-        if (!readConfig)
-            return [];
-        const entries = [];
-        for (const p of readConfig.denyOnly || []) {
-            if (normalizePathForSandbox(p, { literal: true }) !== '/') {
-                entries.push(p);
-                continue;
-            }
-            // The only call here that throws, and the list is memoised on success
-            // alone, so the retry belongs to it rather than to one of its callers:
-            // the stub-skip derivation catches a throw and gives up on the
-            // prediction, and the denyRead loop below does not catch one at all.
-            const children = retryingTransient(() => external_fs_.readdirSync('/'));
-            const isCredential = credentialDenies.has(p);
-            for (const child of children) {
-                if (KERNEL_TOP_LEVEL_DIRS.includes(`/${child}`))
-                    continue;
-                const childLocation = canonicalForm('/' + child);
-                const covered = readExceptionsTo(isCredential).some(allowPath => isAtOrUnder(childLocation, nameLocationOf(allowPath)));
-                if (covered) {
-                    debug_logForDebugging(`[Sandbox Linux] Root deny expansion skips /${child}: covered by allowRead`);
-                    continue;
-                }
-                entries.push('/' + child);
-                if (isCredential)
-                    credentialDenies.add('/' + child);
-            }
-        }
-        if (external_fs_.existsSync('/etc/ssh/ssh_config.d')) {
-            entries.push('/etc/ssh/ssh_config.d');
-        }
-        readDenyEntriesMemo = entries;
-        return entries;
-    };
-    // Shallow-first by canonical depth, so a tmpfs over a directory lands
-    // before the tmpfs or /dev/null mask on anything inside it however either
-    // was spelled. That order is what lets a unit restore its write and
-    // allowRead paths unconditionally: nothing emitted so far can lie inside
-    // one. Sorted by spelling, a symlink-spelled entry could mount first inside
-    // a directory listed after it, whose restores would then bury it.
-    const canonicalDepth = (p) => canonicalForm(p).split('/').length;
-    // What every denyRead entry mounts and where: ONE walk, whose answers the
-    // deny loop, the locations the carve-out gate below reads, and the
-    // stub-skip prediction all take, so none of them can disagree about where
-    // a deny lands. `mount` is undefined where nothing is mounted at all;
-    // `liftedFile` marks a file deny an allowRead entry naming that very file
-    // cancels — the entry mounts nothing in that case either. Lazy and
-    // memoised like readDenyEntries(): it resolves symlinks, so it must not run
-    // before the mandatory-deny scan's await.
-    let readDenyPlanMemo;
-    const readDenyPlan = () => (readDenyPlanMemo ?? (readDenyPlanMemo = readDenyEntries()
-        .map(p => ({
-        normalizedPath: normalizePathForSandbox(p, { literal: true }),
-        isCredential: credentialDenies.has(p),
-    }))
-        .sort((a, b) => canonicalDepth(a.normalizedPath) - canonicalDepth(b.normalizedPath))
-        .map(({ normalizedPath, isCredential }) => {
-        const mount = readDenyMountOf(normalizedPath);
-        return {
-            normalizedPath,
-            mount,
-            isCredential,
-            liftedFile: mount !== undefined &&
-                !mount.isDirectory &&
-                readExceptionsTo(isCredential).some(allowPath => nameLocationOf(allowPath) === mount.landing),
-        };
-    })));
-    // Where the ancestor pins are spliced in once every mount is known:
-    // beneath the allow binds, or after them under a '/' write root that would
-    // otherwise bury them (see ancestorPinArgs).
-    let ancestorPinInsertAt;
-    // Determine initial root mount based on write restrictions
-    if (writeConfig) {
-        // Write restrictions: Start with read-only root, then allow writes to specific paths
-        args.push('--ro-bind', '/', '/');
-        const beneathAllowBinds = args.length;
-        // Allow writes to specific paths
-        for (const pathPattern of writeConfig.allowOnly || []) {
-            // Every path here is a name, and normalizePathForSandbox strips a
-            // name's trailing slash; the strip below stays as a guard. Allow paths
-            // are recorded slash-free because every
-            // downstream comparison — the deny loop's within-allowlist gate,
-            // findSymlinkInPath's mask scoping, the emission filter's re-expose
-            // check, the denyRead re-bind and its allowRead skip, and the stub-skip
-            // vetoes — matches by `allowedPath + '/'` prefix, which '<dir>//'
-            // silently defeats. bwrap binds 'dir' and 'dir/' identically, so
-            // normalizing the recorded spelling fixes every consumer at once
-            // instead of per-predicate. ('/' itself is kept; the empty spelling an
-            // empty $HOME expands '~' to is NOT the root, and falls out at the
-            // existence check below.)
-            const normalized = normalizePathForSandbox(pathPattern, { literal: true });
-            const normalizedPath = normalized === '' ? '' : normalized.replace(/\/+$/, '') || '/';
-            debug_logForDebugging(`[Sandbox Linux] Processing write path: ${pathPattern} -> ${normalizedPath}`);
-            // Skip /dev/* paths since --dev /dev already handles them
-            if (normalizedPath.startsWith('/dev/')) {
-                debug_logForDebugging(`[Sandbox Linux] Skipping /dev path: ${normalizedPath}`);
-                continue;
-            }
-            if (!external_fs_.existsSync(normalizedPath)) {
-                debug_logForDebugging(`[Sandbox Linux] Skipping non-existent write path: ${normalizedPath}`);
-                continue;
-            }
-            // Check if path is a symlink pointing outside expected boundaries
-            // bwrap follows symlinks, so --bind on a symlink makes the target writable
-            // This could unexpectedly expose paths the user didn't intend to allow
-            try {
-                const resolvedPath = realPathOf(normalizedPath);
-                // Trim trailing slashes before comparing: realpathSync never returns
-                // a trailing slash, but normalizedPath may have one, which would cause
-                // a false mismatch and incorrectly treat the path as a symlink.
-                const normalizedForComparison = normalizedPath.replace(/\/+$/, '');
-                if (resolvedPath !== normalizedForComparison &&
-                    isSymlinkOutsideBoundary(normalizedPath, resolvedPath)) {
-                    debug_logForDebugging(`[Sandbox Linux] Skipping symlink write path pointing outside expected location: ${pathPattern} -> ${resolvedPath}`);
-                    continue;
-                }
-            }
-            catch {
-                // realpathSync failed - path might not exist or be accessible, skip it
-                debug_logForDebugging(`[Sandbox Linux] Skipping write path that could not be resolved: ${normalizedPath}`);
-                continue;
-            }
-            args.push('--bind', normalizedPath, normalizedPath);
-            allowedWritePaths.push(normalizedPath);
-        }
-        ancestorPinInsertAt = isAllowedWriteRoot('/')
-            ? args.length
-            : beneathAllowBinds;
-        let stubSkipVetoInputs;
-        const getStubSkipVetoInputs = () => {
-            if (stubSkipVetoInputs !== undefined) {
-                return stubSkipVetoInputs;
-            }
-            const unusable = (cause) => {
-                debug_logForDebugging(`[Sandbox Linux] Read-deny prediction unusable (${cause}); keeping every deny placeholder, which refuses to start wherever a covering deny directory is read-only: bubblewrap cannot create a placeholder's mount point there`, { level: 'warn' });
-                return { usable: false };
-            };
-            // Single-shot: readDenyEntries() owns the retry for the one thing that
-            // throws here, its listing of '/'. A guess would survive a retry
-            // anyway, being a settled verdict about a path that cannot be looked at.
-            try {
-                const allowedWritePathsBothForms = allowedWritePaths.flatMap(mountForms);
-                const prospectiveReadDenyTmpfsDirsBothForms = readDenyPlan().flatMap(({ mount }) => {
-                    if (!mount?.isDirectory)
-                        return [];
-                    // The tmpfs hides its landing, and the spelling the entry
-                    // resolved to when that differs. '/' is never a landing, and
-                    // must not enter the prediction as a spelling either (a link
-                    // to the root resolves there, and its holder is the landing):
-                    // every covering directory lies under '/', so predicting a
-                    // tmpfs there would veto every skip on the whole host.
-                    return [
-                        ...new Set([...mountForms(mount.named), mount.landing]),
-                    ].filter(form => form !== '/');
-                });
-                // Every canonicalForm call site runs inside this derivation or after
-                // the deny loop that triggers it, so a guess recorded by now was made
-                // about the derivation's own inputs. A future caller that resolves
-                // earlier can only add guesses here, which vetoes more skips, never
-                // fewer.
-                stubSkipVetoInputs =
-                    canonicalFormGuesses.size > 0
-                        ? unusable(`no canonical location for ${[...canonicalFormGuesses].join(', ')}`)
-                        : {
-                            usable: true,
-                            allowedWritePathsBothForms,
-                            prospectiveReadDenyTmpfsDirsBothForms,
-                        };
-            }
-            catch (err) {
-                stubSkipVetoInputs = unusable(`deriving it threw: ${err}`);
-            }
-            return stubSkipVetoInputs;
-        };
-        // Deny writes within allowed paths (user-specified + mandatory denies)
-        const configuredDenyPaths = writeConfig.denyWithinAllow || [];
-        const denyPaths = [
-            ...configuredDenyPaths,
-            ...(await linuxGetMandatoryDenyPaths(ripgrepConfig, mandatoryDenySearchDepth, allowGitConfig, abortSignal)),
-        ];
-        // INVARIANT: one plan, one working directory. A relative entry is resolved
-        // against it on both sides of the await above, the only one here.
-        if (workingDirectory() !== startedIn)
-            throw new WorkingDirectoryChanged();
-        // Duplicate deny entries must be collapsed: a duplicate
-        // --ro-bind /dev/null <dest> hits a char device on the second pass and
-        // bwrap's ensure_file() falls through to creat() on a read-only mount.
-        const seenDenyWrite = new Set();
-        // Every directory a deny path lies beneath, there or not.
-        const denyPathAncestors = new Set();
-        // PRE-PASS (order-independent): record the directories the loop below
-        // re-binds read-only, BEFORE any stub decision, so the read-only
-        // conclusion does not depend on where an enclosing directory appears in
-        // the caller's denyWrite ordering. It applies the loop's own resolution,
-        // the same symlink re-check, and the same meetsAnyAllowedWritePath
-        // gate as the --ro-bind emission, and it records every raw spelling each
-        // directory is reached through. A recorded directory is EVIDENCE for
-        // skipping a stub only if it also passes the guard's vetoes below (no
-        // read-deny tmpfs contains it in any spelling; no allowed write path is
-        // both beneath it and under such a tmpfs), which exclude every way its
-        // subtree could be writable in the sandbox. Keep the two passes in lockstep: a
-        // directory recorded here is either re-bound read-only by the loop or
-        // skipped because a recorded directory above it survived the vetoes and
-        // is bound in its place, so every record still stands for a bind that
-        // lands — unless a symlink appears in its path between the two passes,
-        // where the loop masks that component and emits no bind for the
-        // directory (the re-check below); an emitted one missing from the record
-        // only costs a spurious abort.
-        for (const pathPattern of denyPaths) {
-            const rawPath = normalizePathForSandbox(pathPattern, { literal: true });
-            if (rawPath.startsWith('/dev/')) {
-                continue;
-            }
-            const resolvedPath = resolveSymlinkedDenyPath(rawPath, denyPaths);
-            if (resolvedPath === null || resolvedPath.startsWith('/dev/')) {
-                continue;
-            }
-            for (const above of properAncestors(resolvedPath)) {
-                denyPathAncestors.add(above);
-            }
-            // Same defense-in-depth re-check as the loop: there the --ro-bind is
-            // replaced by a symlink mask, so such a directory must not be recorded
-            // as re-bound here.
-            if (findSymlinkInPath(resolvedPath, allowedWritePaths)) {
-                continue;
-            }
-            if (resolvedPath !== rawPath) {
-                symlinkedDenySpellingDests.add(resolvedPath);
-            }
-            let isDirectory = false;
-            try {
-                isDirectory = external_fs_.statSync(resolvedPath).isDirectory();
-            }
-            catch {
-                continue; // absent (or vanished): not a read-only re-bound directory
-            }
-            if (!isDirectory) {
-                continue;
-            }
-            if (meetsAnyAllowedWritePath(resolvedPath)) {
-                // Keep every spelling this dest is reached through (the
-                // re-application passes record the first-seen raw spelling beside
-                // the dest, which this pass cannot assume): the guard below treats
-                // the directory as unsafe if a read-deny tmpfs contains ANY of them.
-                let spellings = readOnlyDenyDirSpellings.get(resolvedPath);
-                if (spellings === undefined) {
-                    spellings = new Set();
-                    readOnlyDenyDirSpellings.set(resolvedPath, spellings);
-                }
-                spellings.add(rawPath);
-            }
-        }
-        // Per-covering-dir veto verdict, computed once per recorded directory
-        // (the inputs never change during the deny loop) instead of per absent
-        // deny entry.
-        // INVARIANT: a stub, or an existing deny path's own bind, is skipped
-        // only under a recorded covering deny directory that was judged against
-        // a prediction that could be derived, that no read-deny tmpfs contains
-        // (it, or any spelling it was reached through), and beneath which no
-        // allowed write path sits that a read-deny tmpfs also covers. '/' is the
-        // exception: it contains every allowed write path, so
-        // coveredBySafeReadOnlyDenyDir judges a vetoed '/' against the candidate
-        // instead — see the branch there.
-        // The skip rests on the emission order: nothing host-backed and writable
-        // lands after the buffered read-only binds, so a covering bind is the
-        // last word on its subtree unless a tmpfs above it drops that bind at
-        // emission. Where a veto could apply, keep the stub: the pre-existing
-        // abort is preferable to a silently creatable deny path.
-        const coveringDirUnsafeVerdicts = new Map();
-        const coveringDirIsUnsafe = (denyDir) => {
-            const cached = coveringDirUnsafeVerdicts.get(denyDir);
-            if (cached !== undefined) {
-                return cached;
-            }
-            const vetoInputs = getStubSkipVetoInputs();
-            const unsafe = 
-            // (0) the prediction of what the denyRead loop will mount is
-            //     unusable, so no veto below can be trusted to fire. Veto
-            //     everything rather than nothing: a prediction that failed is no
-            //     evidence that this directory is reliably read-only.
-            !vetoInputs.usable ||
-                // (i) an allowed write path both strictly beneath the dir and at or
-                //     under a prospective read-deny tmpfs. Re-applying that tmpfs
-                //     after the dir's read-only bind is the one pass that mounts
-                //     anything inside such a path at all, and it restores read-only,
-                //     so this names no live re-opening route today and no
-                //     configuration is known that needs it. It is the only veto that
-                //     speaks about a writable path under the dir: should a pass after
-                //     the deny binds ever restore one writable again, the skip fails
-                //     closed here.
-                vetoInputs.allowedWritePathsBothForms.some(writePath => isStrictlyUnder(writePath, denyDir) &&
-                    vetoInputs.prospectiveReadDenyTmpfsDirsBothForms.some(tmpfsDir => isAtOrUnder(writePath, tmpfsDir))) ||
-                // (ii) a read-deny tmpfs CONTAINING the dir: its own --ro-bind is
-                //     dropped as hidden-by-the-tmpfs at emission, and a tmpfs above
-                //     it restores allowed paths around it — either way the dir's own
-                //     bind is not the last word on that subtree. A tmpfs containing
-                //     only a raw spelling it was reached through counts too; that
-                //     over-predicts, which only keeps a stub.
-                vetoInputs.prospectiveReadDenyTmpfsDirsBothForms.some(tmpfsDir => [denyDir, ...(readOnlyDenyDirSpellings.get(denyDir) ?? [])].some(spelling => isAtOrUnder(spelling, tmpfsDir)));
-            coveringDirUnsafeVerdicts.set(denyDir, unsafe);
-            return unsafe;
-        };
-        // Materialized once: the pre-pass above fully populates the map and the
-        // deny loop never mutates it.
-        const readOnlyDenyDirs = [...readOnlyDenyDirSpellings.keys()];
-        // The allowed write paths with no recorded directory above them.
-        // INVARIANT: one strictly beneath a recorded directory is never writable,
-        // whatever the vetoes say of that directory's own bind. Emitted, that bind
-        // (or the one above that it is skipped for) covers the path; dropped as
-        // hidden by a read-deny tmpfs, that tmpfs has wiped the path's allow bind,
-        // and the emission filter puts a read-only bind on every write path a unit
-        // restored beneath the dropped dest. No writable mount follows either.
-        const uncoveredWritePaths = allowedWritePaths.filter(allowedPath => !readOnlyDenyDirs.some(denyDir => isStrictlyUnder(allowedPath, denyDir)));
-        // Is `candidate` already unwritable in the sandbox: strictly under a
-        // recorded read-only deny directory that survives every
-        // coveringDirIsUnsafe veto? Strictly, because a deny equal to a recorded
-        // directory IS that covering bind and must be emitted (an absent path
-        // never equals one). Stops at the first vetoed covering directory.
-        const coveredBySafeReadOnlyDenyDir = (candidate) => {
-            let covered = false;
-            for (const denyDir of readOnlyDenyDirs) {
-                if (!isStrictlyUnder(candidate, denyDir))
-                    continue;
-                if (coveringDirIsUnsafe(denyDir)) {
-                    if (denyDir === '/') {
-                        // A vetoed '/' does not disqualify an inner recorded directory:
-                        // everything lies beneath it, so it would veto every skip and
-                        // stub each absent mandatory-deny path of a write-denied cwd
-                        // after that cwd's own bind — the startup abort. Its descendants
-                        // are decided by their own recorded directories.
-                        //
-                        // It does still COVER a candidate outside every predicted
-                        // read-deny tmpfs. Its own --ro-bind / / holds the whole tree
-                        // read-only from where it is emitted, burying the allow loop's
-                        // binds, and the only writable surface after it is a re-applied
-                        // tmpfs itself: the re-application passes no allowed write
-                        // paths, so everything it restores comes back read-only. An
-                        // allowed write path beneath the root is therefore not a vector
-                        // here, and vetoing on one only brings the abort back for
-                        // `allowOnly: ['/', <dir>]`. An underivable prediction proves
-                        // nothing and keeps the stub. Without this branch, `allowOnly:
-                        // ['/']` with `denyWithinAllow: ['/']` stubs each absent cwd
-                        // dotfile on the read-only root it just mounted — the startup
-                        // abort — whenever anything vetoes '/', which an unusable
-                        // prediction or an allowed write path under a read-deny tmpfs
-                        // does. The branch is strictly stricter than covering on the
-                        // root's own bind, and it is what decides those two cases.
-                        const vetoInputs = getStubSkipVetoInputs();
-                        if (vetoInputs.usable &&
-                            !vetoInputs.prospectiveReadDenyTmpfsDirsBothForms.some(tmpfsDir => isAtOrUnder(candidate, tmpfsDir))) {
-                            covered = true;
-                        }
-                        continue;
-                    }
-                    return false;
-                }
-                covered = true;
-            }
-            return covered;
-        };
-        // The placeholder dests decided so far.
-        const decidedMountPoints = new Set();
-        const decidedMountPointOver = (p) => [p, ...properAncestors(p)].find(at => decidedMountPoints.has(at));
-        /**
-         * The placeholder an absent deny path adds to the plan: where, which is
-         * its first missing component or the file above it, and on what kind of
-         * mount point. Undefined where the path adds nothing.
-         *
-         * INVARIANT: a placeholder is left out only where the sandboxed command
-         * cannot create the path either; each branch says why it cannot. On any
-         * doubt the placeholder stays: at worst bubblewrap cannot make its mount
-         * point and nothing starts, which loses no deny.
-         */
-        const mountPointFor = (absentPath) => {
-            const none = (why) => {
-                debug_logForDebugging(`[Sandbox Linux] No placeholder for non-existent deny path ${absentPath}: ${why}`);
-                return undefined;
-            };
-            // One mount point per destination. Deny paths are deduplicated on the
-            // deny path, but a placeholder lands on the first MISSING component, so
-            // two denies can share one: denyWrite '<cwd>/.claude' together with the
-            // mandatory '<cwd>/.claude/commands', in a project with no `.claude/`.
-            // Asked of the record, not of the host, where the component may be
-            // there by now (see makeableMountPoint).
-            const decided = decidedMountPointOver(absentPath);
-            if (decided !== undefined)
-                return none(`decided with ${decided}`);
-            // Read-only in the sandbox, where bwrap could not creat() a mount point
-            // either. No allowed write path holds it, which leaves it to the initial
-            // --ro-bind / /, or only covered ones do (see uncoveredWritePaths); or a
-            // recorded deny directory covers it and survives the
-            // coveringDirIsUnsafe vetoes (see the INVARIANT at its definition). The
-            // pre-pass has recorded every such directory, wherever it appears in
-            // denyPaths; recorded directories exist, so one that covers the path is
-            // at or above its deepest existing ancestor.
-            if (!uncoveredWritePaths.some(allowedPath => isAtOrUnder(absentPath, allowedPath)) ||
-                coveredBySafeReadOnlyDenyDir(absentPath)) {
-                return none('it is read-only there');
-            }
-            // Nothing can be created under a file (a git worktree's .git is one),
-            // for as long as the file is there. So it is kept there, where the
-            // command may write the directory that holds it. Where it may write the
-            // file alone, that stays where it is and writable. It is not tracked
-            // for removal: it is the caller's own, or another sandbox's mount point.
-            // Asked of what lies above the path, not of the path: another sandbox's
-            // bubblewrap may have made a mount point at it since it was found
-            // absent, and a file there is no reason to leave it unbound.
-            const file = fileOnTheWay(external_node_path_.dirname(absentPath));
-            if (file !== undefined) {
-                if (seenDenyWrite.has(file))
-                    return none(`${file} is denied itself`);
-                if (!uncoveredWritePaths.some(allowedPath => isAtOrUnder(external_node_path_.dirname(file), allowedPath))) {
-                    return none(`${file} is a file, in a directory that is read-only`);
-                }
-                seenDenyWrite.add(file);
-                decidedMountPoints.add(file);
-                return { dest: file, kind: MountPointKind.Held };
-            }
-            // A component with a deny path beneath it is covered by an empty
-            // read-only directory, which blocks creating it and everything below it
-            // exactly as /dev/null does and stays traversable; as a file it breaks
-            // tools that expect a directory there. Whatever the order of denyPaths.
-            const dest = findFirstNonExistentComponent(absentPath);
-            decidedMountPoints.add(dest);
-            const kind = makeableMountPoint(dest, denyPathAncestors.has(dest)
-                ? MountPointKind.Directory
-                : MountPointKind.File);
-            if (kind === MountPointKind.Unmakeable) {
-                // The directories above it are pinned all the same: a command that
-                // may write one of THEM could otherwise move the refusing one aside.
-                unmakeableDenyDests.add(dest);
-            }
-            else {
-                // INVARIANT: only a path found absent here is tracked, for
-                // cleanupBwrapMountPoints() to remove. An existing file that looks
-                // like a mount point may be the caller's own, or that of another
-                // process's sandbox still running, whose deny goes with it.
-                bwrapMountPoints.add(dest);
-                registerExitCleanupHandler();
-            }
-            return { dest, kind };
-        };
-        /** What goes on it. The empty directory is made when first asked for. */
-        const mountSourceFor = ({ dest, kind }) => {
-            switch (kind) {
-                case MountPointKind.Held:
-                    return dest;
-                case MountPointKind.Directory:
-                    return (emptySource ?? (emptySource = ensureEmptyMountSourceDir()));
-                case MountPointKind.File:
-                    return '/dev/null';
-                case MountPointKind.Unmakeable:
-                    // Never mounted: unmakeableDenyDests keeps it out of what is emitted.
-                    return '/dev/null';
-            }
-        };
-        for (const [index, pathPattern] of denyPaths.entries()) {
-            if (index === configuredDenyPaths.length) {
-                mandatoryDenyArgsStart = denyWriteArgs.length;
-            }
-            const rawPath = normalizePathForSandbox(pathPattern, { literal: true });
-            // Skip /dev/* paths since --dev /dev already handles them
-            if (rawPath.startsWith('/dev/')) {
-                continue;
-            }
-            // Resolve-before-mask: normalizePathForSandbox keeps the raw symlink
-            // path whenever resolution crosses isSymlinkOutsideBoundary (the
-            // common dotfiles case), so canonicalize here. Every mask/bind below
-            // must be computed against the resolved path — bwrap dest-resolves
-            // symlinks, so a mask on the raw path either aborts startup (dir
-            // symlink) or lands on the target inode anyway (file symlink). Writes
-            // through the original symlinked path resolve to the same denied
-            // target inside the mount namespace.
-            const normalizedPath = resolveSymlinkedDenyPath(rawPath);
-            if (normalizedPath === null) {
-                // Unresolvable: a symlink cycle, or a chain past the ELOOP bound.
-                // Fail closed. Dropping the deny here would sandbox the command with
-                // the path unprotected, so instead mask the symlink component and let
-                // bwrap refuse to start. When no component is a symlink inside an
-                // allowed write path there is nothing to protect: the path is already
-                // read-only from the initial --ro-bind / /.
-                const unresolvableSymlink = findSymlinkInPath(rawPath, allowedWritePaths);
-                if (unresolvableSymlink && !seenDenyWrite.has(unresolvableSymlink)) {
-                    seenDenyWrite.add(unresolvableSymlink);
-                    denyWriteArgs.push('--ro-bind', '/dev/null', unresolvableSymlink);
-                    denyWriteRawDests.set(unresolvableSymlink, rawPath);
-                }
-                debug_logForDebugging(`[Sandbox Linux] Deny path could not be resolved through symlinks, failing closed: ${rawPath}`);
-                continue;
-            }
-            if (normalizedPath !== rawPath) {
-                debug_logForDebugging(`[Sandbox Linux] Resolved symlinked deny path: ${rawPath} -> ${normalizedPath}`);
-            }
-            // Re-check after resolution: a deny path can only now land in /dev (e.g.
-            // a symlink into it), where --dev /dev has already replaced the tree and
-            // a bind would either miss or fight the new devtmpfs.
-            if (normalizedPath.startsWith('/dev/')) {
-                continue;
-            }
-            // Dedup post-resolution: distinct spellings (tilde vs absolute, via
-            // symlink vs direct) converge to the same real path here.
-            if (seenDenyWrite.has(normalizedPath))
-                continue;
-            seenDenyWrite.add(normalizedPath);
-            // Defense-in-depth: the resolved path should be symlink-free for its
-            // existing prefix, but the tree may change between resolution and this
-            // check. A hit still fails closed — bwrap refuses to start rather than
-            // sandboxing with an unprotected deny path.
-            const symlinkInPath = findSymlinkInPath(normalizedPath, allowedWritePaths);
-            if (symlinkInPath) {
-                if (!seenDenyWrite.has(symlinkInPath)) {
-                    seenDenyWrite.add(symlinkInPath);
-                    denyWriteArgs.push('--ro-bind', '/dev/null', symlinkInPath);
-                    denyWriteRawDests.set(symlinkInPath, rawPath);
-                }
-                debug_logForDebugging(`[Sandbox Linux] Mounted /dev/null at symlink ${symlinkInPath} to prevent symlink replacement attack`);
-                continue;
-            }
-            // Handle non-existent paths by mounting /dev/null to block creation.
-            // Without this, a sandboxed process could mkdir+write a denied path that
-            // doesn't exist yet, bypassing the deny rule entirely.
-            if (decidedMountPointOver(normalizedPath) !== undefined ||
-                !external_fs_.existsSync(normalizedPath)) {
-                const placeholder = mountPointFor(normalizedPath);
-                if (placeholder !== undefined) {
-                    const { dest, kind } = placeholder;
-                    const source = mountSourceFor(placeholder);
-                    denyWriteArgs.push('--ro-bind', source, dest);
-                    // The first of the denies that share the destination. The record is
-                    // purely additive: it only gives the tmpfs and mask comparisons
-                    // below a second spelling to test, and `dest` itself is always
-                    // tested.
-                    denyWriteRawDests.set(dest, rawPath);
-                    debug_logForDebugging(kind === MountPointKind.Unmakeable
-                        ? `[Sandbox Linux] No mount point at ${dest}, which neither bubblewrap nor the command can create, for ${normalizedPath}`
-                        : `[Sandbox Linux] Mounted ${source} at ${dest} to block creation of ${normalizedPath}`);
-                }
-                continue;
-            }
-            // Only add deny binding if this path is within an allowed write path or
-            // holds one. Otherwise all of it is already read-only from the initial
-            // --ro-bind / /
-            if (meetsAnyAllowedWritePath(normalizedPath)) {
-                // Already unwritable under a read-only denied directory (the
-                // existing-path twin of the stub skip above). Veto (ii) keeps the
-                // covering bind through the emission filter; a dest ANY deny entry
-                // reaches through a symlink keeps its own bind, so that the plan does
-                // not depend on which spelling of it the loop sees first.
-                if (!symlinkedDenySpellingDests.has(normalizedPath) &&
-                    coveredBySafeReadOnlyDenyDir(normalizedPath)) {
-                    debug_logForDebugging(`[Sandbox Linux] Skipping deny path already under read-only denied directory: ${normalizedPath}`);
-                    continue;
-                }
-                // A deny's read-only bind is emitted after every allow bind, so an
-                // allowed write path beneath it comes back read-only instead of
-                // stopping the sandbox from starting. Say so: the config asked for
-                // both and only the deny takes effect.
-                for (const buried of allowedWritePaths) {
-                    if (isStrictlyUnder(buried, normalizedPath)) {
-                        debug_logForDebugging(`[Sandbox Linux] Write deny ${normalizedPath} covers allowed write path ${buried}; ${buried} will be read-only`, { level: 'warn' });
-                    }
-                }
-                denyWriteArgs.push('--ro-bind', normalizedPath, normalizedPath);
-                denyWriteRawDests.set(normalizedPath, rawPath);
-            }
-            else {
-                debug_logForDebugging(`[Sandbox Linux] Skipping deny path not within allowed paths: ${normalizedPath}`);
-            }
-        }
-    }
-    else {
-        // No write restrictions: Allow all writes
-        args.push('--bind', '/', '/');
-        // Recording '/' makes isWithinAnyAllowedWritePath and isAllowedWriteRoot
-        // say so, which is the '/'-write-root shape ancestorPinArgs treats
-        // specially. Nothing is ever restored for it: no read-deny tmpfs lands
-        // at '/'.
-        allowedWritePaths.push('/');
-        ancestorPinInsertAt = args.length;
-    }
-    // denyWriteArgs is emitted after the denyRead loop below.
-    // Handle read restrictions by mounting tmpfs over denied paths.
-    // Non-glob spellings arrive slash-free from normalizePathForSandbox — the
-    // comparisons below (hidden-by-tmpfs prefixes, the exact-match allowRead
-    // skip, pushReadDenyDirMounts' re-bind checks) depend on that.
-    // The read-deny mounts emitted so far, in emission order: directories
-    // masked by --tmpfs with what their restore loops re-bound, and files
-    // masked by --ro-bind <source> <dest> (/dev/null for read-deny, the
-    // sentinel fake for a credential mask). `landing` is where each mount sits
-    // in the sandbox. Every later decision reads these records: the ancestor
-    // pins, the deny-bind emission filter and the re-application passes.
-    const readDenyTmpfsUnits = [];
-    const fileMasks = [];
-    // Replay the tmpfs units in order (bwrap is last-mount-wins): is `location`
-    // beneath a unit's tmpfs and not brought back by a restore since? A restore
-    // counts only where it lands. One reached through a symlink puts the
-    // target's inode at the NAME; the target's own path is still under the
-    // tmpfs, and asking there must not answer "brought back".
-    const isHiddenByTmpfs = (location, broughtBackBy) => {
-        const broughtBack = (restored) => restored.some(r => isAtOrUnder(location, r.dest));
-        let hidden = false;
-        for (const unit of readDenyTmpfsUnits) {
-            if (isAtOrUnder(location, unit.landing)) {
-                hidden = true;
-            }
-            if (broughtBack(unit.restoredWrites) ||
-                (broughtBackBy === 'writes and reads' &&
-                    broughtBack(unit.restoredReads))) {
-                hidden = false;
-            }
-        }
-        return hidden;
-    };
-    // Entries a glob expansion produced for a directory it could not list.
-    // What the pattern matches beneath an allowed path in there was never
-    // found, so binding that path back over the tmpfs would show every one of
-    // those matches unmasked.
-    const unlistableDenyDirs = new Set(readConfig?.unlistableDenyDirs ?? []);
-    // The credential masks, one fake per landing. Where two entries name one
-    // file ('~/.netrc' and its absolute form), the last is kept: it is the
-    // mask bubblewrap would leave in force there.
-    const credentialMaskFakes = new Map();
-    for (const { realPath, fakePath } of maskedFileBinds ?? []) {
-        credentialMaskFakes.set(canonicalForm(realPath), fakePath);
-    }
-    // Destinations a file mask has been placed at, or will be: one mount per
-    // destination. A second file mount lands on what the first put there, a
-    // character device for a /dev/null mask, which bubblewrap before 0.5.0
-    // does not take as a mount point: it refuses to start ("Can't create file
-    // at <dest>: Permission denied"). Seeded with the credential landings,
-    // which are emitted after this loop and win where both name one file.
-    const fileMaskLandings = new Set(credentialMaskFakes.keys());
-    // Every location the read section hides, each one where its mount lands:
-    // one per entry that mounts something — a directory's tmpfs, the stand-in
-    // tmpfs of an entry that could not be inspected or that resolves to '/', a
-    // file's /dev/null mask — and one per masked credential file. An entry that
-    // mounts nothing hides nothing, and must not cost a carve-out; a stand-in
-    // hides where it lands, which is above the entry that asked for it. A
-    // landing the loop below then skips as already hidden stays in this list:
-    // it refuses a carve-out the mounts alone would have allowed, which is the
-    // safe direction and one comparison fewer.
-    const readDeniedLocations = [
-        ...readDenyPlan().flatMap(({ mount, liftedFile }) => mount === undefined || liftedFile ? [] : [mount.landing]),
-        ...credentialMaskFakes.keys(),
-    ];
-    // What the read section hides at, inside, or around `target`, ignoring the
-    // tmpfs landing at `landing` and every deny above it — those are what a
-    // carve-out restored into that tmpfs is the exception to. Everything else
-    // that overlaps the target wins over the carve-out. Both sides are resolved
-    // locations: every read deny mounts where its entry resolves, and `target`
-    // is what the carve-out resolves to, so no spelling has to be guessed at.
-    // Returns the offending location, for the debug line.
-    const readDenialAround = (target, landing) => readDeniedLocations.find(denied => !isAtOrUnder(landing, denied) &&
-        (isAtOrUnder(denied, target) || isAtOrUnder(target, denied)));
-    // What a tmpfs unit binds back. A path whose name lives at or beneath the
-    // landing of a credential deny is bound back by no unit, the library's own
-    // files apart. A path above such a landing is, and the credential deny,
-    // being deeper, is mounted after it.
-    const credentialLandings = readDenyPlan().flatMap(({ mount, isCredential }) => mount !== undefined && isCredential ? [mount.landing] : []);
-    const leftOut = new Set();
-    const outsideCredentials = (p) => {
-        const landing = credentialLandings.find(at => isAtOrUnder(nameLocationOf(p), at));
-        if (landing !== undefined && !leftOut.has(p)) {
-            leftOut.add(p);
-            debug_logForDebugging(`[Sandbox Linux] ${p} is at or beneath the credential deny ${landing}: not bound back`, { level: 'warn' });
-        }
-        return landing === undefined;
-    };
-    const restorableReadPaths = readAllowPaths().filter(p => ownReadAllowPaths().includes(p) || outsideCredentials(p));
-    const restorableWritePaths = allowedWritePaths.filter(outsideCredentials);
-    for (const { normalizedPath, mount, liftedFile } of readDenyPlan()) {
-        if (mount === undefined) {
-            debug_logForDebugging(`[Sandbox Linux] Read deny path mounts nothing this wrap can place (absent, or uninspectable, or a link to '/' with nothing but '/' holding it): ${normalizedPath}`);
-            continue;
-        }
-        const { landing, isDirectory, isStandIn } = mount;
-        // One mount per location. A tmpfs emitted so far already hides this
-        // place, and nothing bound back over it shows the host there again, so a
-        // mount here would be created inside that tmpfs and change nothing. This
-        // also collapses two spellings of one directory, and the entries a
-        // collapsed read-deny glob leaves beneath a directory it already denies.
-        if (isHiddenByTmpfs(landing, 'writes and reads')) {
-            debug_logForDebugging(`[Sandbox Linux] Skipping read deny already hidden by a denyRead tmpfs: ${landing}`);
-            continue;
-        }
-        if (isDirectory) {
-            // A stand-in for an entry this wrap cannot vouch for hides everything
-            // beneath it: nothing under it can be vouched for either. So does a
-            // directory a glob expansion could not enumerate.
-            if (isStandIn) {
-                debug_logForDebugging(`[Sandbox Linux] Read deny path ${normalizedPath} cannot be mounted where it names; hiding ${landing} instead`, { level: 'warn' });
-            }
-            const unlistable = unlistableDenyDirs.has(normalizedPath) ||
-                unlistableDenyDirs.has(landing);
-            if (unlistable) {
-                debug_logForDebugging(`[Sandbox Linux] Read-denied directory could not be listed when the glob was expanded; restoring nothing beneath it: ${landing}`, { level: 'warn' });
-            }
-            const restoresNothing = isStandIn || unlistable;
-            const restored = pushReadDenyDirMounts(args, {
-                landing,
-                allowedWritePaths: restoresNothing ? [] : restorableWritePaths,
-                readAllowPaths: restoresNothing ? [] : restorableReadPaths,
-                resolve: canonicalLocationOf,
-                readDenialAround: restoreTarget => readDenialAround(restoreTarget, landing),
-                nameLocation: nameLocationOf,
-            });
-            readDenyTmpfsUnits.push({ landing, ...restored });
-        }
-        else {
-            // For files, only an exact allowRead match overrides the deny: an
-            // entry that names this very file, through whatever symlinked
-            // directories. One that is a symlink to it names the link and lifts
-            // nothing, or a link planted at an allowRead path would cancel the deny
-            // of the file it points at. A directory allowRead does not un-deny a
-            // file specifically listed in denyRead — otherwise denyRead: ['.env']
-            // + allowRead: ['.'] silently drops the .env deny.
-            if (liftedFile) {
-                debug_logForDebugging(`[Sandbox Linux] Skipping read deny for re-allowed path: ${normalizedPath}`);
-                continue;
-            }
-            // One mask per destination (see fileMaskLandings): spellings of one
-            // file converge here, and each would otherwise mount over the last.
-            if (fileMaskLandings.has(landing)) {
-                debug_logForDebugging(`[Sandbox Linux] Skipping read deny at a destination a file mask already covers: ${normalizedPath} -> ${landing}`);
-                continue;
-            }
-            fileMaskLandings.add(landing);
-            // For files, bind /dev/null instead of tmpfs, where the path resolves
-            // like every other read-deny mount.
-            args.push('--ro-bind', '/dev/null', landing);
-            fileMasks.push({ source: '/dev/null', landing });
-        }
-    }
-    // Whole-file credential masks: same bind shape as a file read-deny,
-    // at the same place — where the path really resolves, which is what
-    // covers a credential dotfile that is a symlink into a dotfile manager's
-    // directory (~/.netrc, ~/.npmrc). realPath was already normalized
-    // (tilde-expanded, realpath'd) by the caller. The fake's parent dir is
-    // explicitly ro-bound at the end of this function, so the bind source is
-    // never writable from inside the sandbox.
-    for (const [landing, fakePath] of credentialMaskFakes) {
-        args.push('--ro-bind', fakePath, landing);
-        fileMasks.push({ source: fakePath, landing });
-    }
-    // Ancestor pinning: the directories between a deny bind, file mask or
-    // read-deny tmpfs and its covering allowed write root carry no mount, so
-    // rename(2) on one moves the mount along with it and the path can be
-    // recreated unprotected (mv .git aside; mkdir .git; write .git/hooks/x),
-    // or, for a read-denied path, is simply not found by the next command's
-    // wrap and left readable under its new name. ancestorPinArgs says what is
-    // pinned and where. Seeds are landings because the walk takes dirname() of
-    // each: a symlink spelling would pin the chain of the link, not of where
-    // the mount sits. Deny binds, tmpfs units and masks are emitted later and
-    // land on top of both pins and covers.
-    const pinArgs = ancestorPinArgs([
-        ...denyWriteRawDests.keys(),
-        ...fileMasks.map(mask => mask.landing),
-        ...readDenyTmpfsUnits.map(unit => unit.landing),
-    ], {
-        rootIsWriteRoot: isAllowedWriteRoot('/'),
-        isWithinAllowedWrite: isWithinAnyAllowedWritePath,
-        isAllowedWriteRoot,
-    });
-    args.splice(ancestorPinInsertAt, 0, ...pinArgs);
-    // What the mandatory denies cost, for the refusal of a profile with too many
-    // arguments: the pins above them here, their own binds as they are emitted.
-    const pinned = new Set(pinArgs);
-    const mandatoryDenyPins = new Set();
-    for (let i = mandatoryDenyArgsStart; i < denyWriteArgs.length; i += 3) {
-        for (let dir = external_node_path_.dirname(denyWriteArgs[i + 2]); dir !== '/' && !mandatoryDenyPins.has(dir); dir = external_node_path_.dirname(dir)) {
-            if (pinned.has(dir))
-                mandatoryDenyPins.add(dir);
-        }
-    }
-    let mandatoryDenyArgs = 3 * mandatoryDenyPins.size;
-    // Emitting denyWrite last means these ro-binds layer on top of any write
-    // paths the denyRead loop just re-bound. Before this ordering, tmpfs over
-    // an ancestor of cwd would wipe the .git/hooks protection. But skip any
-    // dest already masked by denyRead:
-    //
-    // - file masks: --ro-bind <host> <host> for denyWrite would undo
-    //   --ro-bind /dev/null <host> from denyRead, which landed first.
-    // - tmpfs dirs: a dest at or under a denyRead tmpfs is already hidden, and
-    //   re-binding the host path on top of the tmpfs would expose the real
-    //   (read-denied) contents read-only. Writes inside the tmpfs never reach
-    //   the host, so the write-deny stays enforced without the bind. Exception:
-    //   if an allowed write path at-or-under that tmpfs covers the dest, the
-    //   denyRead loop re-bound it (the .git/hooks case) and the write-deny bind
-    //   is still required on top.
-    // Both are decided by where the mask or tmpfs landed against the deny's
-    // canonical dest, which is where its bind lands.
-    const emittedDenyWriteDests = [];
-    // Write paths already restored read-only by a dropped deny bind, so two
-    // denies covering the same path emit one --ro-bind.
-    const restoredReadOnlyWritePaths = new Set();
-    for (let i = 0; i < denyWriteArgs.length; i += 3) {
-        const dest = denyWriteArgs[i + 2];
-        if (unmakeableDenyDests.has(dest))
-            continue;
-        const rawDest = denyWriteRawDests.get(dest) ?? dest;
-        // A mask's landing, not its dest: the landing is where the mask's bind
-        // actually sits, and this deny's dest is canonical, so the two are
-        // comparable as written.
-        if (fileMasks.some(mask => mask.landing === dest))
-            continue;
-        if (isHiddenByTmpfs(dest, 'writes')) {
-            debug_logForDebugging(`[Sandbox Linux] Skipping denyWrite bind already hidden by denyRead tmpfs: ${dest}`);
-            // The tmpfs hides this dest but not a write path one of the units
-            // restored writable beneath it: that path is inside this write deny, so
-            // restore it read-only, where the unit left it. Emitting the dest's own
-            // bind instead would expose the read-denied directory around it.
-            // uncoveredWritePaths counts on this restore.
-            for (const unit of readDenyTmpfsUnits) {
-                for (const writeMount of unit.restoredWrites) {
-                    const writePath = writeMount.dest;
-                    if (!isAtOrUnder(writePath, dest) &&
-                        !isAtOrUnder(writePath, rawDest)) {
-                        continue;
-                    }
-                    // A masked file needs no restore: its mask already holds it
-                    // unreadable and unwritable. A read-only bind of the real file here
-                    // would land ABOVE that mask, and the re-application below would
-                    // then have to put the mask back over a bind this loop only just
-                    // emitted — so skipping saves both that bind and its emitted-dest
-                    // entry. A masked file strictly BENEATH a restored directory is the
-                    // other case and stays: recording that directory is what puts its
-                    // mask back on top. Masks and restores are both keyed by where they
-                    // land, so one comparison answers for every spelling.
-                    if (fileMasks.some(mask => mask.landing === writePath)) {
-                        debug_logForDebugging(`[Sandbox Linux] Leaving a masked file to its mask inside dropped denyWrite bind ${dest}: ${writePath}`);
-                        continue;
-                    }
-                    if (restoredReadOnlyWritePaths.has(writePath))
-                        continue;
-                    restoredReadOnlyWritePaths.add(writePath);
-                    args.push('--ro-bind', writeMount.source, writePath);
-                    // Like a deny bind, this one lands above whatever the read section
-                    // mounted inside the write path, so the re-application passes below
-                    // have to see it and put those mounts back.
-                    emittedDenyWriteDests.push(writePath);
-                    debug_logForDebugging(`[Sandbox Linux] Restoring write path read-only inside dropped denyWrite bind ${dest}: ${writePath}`);
-                }
-            }
-            continue;
-        }
-        args.push(denyWriteArgs[i], denyWriteArgs[i + 1], dest);
-        if (i >= mandatoryDenyArgsStart)
-            mandatoryDenyArgs += 3;
-        emittedDenyWriteDests.push(dest);
-        // The tmpfs / mask re-application passes below ask "does this bind sit
-        // above a read-denied path?". A bind at the resolved dest also re-exposes
-        // anything under the symlinked spelling, so record both.
-        if (rawDest !== dest)
-            emittedDenyWriteDests.push(rawDest);
-    }
-    // The inverse stacking problem: a denyWrite ro-bind whose dest strictly
-    // contains a read-denied dir re-exposes that dir's real contents (the bind
-    // landed after the tmpfs). Re-apply the tmpfs on top, with the allowRead
-    // re-binds the denyRead loop emitted. A bind of '/' itself (allowOnly and
-    // denyWithinAllow both naming it) contains every one of them, so
-    // containment is root-aware. An allowed write path beneath such a tmpfs
-    // lies inside the emitted deny dest too, so the deny wins: it comes back
-    // read-only, visible as it was after the first pass but not writable.
-    // Deeper units and masks under the same dest follow in the same order as
-    // the first pass, so nothing restored here stays on top of one.
-    for (const unit of readDenyTmpfsUnits) {
-        const reExposingDest = emittedDenyWriteDests.find(dest => isStrictlyUnder(unit.landing, dest));
-        if (reExposingDest !== undefined) {
-            debug_logForDebugging(`[Sandbox Linux] Re-applying denyRead tmpfs re-exposed by denyWrite bind: ${unit.landing}`);
-            // Name the paths that lose their write access here, and to which deny.
-            if (unit.restoredWrites.length > 0) {
-                debug_logForDebugging(`[Sandbox Linux] Restoring write paths read-only inside denyWrite bind ${reExposingDest}: ${unit.restoredWrites.map(w => w.dest).join(', ')}`);
-            }
-            // The recorded pairs go back as they are: each restore returns to where
-            // the first pass put it, from the source it vetted then. Write paths
-            // come back read-only, being inside the deny that re-exposed the tmpfs.
-            // The tmpfs goes back at the unit's landing, which is the destination
-            // the first pass gave bwrap for it.
-            args.push('--tmpfs', unit.landing);
-            for (const restored of [...unit.restoredWrites, ...unit.restoredReads]) {
-                args.push('--ro-bind', restored.source, restored.dest);
-            }
-        }
-    }
-    // Same problem for masked files: the mask landed before the denyWrite
-    // ancestor bind, so the real file is back. Re-apply the mask with its
-    // original source (/dev/null for read-deny, the fake for credential mask).
-    for (const mask of fileMasks) {
-        if (emittedDenyWriteDests.some(dest => isAtOrUnder(mask.landing, dest))) {
-            debug_logForDebugging(`[Sandbox Linux] Re-applying file mask re-exposed by denyWrite bind: ${mask.landing}`);
-            args.push('--ro-bind', mask.source, mask.landing);
-        }
-    }
-    // INVARIANT: the fake-file store directory must never be writable from
-    // inside the sandbox. If it were, a sandboxed process could plant a
-    // symlink at a fake path and a later host-side write() would follow it,
-    // or replace a fake's content so the bind exposes attacker bytes. Emit
-    // last so it overlays any earlier --bind that covers the store dir
-    // (e.g. allowWrite: ['/tmp'] when the store is under os.tmpdir()).
-    if (maskedFileStoreDir !== undefined) {
-        args.push('--ro-bind', maskedFileStoreDir, maskedFileStoreDir);
-    }
-    // INVARIANT, for the same reason: the empty directory the placeholders above
-    // bind from must never be writable from inside the sandbox. It lives under
-    // the system temp dir, so a caller's allowWrite or a host $TMPDIR under a
-    // default write path makes it writable — and a placeholder binds it onto a
-    // DENIED destination, so a write to the source lands at the deny. Emit last,
-    // like the store, to overlay any earlier --bind that covers it. A same-uid
-    // process on the host can still swap the source between wrap and run, which
-    // is outside what this library defends against.
-    if (emptySource !== undefined) {
-        args.push('--ro-bind', emptySource, emptySource);
-    }
-    return { args, mandatoryDenyArgs };
-}
-/**
- * Wrap a command with sandbox restrictions on Linux
- *
- * UNIX SOCKET BLOCKING (APPLY-SECCOMP):
- * This implementation uses a custom apply-seccomp binary to block Unix domain socket
- * creation for user commands while allowing network infrastructure:
- *
- * The two stages are described in README.md, "Unix Socket Restrictions
- * (Linux)".
- *
- * This solves the conflict between:
- * - Security: Blocking arbitrary Unix socket creation in user commands
- * - Functionality: Network sandboxing requires socat to call socket(AF_UNIX, ...) for bridge connections
- *
- * The seccomp-bpf filter blocks socket(AF_UNIX, ...) syscalls, preventing:
- * - Creating new Unix domain socket file descriptors
- *
- * It also blocks socket(AF_VSOCK, ...): the network namespace does not fence
- * VM sockets, so one would reach out of the sandbox past the proxies.
- *
- * Security limitations:
- * - Does NOT block operations (bind, connect, sendto, etc.) on inherited Unix socket FDs
- * - Does NOT prevent passing Unix socket FDs via SCM_RIGHTS
- * - For most sandboxing use cases, blocking socket creation is sufficient
- *
- * The filter allows:
- * - All TCP/UDP sockets (AF_INET, AF_INET6) for normal network operations
- * - All other syscalls
- *
- * PLATFORM NOTE:
- * The allowUnixSockets configuration is not path-based on Linux (unlike macOS)
- * because seccomp-bpf cannot inspect user-space memory to read socket paths.
- *
- * Requirements for seccomp filtering:
- * - Pre-built apply-seccomp binaries are included for x64 and ARM64
- * - Pre-generated BPF filters are included for x64 and ARM64
- * - Other architectures are not currently supported (no apply-seccomp binary available)
- * - To use sandboxing without Unix socket blocking on unsupported architectures,
- *   set allowAllUnixSockets: true in your configuration
- * Dependencies are checked by checkLinuxDependencies() before enabling the sandbox.
- *
- * CALLER OBLIGATION: the euid and capability decisions behind the returned
- * string are made here, in the process that builds it, so the string must be
- * run by a process with the same euid and the same capability bounding and
- * inheritable sets.
- */
-async function wrapCommandWithSandboxLinux(params) {
-    const { command, commandId, needsNetworkRestriction, httpSocketPath, socksSocketPath, httpProxyPort, socksProxyPort, proxyAuthToken, caCertPath, javaAgentJarPath, unsetEnvVars, setEnvVars, maskedFileBinds, maskedFileStoreDir, enableWeakerNestedSandbox, allowNestedUserNamespaces, allowAllUnixSockets, binShell, ripgrepConfig = { command: 'rg' }, mandatoryDenySearchDepth = DEFAULT_MANDATORY_DENY_SEARCH_DEPTH, allowGitConfig = false, gitSafeDirectories, seccompConfig, bwrapPath, socatPath, observeSocketPath, abortSignal, } = params;
-    // bubblewrap takes no patterns, so every path here is a name. The literal
-    // lists are folded into the lists they belong to, once, so that nothing
-    // below can read a list and miss them; a pattern in `allowOnly` that is no
-    // name is dropped by the fold (see writeNamesOf).
-    const readConfig = readNamesOf(params.readConfig);
-    const writeConfig = writeNamesOf(params.writeConfig);
-    // Determine if we have restrictions to apply
-    // Read: denyOnly pattern - empty array means no restrictions
-    // Write: allowOnly pattern - undefined means no restrictions, any config means restrictions
-    const hasReadRestrictions = (readConfig && readConfig.denyOnly.length > 0) ||
-        (maskedFileBinds !== undefined && maskedFileBinds.length > 0);
-    const hasWriteRestrictions = writeConfig !== undefined;
-    const hasEnvRestrictions = (unsetEnvVars !== undefined && unsetEnvVars.length > 0) ||
-        (setEnvVars !== undefined && Object.keys(setEnvVars).length > 0);
-    const hasGitConfig = (gitSafeDirectories?.length ?? 0) > 0;
-    // Check if we need any sandboxing
-    if (!needsNetworkRestriction &&
-        !hasReadRestrictions &&
-        !hasWriteRestrictions &&
-        !hasEnvRestrictions &&
-        !hasGitConfig) {
-        return command;
-    }
-    // Mark this sandbox invocation as active. cleanupBwrapMountPoints() will
-    // defer file deletion until this (and every other concurrent) invocation
-    // has been cleaned up. The matching decrement happens in
-    // cleanupBwrapMountPoints(), which the caller must invoke after the
-    // spawned command exits. If wrapping fails below, the catch block
-    // decrements so the count does not leak.
-    activeSandboxCount++;
-    const countedAfter = forcedCleanups;
-    // One encoded key for both carriers below (SRT_ENCODED_CMD for the seccomp
-    // observer, the proxy username for network denies), so a violation seen
-    // through either resolves to the same registry entry. macOS derives its log
-    // tag from a single key the same way.
-    const attributionKey = encodeSandboxedCommand(attributionKeyFor(command, commandId));
-    const bwrapArgs = ['--new-session', '--die-with-parent'];
-    let applySeccompPrefix;
-    try {
-        // ========== SECCOMP FILTER (Unix Socket Blocking) ==========
-        // apply-seccomp wraps the workload and applies the baked-in BPF filter
-        // that blocks socket(AF_UNIX, ...). Skipped when allowAllUnixSockets is true.
-        if (!allowAllUnixSockets) {
-            applySeccompPrefix = resolveApplySeccompPrefix(seccompConfig?.applyPath, seccompConfig?.argv0);
-            if (!applySeccompPrefix) {
-                debug_logForDebugging('[Sandbox Linux] apply-seccomp binary not available - unix socket blocking disabled. ' +
-                    'Install @anthropic-ai/sandbox-runtime globally for full protection.', { level: 'warn' });
-            }
-            else {
-                applySeccompPrefix =
-                    helperEnvironmentPrefix(allowNestedUserNamespaces === true) +
-                        applySeccompPrefix;
-                debug_logForDebugging('[Sandbox Linux] Applying seccomp filter for Unix socket blocking');
-            }
-        }
-        else {
-            debug_logForDebugging('[Sandbox Linux] Skipping seccomp filter - allowAllUnixSockets is enabled');
-        }
-        // ========== VIOLATION OBSERVATION (best-effort) ==========
-        // Only meaningful when apply-seccomp will run — it is the binary that
-        // installs the USER_NOTIF filter and ships the listener fd.
-        if (observeSocketPath && applySeccompPrefix) {
-            if (external_fs_.existsSync(observeSocketPath)) {
-                bwrapArgs.push('--bind', observeSocketPath, observeSocketPath);
-                bwrapArgs.push('--setenv', 'SRT_OBSERVE_SOCK', observeSocketPath);
-                // Tag events with the encoded command so the violation store can
-                // associate them with this invocation (parity with macOS log tag).
-                bwrapArgs.push('--setenv', 'SRT_ENCODED_CMD', attributionKey);
-            }
-            else {
-                debug_logForDebugging('[Sandbox Linux] observe socket missing — supervisor not running; ' +
-                    'continuing without violation monitoring');
-            }
-        }
-        // ========== ENV RESTRICTIONS ==========
-        // Drop denied credential env vars from the inherited environment. Emitted
-        // before the proxy --setenv flags below: bwrap applies env operations in
-        // argument order, so SRT's own proxy plumbing vars survive even if a
-        // caller lists one of them as a denied credential.
-        if (hasEnvRestrictions) {
-            for (const name of unsetEnvVars ?? []) {
-                bwrapArgs.push('--unsetenv', name);
-            }
-            // Masked credentials override the inherited real value with a
-            // sentinel; bwrap --setenv replaces any inherited value of NAME.
-            for (const [name, value] of Object.entries(setEnvVars ?? {})) {
-                bwrapArgs.push('--setenv', name, value);
-            }
-        }
-        // ========== GIT CONFIG (safe.directory) ==========
-        // Under `--unshare-user` the repo owner's uid is unmapped so git
-        // sees dubious ownership. `buildPosixGitSafeDirEnv` composes
-        // against the child's actual starting env (process.env inherited,
-        // unsetEnvVars dropped, setEnvVars overlaid) so an ambient
-        // GIT_CONFIG_COUNT is continued, not clobbered.
-        if (gitSafeDirectories && gitSafeDirectories.length > 0) {
-            const gitCfg = buildPosixGitSafeDirEnv({
-                safeDirs: gitSafeDirectories,
-                unsetEnvVars,
-                setEnvVars,
-            });
-            for (const [name, value] of Object.entries(gitCfg)) {
-                bwrapArgs.push('--setenv', name, value);
-            }
-        }
-        // ========== NETWORK RESTRICTIONS ==========
-        if (needsNetworkRestriction) {
-            // Always unshare network namespace to isolate network access
-            // This removes all network interfaces, effectively blocking all network
-            bwrapArgs.push('--unshare-net');
-            // If proxy sockets are provided, bind them into the sandbox to allow
-            // filtered network access through the proxy. If not provided, network
-            // is completely blocked (empty allowedDomains = block all)
-            if (httpSocketPath && socksSocketPath) {
-                // Verify socket files still exist before trying to bind them
-                if (!external_fs_.existsSync(httpSocketPath)) {
-                    throw new Error(`Linux HTTP bridge socket does not exist: ${httpSocketPath}. ` +
-                        'The bridge process may have died. Try reinitializing the sandbox.');
-                }
-                if (!external_fs_.existsSync(socksSocketPath)) {
-                    throw new Error(`Linux SOCKS bridge socket does not exist: ${socksSocketPath}. ` +
-                        'The bridge process may have died. Try reinitializing the sandbox.');
-                }
-                // Bind both sockets into the sandbox
-                bwrapArgs.push('--bind', httpSocketPath, httpSocketPath);
-                // When the mux serves both protocols, socksSocketPath is the same
-                // file as httpSocketPath; bwrap rejects a duplicate --bind of the
-                // same source→target.
-                if (socksSocketPath !== httpSocketPath) {
-                    bwrapArgs.push('--bind', socksSocketPath, socksSocketPath);
-                }
-                // Add proxy environment variables
-                // HTTP_PROXY points to the socat listener inside the sandbox (port 3128)
-                // which forwards to the Unix socket that bridges to the host's proxy server
-                const proxyEnv = generateProxyEnvVars(3128, // Internal HTTP listener port
-                1080, // Internal SOCKS listener port
-                caCertPath, proxyAuthToken, writeConfig === undefined, attributionKey);
-                bwrapArgs.push(...proxyEnv.flatMap((env) => {
-                    const firstEq = env.indexOf('=');
-                    const key = env.slice(0, firstEq);
-                    const value = env.slice(firstEq + 1);
-                    return ['--setenv', key, value];
-                }));
-                // JVMs ignore the proxy env vars above; the agent jar translates
-                // them into system properties + an Authenticator at JVM start
-                // (see java-proxy-agent.ts). Composed against the inherited value
-                // so a caller's own JAVA_TOOL_OPTIONS survives.
-                const javaToolOptions = buildJavaToolOptions({
-                    agentJarPath: javaAgentJarPath,
-                    unsetEnvVars,
-                    inherited: process.env.JAVA_TOOL_OPTIONS,
-                });
-                if (javaToolOptions !== undefined) {
-                    bwrapArgs.push('--setenv', 'JAVA_TOOL_OPTIONS', javaToolOptions);
-                }
-                // Add host proxy port environment variables for debugging/transparency
-                // These show which host ports the Unix socket bridges connect to
-                if (httpProxyPort !== undefined) {
-                    bwrapArgs.push('--setenv', 'CLAUDE_CODE_HOST_HTTP_PROXY_PORT', String(httpProxyPort));
-                }
-                if (socksProxyPort !== undefined) {
-                    bwrapArgs.push('--setenv', 'CLAUDE_CODE_HOST_SOCKS_PROXY_PORT', String(socksProxyPort));
-                }
-            }
-            // If no sockets provided, network is completely blocked (--unshare-net without proxy)
-        }
-        // ========== FILESYSTEM RESTRICTIONS ==========
-        const { args: fsArgs, mandatoryDenyArgs } = await generateFilesystemArgs(readConfig, writeConfig, maskedFileBinds, maskedFileStoreDir, ripgrepConfig, mandatoryDenySearchDepth, allowGitConfig, abortSignal);
-        const mountsStart = bwrapArgs.length;
-        bwrapArgs.push(...fsArgs);
-        const mounts = {
-            start: mountsStart,
-            end: bwrapArgs.length,
-            mandatoryDenyArgs,
-        };
-        // Always bind /dev
-        bwrapArgs.push('--dev', '/dev');
-        // ========== PID NAMESPACE ISOLATION ==========
-        // IMPORTANT: These must come AFTER filesystem binds for nested bwrap to work
-        // By default, always unshare PID namespace and mount fresh /proc.
-        // If we don't have --unshare-pid, it is possible to escape the sandbox.
-        // If we don't have --proc, it is possible to read host /proc and leak information about code running
-        // outside the sandbox. But, --proc is not available when running in unprivileged docker containers
-        // so we support running without it if explicitly requested.
-        bwrapArgs.push('--unshare-pid');
-        // --unshare-user in both modes: bwrap only auto-creates a userns when
-        // EUID != 0. A root parent in an unprivileged container (Docker's
-        // default: EUID=0 without CAP_SYS_ADMIN) would otherwise try a direct
-        // clone and EPERM.
-        const euid = process.geteuid?.();
-        const hasSetfcap = processHasBoundingCapability(CAP_SETFCAP);
-        if (euid === 0 && !hasSetfcap && !setfcapMissingLogged) {
-            setfcapMissingLogged = true;
-            debug_logForDebugging(`[Sandbox Linux] ${CAP_SETFCAP_MISSING_MESSAGE}`, {
-                level: 'warn',
-            });
-        }
-        bwrapArgs.push('--unshare-user', ...capabilityArgs({
-            euid,
-            hasSetfcap,
-            usesSeccompHelper: applySeccompPrefix !== undefined,
-        }));
-        if (!enableWeakerNestedSandbox) {
-            // Mount fresh /proc if PID namespace is isolated (secure mode).
-            bwrapArgs.push('--proc', '/proc');
-        }
-        else {
-            // --bind /proc /proc: apply-seccomp's nested-userns path writes
-            // /proc/self/setgroups and uid_map. Without --proc above, the
-            // --ro-bind / / leaves /proc read-only and those writes EROFS; a
-            // fresh proc mount is what an unprivileged container refuses.
-            bwrapArgs.push('--bind', '/proc', '/proc');
-        }
-        // The caller's environment decides nothing about the command's namespaces:
-        // the variable is cleared after every other environment operation, which
-        // bubblewrap applies in argument order, and helperEnvironmentPrefix sets it.
-        bwrapArgs.push('--unsetenv', NESTED_USERNS_ENV);
-        // With no helper to refuse user namespaces, bubblewrap is asked to. Never
-        // beside the helper, which makes one of its own, and not under
-        // enableWeakerNestedSandbox: bubblewrap does it by writing a sysctl, and
-        // dies on the read-only /proc/sys of an unprivileged container.
-        if (applySeccompPrefix === undefined &&
-            allowNestedUserNamespaces !== true) {
-            const bwrap = enableWeakerNestedSandbox
-                ? null
-                : (bwrapPath ?? which_whichSync('bwrap'));
-            if (bwrap !== null && bwrapCanDisableUserns(bwrap)) {
-                bwrapArgs.push('--disable-userns');
-            }
-            else if (!noUsernsLimitLogged) {
-                noUsernsLimitLogged = true;
-                debug_logForDebugging('[Sandbox Linux] no seccomp helper in use, and bubblewrap cannot disable user namespaces ' +
-                    '(needs 0.8.0 or later, not setuid, and no enableWeakerNestedSandbox) - ' +
-                    'a sandboxed command that creates one can undo the write denies', { level: 'warn' });
-            }
-        }
-        // apply-seccomp obtains CAP_SYS_ADMIN for its nested PID+mount unshare
-        // by creating a nested user namespace. This requires the host to permit
-        // capability-bearing unprivileged user namespaces (the same requirement
-        // bwrap itself has when not installed setuid). See README for the
-        // Ubuntu 24.04 sysctl if AppArmor restricts this.
-        // ========== COMMAND ==========
-        // Use the user's shell (zsh, bash, etc.) to ensure aliases/snapshots work
-        // Resolve the full path to the shell binary since bwrap doesn't use $PATH
-        const shellName = binShell || 'bash';
-        const shell = which_whichSync(shellName);
-        if (!shell) {
-            throw new Error(`Shell '${shellName}' not found in PATH`);
-        }
-        bwrapArgs.push('--', shell, '-c');
-        // With network restrictions, route the command through buildSandboxCommand
-        // so socat starts before seccomp is applied. Otherwise invoke apply-seccomp
-        // directly if we have a binary.
-        if (needsNetworkRestriction && httpSocketPath && socksSocketPath) {
-            const sandboxCommand = buildSandboxCommand(httpSocketPath, socksSocketPath, command, applySeccompPrefix, shell, socatPath);
-            bwrapArgs.push(sandboxCommand);
-        }
-        else if (applySeccompPrefix) {
-            const applySeccompCmd = applySeccompPrefix + quote([shell, '-c', command]);
-            bwrapArgs.push(applySeccompCmd);
-        }
-        else {
-            bwrapArgs.push(command);
-        }
-        const wrappedCommand = renderBwrapInvocation(bwrapPath ?? 'bwrap', bwrapArgs, mounts);
-        const restrictions = [];
-        if (needsNetworkRestriction)
-            restrictions.push('network');
-        if (hasReadRestrictions || hasWriteRestrictions)
-            restrictions.push('filesystem');
-        if (hasEnvRestrictions)
-            restrictions.push('env');
-        if (applySeccompPrefix)
-            restrictions.push('seccomp(unix-block)');
-        debug_logForDebugging(`[Sandbox Linux] Wrapped command with bwrap (${restrictions.join(', ')} restrictions)`);
-        // INVARIANT: a wrap that hands out a command is in the count when it does,
-        // whatever a forced cleanup did meanwhile: its caller gives one back.
-        if (forcedCleanups !== countedAfter)
-            activeSandboxCount++;
-        return wrappedCommand;
-    }
-    catch (error) {
-        // Undo the activeSandboxCount increment — the caller won't call
-        // cleanupBwrapMountPoints() for a wrap that threw. A command that ended
-        // meanwhile deferred its removal to this wrap, so it runs here. After a
-        // forced cleanup the count is of other sandboxes only: one taken from it
-        // has their mount points removed while they run.
-        if (forcedCleanups === countedAfter)
-            cleanupBwrapMountPoints();
-        throw error;
-    }
-}
-//# sourceMappingURL=linux-sandbox-utils.js.map
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/which.js
+var which = __webpack_require__(5025);
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __webpack_require__(9896);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js + 1 modules
+var linux_sandbox_utils = __webpack_require__(8571);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/read-deny-glob.js
 
 
@@ -43113,7 +37117,7 @@ function collapseReadDenyLocations({ locations, reExposedPaths, }) {
     for (const location of sorted) {
         let reExposedBetween = reExposedPaths.has(location);
         let hidden = false;
-        for (const ancestor of properAncestors(location)) {
+        for (const ancestor of (0,sandbox_utils.properAncestors)(location)) {
             // A re-exposer at the kept ancestor counts: the deny loop binds it back
             // over the tmpfs, so everything beneath needs its own mount.
             if (reExposedPaths.has(ancestor))
@@ -43150,7 +37154,7 @@ function expandReadDenyGlobLinux(globPattern, reExposedPaths, unlistableDirs, op
 }
 /** {@link expandReadDenyGlobLinux}, in the walk's steps. */
 function* expandReadDenyGlobLinuxSteps(globPattern, reExposedPaths, unlistableDirs, opts = {}) {
-    const walk = yield* walkGlobPatternSteps(globPattern, {
+    const walk = yield* (0,sandbox_utils.walkGlobPatternSteps)(globPattern, {
         withDirectoryForm: true,
         followSymlinkedDirectories: true,
         anchor: opts.anchor,
@@ -43196,13 +37200,13 @@ function* expandReadDenyGlobLinuxSteps(globPattern, reExposedPaths, unlistableDi
             if (!walk.uninspectableLinks.has(candidate)) {
                 // A link that resolves to nothing denies nothing, and bwrap cannot
                 // mount on the link itself.
-                debug_logForDebugging(`[Sandbox Linux] denyRead glob "${globPattern}": ${candidate} does not resolve, skipping`);
+                (0,debug/* logForDebugging */.o)(`[Sandbox Linux] denyRead glob "${globPattern}": ${candidate} does not resolve, skipping`);
                 continue;
             }
             // A link whose target is there but cannot be looked at: kept under its
             // own spelling, where the denyRead loop's stand-in rule hides the
             // nearest directory above it that can be inspected.
-            debug_logForDebugging(`[Sandbox Linux] denyRead glob "${globPattern}": ${candidate} leads somewhere that cannot be inspected; denying what holds it`, { level: 'warn' });
+            (0,debug/* logForDebugging */.o)(`[Sandbox Linux] denyRead glob "${globPattern}": ${candidate} leads somewhere that cannot be inspected; denying what holds it`, { level: 'warn' });
             spelledLinks.push(candidate);
             continue;
         }
@@ -43218,14 +37222,14 @@ function* expandReadDenyGlobLinuxSteps(globPattern, reExposedPaths, unlistableDi
         // inspected — never the root itself.
         const standIn = locationOf(parentOf(candidate));
         if (standIn === '' || standIn === '/') {
-            debug_logForDebugging(`[Sandbox Linux] denyRead glob "${globPattern}": ${candidate} resolves to / and nothing but / holds it, skipping`, { level: 'warn' });
+            (0,debug/* logForDebugging */.o)(`[Sandbox Linux] denyRead glob "${globPattern}": ${candidate} resolves to / and nothing but / holds it, skipping`, { level: 'warn' });
             continue;
         }
-        debug_logForDebugging(`[Sandbox Linux] denyRead glob "${globPattern}": ${candidate} resolves to /; denying ${standIn}, which holds it, instead`, { level: 'warn' });
+        (0,debug/* logForDebugging */.o)(`[Sandbox Linux] denyRead glob "${globPattern}": ${candidate} resolves to /; denying ${standIn}, which holds it, instead`, { level: 'warn' });
         addLocation(standIn, candidate);
     }
     // Allow paths, which reach this backend as names whatever they hold.
-    const reExposed = new Set(reExposedPaths.flatMap(p => pathSpellings(normalizePathForSandbox(p, { literal: true }))));
+    const reExposed = new Set(reExposedPaths.flatMap(p => (0,sandbox_utils.pathSpellings)((0,sandbox_utils.normalizePathForSandbox)(p, { literal: true }))));
     const mounts = collapseReadDenyLocations({
         locations,
         reExposedPaths: reExposed,
@@ -43239,30 +37243,40 @@ function* expandReadDenyGlobLinuxSteps(globPattern, reExposedPaths, unlistableDi
             unlistableDirs?.add(location);
             continue;
         }
-        for (const ancestor of properAncestors(location)) {
+        for (const ancestor of (0,sandbox_utils.properAncestors)(location)) {
             if (mounts.has(ancestor)) {
                 unlistableDirs?.add(ancestor);
                 break;
             }
         }
     }
-    debug_logForDebugging(`[Sandbox Linux] Expanded denyRead glob "${globPattern}": ${walk.matches.length} matches -> ${mounts.size} mounts`);
+    (0,debug/* logForDebugging */.o)(`[Sandbox Linux] Expanded denyRead glob "${globPattern}": ${walk.matches.length} matches -> ${mounts.size} mounts`);
     for (const mount of mounts) {
         // A matched link decides what is hidden for the whole sandbox: a
         // `certs/*` entry pointing at a database directory mounts a tmpfs over
         // that directory, not over anything the pattern names.
-        if (walk.baseLocation !== '' && !isAtOrUnder(mount, walk.baseLocation)) {
-            debug_logForDebugging(`[Sandbox Linux] denyRead glob "${globPattern}" hides ${mount}, outside ${walk.baseLocation}: reached through ${namedBy.get(mount) === mount ? 'a symlinked directory' : namedBy.get(mount)}`, { level: 'warn' });
+        if (walk.baseLocation !== '' && !(0,sandbox_utils.isAtOrUnder)(mount, walk.baseLocation)) {
+            (0,debug/* logForDebugging */.o)(`[Sandbox Linux] denyRead glob "${globPattern}" hides ${mount}, outside ${walk.baseLocation}: reached through ${namedBy.get(mount) === mount ? 'a symlinked directory' : namedBy.get(mount)}`, { level: 'warn' });
         }
     }
     if (mounts.size > READ_DENY_GLOB_MOUNT_WARN_THRESHOLD) {
-        debug_logForDebugging(`[Sandbox Linux] denyRead glob "${globPattern}" still needs ${mounts.size} mounts after collapsing ` +
+        (0,debug/* logForDebugging */.o)(`[Sandbox Linux] denyRead glob "${globPattern}" still needs ${mounts.size} mounts after collapsing ` +
             `(threshold ${READ_DENY_GLOB_MOUNT_WARN_THRESHOLD}); each is a separate bwrap mount at sandbox start. ` +
             `Prefer denying the enclosing directories.`, { level: 'warn' });
     }
     return [...mounts, ...spelledLinks].sort();
 }
 //# sourceMappingURL=read-deny-glob.js.map
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/shell-quote.js
+var shell_quote = __webpack_require__(5803);
+// EXTERNAL MODULE: external "child_process"
+var external_child_process_ = __webpack_require__(5317);
+// EXTERNAL MODULE: external "path"
+var external_path_ = __webpack_require__(6928);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/java-proxy-agent.js
+var java_proxy_agent = __webpack_require__(1981);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/glob-pattern.js
+var glob_pattern = __webpack_require__(773);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/macos-sandbox-utils.js
 
 
@@ -43286,17 +37300,17 @@ function* expandReadDenyGlobLinuxSteps(globPattern, reExposedPaths, unlistableDi
  * class and every one of these denies would match nothing.
  */
 function macGetMandatoryDenyEntries(allowGitConfig = false) {
-    const cwd = normalizePathForSandbox(process.cwd(), { literal: true });
+    const cwd = (0,sandbox_utils.normalizePathForSandbox)(process.cwd(), { literal: true });
     const entries = [];
     const literal = (relativePath) => toLiteralPathEntry(external_path_.resolve(cwd, relativePath));
     const beneathCwd = (pattern) => anchoredGlobEntry(cwd, pattern);
     // Dangerous files - static paths in CWD + glob patterns for subtree
-    for (const fileName of DANGEROUS_FILES) {
+    for (const fileName of sandbox_utils.DANGEROUS_FILES) {
         entries.push(literal(fileName));
         entries.push(beneathCwd(`**/${fileName}`));
     }
     // Dangerous directories
-    for (const dirName of getDangerousDirectories()) {
+    for (const dirName of (0,sandbox_utils.getDangerousDirectories)()) {
         entries.push(literal(dirName));
         entries.push(beneathCwd(`**/${dirName}/**`));
     }
@@ -43316,7 +37330,7 @@ const sessionSuffix = `_${Math.random().toString(36).slice(2, 11)}_SBX`;
  * @param command - The command being executed (will be base64 encoded)
  */
 function generateLogTag(command) {
-    const encodedCommand = encodeSandboxedCommand(command);
+    const encodedCommand = (0,sandbox_utils.encodeSandboxedCommand)(command);
     return `CMD64_${encodedCommand}_END_${sessionSuffix}`;
 }
 /**
@@ -43345,11 +37359,11 @@ function anchorRegex(entry, compile) {
     if (entry.anchor === undefined)
         return compile(entry.path);
     const pattern = entry.path.slice(entry.anchor.length);
-    return `^${escapeRegexLiteral(entry.anchor)}${compile(pattern).slice(1)}`;
+    return `^${(0,glob_pattern/* escapeRegexLiteral */.uU)(entry.anchor)}${compile(pattern).slice(1)}`;
 }
 /** The regex for a glob entry: {@link globToRegex}, anchor respected. */
 function globRegex(entry) {
-    return anchorRegex(entry, globToRegex);
+    return anchorRegex(entry, glob_pattern/* globToRegex */.NM);
 }
 /**
  * The regex for a glob entry used in a DENY rule: {@link denyGlobRegex},
@@ -43362,7 +37376,7 @@ function globRegex(entry) {
  * does (a deny masks the whole subtree). Only ever widens a deny.
  */
 function denyGlobEntryRegex(entry) {
-    return anchorRegex(entry, denyGlobRegex);
+    return anchorRegex(entry, glob_pattern/* denyGlobRegex */.Ah);
 }
 /** {@link pathFilter} for deny rules: globs get {@link denyGlobEntryRegex}. */
 function denyPathFilter(entry) {
@@ -43412,11 +37426,11 @@ function anchoredGlobEntry(anchor, pattern) {
  * {@link alsoReadAs} gives the readings this one leaves out.
  */
 function toPathEntry(pathPattern) {
-    return containsGlobChars(pathPattern)
-        ? { glob: true, path: normalizePathForSandbox(pathPattern) }
+    return (0,sandbox_utils.containsGlobChars)(pathPattern)
+        ? { glob: true, path: (0,sandbox_utils.normalizePathForSandbox)(pathPattern) }
         : {
             glob: false,
-            path: normalizePathForSandbox(pathPattern, { literal: true }),
+            path: (0,sandbox_utils.normalizePathForSandbox)(pathPattern, { literal: true }),
         };
 }
 /**
@@ -43429,7 +37443,7 @@ function toPathEntry(pathPattern) {
  */
 function toLiteralPathEntry(literalPath) {
     return {
-        path: normalizePathForSandbox(literalPath, { literal: true }),
+        path: (0,sandbox_utils.normalizePathForSandbox)(literalPath, { literal: true }),
         glob: false,
     };
 }
@@ -43438,7 +37452,7 @@ function toLiteralPathEntry(literalPath) {
  * {@link literalReadings}.
  */
 function alsoReadAs(spellings, kind) {
-    return (spellings ?? []).flatMap(spelling => literalReadings(spelling, kind));
+    return (spellings ?? []).flatMap(spelling => (0,path_entries/* literalReadings */.Dv)(spelling, kind));
 }
 /** One of the caller's lists as entries, in every reading each has. */
 function callerEntries(kind, spellings, literalPaths) {
@@ -43453,8 +37467,8 @@ function denyGlobCovers(denyRegex, entry) {
     return denyRegex.test(entrySamplePath(entry));
 }
 /** Is `entry`'s region strictly inside the literal directory `dir`? */
-function macos_sandbox_utils_isStrictlyUnder(entry, dir) {
-    return isStrictlyUnder(entrySamplePath(entry), dir);
+function isStrictlyUnder(entry, dir) {
+    return (0,sandbox_utils.isStrictlyUnder)(entrySamplePath(entry), dir);
 }
 /**
  * A read entry under both spellings of its path: as written, and with the
@@ -43463,16 +37477,16 @@ function macos_sandbox_utils_isStrictlyUnder(entry, dir) {
  * it starts from is what is resolved. The root is never a second spelling.
  */
 function inBothSpellings(kind, entry) {
-    const resolved = (p) => pathSpellings(p)[1] ?? p;
+    const resolved = (p) => (0,sandbox_utils.pathSpellings)(p)[1] ?? p;
     const base = entryBaseDir(entry);
     const canonical = kind === 'deny' || entry.glob
         ? resolved(base)
-        : nameLocation(base, resolved);
+        : (0,sandbox_utils.nameLocation)(base, resolved);
     // Nor among the devices: a rule on a name blanked with a link to /dev/null
     // would be one on /dev/null for every command.
     if (canonical === base ||
         canonical === '/' ||
-        isAtOrUnder(canonical, '/dev')) {
+        (0,sandbox_utils.isAtOrUnder)(canonical, '/dev')) {
         return [entry];
     }
     return [
@@ -43553,11 +37567,11 @@ function lateReadDenyFilters(resolved) {
         if (!deny.glob) {
             if (isCredential) {
                 const carveOuts = resolved.ownAllows
-                    .filter(a => isAtOrUnder(a.path, deny.path))
+                    .filter(a => (0,sandbox_utils.isAtOrUnder)(a.path, deny.path))
                     .map(a => pathFilter(a));
                 filters.push(carveFilter(denyPathFilter(deny), carveOuts));
             }
-            else if (literalAllowDirs.some(a => macos_sandbox_utils_isStrictlyUnder(deny, a))) {
+            else if (literalAllowDirs.some(a => isStrictlyUnder(deny, a))) {
                 filters.push(denyPathFilter(deny));
             }
             continue;
@@ -43636,7 +37650,7 @@ function generateReadDenyUnlinkRules(resolved, logTag) {
         .filter((w) => w.glob)
         .map(w => new RegExp(globRegex(w)));
     const literalWriteRoots = writeRoots.filter(w => !w.glob).map(w => w.path);
-    const strictlyBelowWriteRoot = (p) => literalWriteRoots.some(w => macos_sandbox_utils_isStrictlyUnder({ path: p, glob: false }, w)) ||
+    const strictlyBelowWriteRoot = (p) => literalWriteRoots.some(w => isStrictlyUnder({ path: p, glob: false }, w)) ||
         writeRootRegexes.some(re => re.test(p));
     const filters = new Set();
     const protectDirs = (dirs, withWriteRoots) => {
@@ -43654,8 +37668,8 @@ function generateReadDenyUnlinkRules(resolved, logTag) {
             const baseDir = entryBaseDir(deny);
             const intersectsWriteRoot = writeRootRegexes.length > 0 ||
                 literalWriteRoots.some(w => baseDir === w ||
-                    macos_sandbox_utils_isStrictlyUnder({ path: baseDir, glob: false }, w) ||
-                    macos_sandbox_utils_isStrictlyUnder({ path: w, glob: false }, baseDir));
+                    isStrictlyUnder({ path: baseDir, glob: false }, w) ||
+                    isStrictlyUnder({ path: w, glob: false }, baseDir));
             if (!intersectsWriteRoot)
                 continue;
             const denyRegex = new RegExp(denyGlobEntryRegex(deny));
@@ -43671,7 +37685,7 @@ function generateReadDenyUnlinkRules(resolved, logTag) {
             if (!isCredential && !strictlyBelowWriteRoot(deny.path))
                 continue;
             const carveOuts = exceptions
-                .filter(e => macos_sandbox_utils_isStrictlyUnder(e, deny.path))
+                .filter(e => isStrictlyUnder(e, deny.path))
                 .map(e => pathFilter(e));
             filters.add(carveFilter(denyPathFilter(deny), carveOuts));
             protectDirs(getAncestorDirectories(deny.path), isCredential);
@@ -43773,7 +37787,7 @@ function groupLiteralDenyPaths(entries) {
         }
         for (const group of bySignature.values()) {
             const fixedLength = regexLength(groupRegexPrefix(group)) + regexLength(groupDenyTail(group));
-            group.names = group.names.filter(name => fixedLength + regexLength(escapeRegexLiteral(name)) <=
+            group.names = group.names.filter(name => fixedLength + regexLength((0,glob_pattern/* escapeRegexLiteral */.uU)(name)) <=
                 SBPL_STRING_MAX_BYTES);
             if (group.names.length < MIN_DENY_GROUP_SIZE)
                 continue;
@@ -43795,10 +37809,10 @@ function regexLength(fragment) {
     return Buffer.byteLength(escapePath(fragment)) - 2;
 }
 function groupRegexPrefix(group) {
-    return `^${escapeRegexLiteral(group.dir)}/(`;
+    return `^${(0,glob_pattern/* escapeRegexLiteral */.uU)(group.dir)}/(`;
 }
 function groupDenyTail(group) {
-    return `)/(${group.leaves.map(escapeRegexLiteral).join('|')})(/.*)?$`;
+    return `)/(${group.leaves.map(glob_pattern/* escapeRegexLiteral */.uU).join('|')})(/.*)?$`;
 }
 /**
  * Regex filters for a {@link LiteralDenyGroup}, chunked so no regex exceeds
@@ -43815,7 +37829,7 @@ function literalDenyGroupFilters(group) {
     const chunks = [];
     let chunk = [];
     let chunkLength = 0;
-    for (const name of group.names.map(escapeRegexLiteral)) {
+    for (const name of group.names.map(glob_pattern/* escapeRegexLiteral */.uU)) {
         const nameLength = regexLength(name) + (chunk.length === 0 ? 0 : 1);
         if (chunk.length > 0 &&
             fixedLength + chunkLength + nameLength > SBPL_STRING_MAX_BYTES) {
@@ -44237,7 +38251,7 @@ function generateSandboxProfile({ readConfig, libraryDenyEntries, writeConfig, h
             profile.push('(allow system-socket (socket-domain AF_UNIX))');
             // Allow specific Unix socket paths
             for (const socketPath of allowUnixSockets) {
-                const normalizedPath = normalizePathForSandbox(socketPath);
+                const normalizedPath = (0,sandbox_utils.normalizePathForSandbox)(socketPath);
                 profile.push(`(allow network-bind (local unix-socket (subpath ${escapePath(normalizedPath)})))`);
                 profile.push(`(allow network-outbound (remote unix-socket (subpath ${escapePath(normalizedPath)})))`);
             }
@@ -44319,7 +38333,7 @@ function wrapCommandWithSandboxMacOS(params) {
     // — and the existing (deny file-read* …) rule is emitted unchanged.
     const maskedDenyPaths = maskedFileBinds?.map(b => b.realPath) ?? [];
     if (maskedDenyPaths.length > 0) {
-        debug_logForDebugging('[Sandbox macOS] file mask degrades to deny on macOS until the ' +
+        (0,debug/* logForDebugging */.o)('[Sandbox macOS] file mask degrades to deny on macOS until the ' +
             'interposer lands');
     }
     // A masked file whose extract pattern stopped matching is denied the
@@ -44350,7 +38364,7 @@ function wrapCommandWithSandboxMacOS(params) {
     // Both correlation carriers (seatbelt log tag, proxy username) encode
     // the attribution key, which is the caller's commandId when the
     // executed string differs from the one violations are looked up by.
-    const attributionCommand = attributionKeyFor(command, commandId);
+    const attributionCommand = (0,sandbox_utils.attributionKeyFor)(command, commandId);
     const logTag = generateLogTag(attributionCommand);
     const profile = generateSandboxProfile({
         readConfig,
@@ -44370,7 +38384,7 @@ function wrapCommandWithSandboxMacOS(params) {
         logTag,
     });
     // Generate proxy environment variables using shared utility
-    const proxyEnvArgs = generateProxyEnvVars(httpProxyPort, socksProxyPort, caCertPath, proxyAuthToken, writeConfig === undefined, encodeSandboxedCommand(attributionCommand));
+    const proxyEnvArgs = (0,sandbox_utils.generateProxyEnvVars)(httpProxyPort, socksProxyPort, caCertPath, proxyAuthToken, writeConfig === undefined, (0,sandbox_utils.encodeSandboxedCommand)(attributionCommand));
     // JAVA_TOOL_OPTIONS carries two things for JVMs in the sandbox:
     //
     // - The proxy agent jar (see java-proxy-agent.ts): JVMs ignore the proxy
@@ -44393,7 +38407,7 @@ function wrapCommandWithSandboxMacOS(params) {
         (allowLocalBinding ||
             httpProxyPort !== undefined ||
             socksProxyPort !== undefined);
-    const javaToolOptions = buildJavaToolOptions({
+    const javaToolOptions = (0,java_proxy_agent/* buildJavaToolOptions */.lU)({
         agentJarPath: javaAgentJarPath,
         flags: loopbackReachable ? ['-Djava.net.preferIPv4Stack=true'] : [],
         unsetEnvVars,
@@ -44408,7 +38422,7 @@ function wrapCommandWithSandboxMacOS(params) {
     // overlaid) so an ambient GIT_CONFIG_COUNT is continued, not
     // clobbered.
     if (gitSafeDirectories && gitSafeDirectories.length > 0) {
-        const gitCfg = buildPosixGitSafeDirEnv({
+        const gitCfg = (0,sandbox_utils.buildPosixGitSafeDirEnv)({
             safeDirs: gitSafeDirectories,
             unsetEnvVars,
             setEnvVars,
@@ -44420,7 +38434,7 @@ function wrapCommandWithSandboxMacOS(params) {
     // Use the user's shell (zsh, bash, etc.) to ensure aliases/snapshots work
     // Resolve the full path to the shell binary
     const shellName = binShell || 'bash';
-    const shell = which_whichSync(shellName);
+    const shell = (0,which/* whichSync */.F)(shellName);
     if (!shell) {
         throw new Error(`Shell '${shellName}' not found in PATH`);
     }
@@ -44434,7 +38448,7 @@ function wrapCommandWithSandboxMacOS(params) {
     const setEnvArgs = Object.entries(setEnvVars ?? {}).map(([name, value]) => `${name}=${value}`);
     // Use `env` command to set environment variables - each VAR=value is a separate
     // argument that quote() escapes properly, avoiding shell quoting issues
-    const wrappedCommand = quote([
+    const wrappedCommand = (0,shell_quote/* quote */.h)([
         'env',
         ...unsetEnvArgs,
         ...setEnvArgs,
@@ -44446,7 +38460,7 @@ function wrapCommandWithSandboxMacOS(params) {
         '-c',
         command,
     ]);
-    debug_logForDebugging(`[Sandbox macOS] Applied restrictions - network: ${!!(httpProxyPort || socksProxyPort)}, read: ${hasReadRestrictions
+    (0,debug/* logForDebugging */.o)(`[Sandbox macOS] Applied restrictions - network: ${!!(httpProxyPort || socksProxyPort)}, read: ${hasReadRestrictions
         ? readConfig && 'allowAllExcept' in readConfig
             ? 'allowAllExcept'
             : 'denyAllExcept'
@@ -44501,7 +38515,7 @@ resolveCommandText) {
             encodedCommand = cmdMatch?.[1];
             if (encodedCommand) {
                 try {
-                    command = resolveCommandText(decodeSandboxedCommand(encodedCommand));
+                    command = resolveCommandText((0,sandbox_utils.decodeSandboxedCommand)(encodedCommand));
                 }
                 catch {
                     // Failed to decode, continue without command
@@ -44527,22 +38541,22 @@ resolveCommandText) {
         });
     });
     logProcess.stderr?.on('data', (data) => {
-        debug_logForDebugging(`[Sandbox Monitor] Log stream stderr: ${data.toString()}`);
+        (0,debug/* logForDebugging */.o)(`[Sandbox Monitor] Log stream stderr: ${data.toString()}`);
     });
     logProcess.on('error', (error) => {
-        debug_logForDebugging(`[Sandbox Monitor] Failed to start log stream: ${error.message}`);
+        (0,debug/* logForDebugging */.o)(`[Sandbox Monitor] Failed to start log stream: ${error.message}`);
     });
     logProcess.on('exit', (code) => {
-        debug_logForDebugging(`[Sandbox Monitor] Log stream exited with code: ${code}`);
+        (0,debug/* logForDebugging */.o)(`[Sandbox Monitor] Log stream exited with code: ${code}`);
     });
     return () => {
-        debug_logForDebugging('[Sandbox Monitor] Stopping log monitor');
+        (0,debug/* logForDebugging */.o)('[Sandbox Monitor] Stopping log monitor');
         logProcess.kill('SIGTERM');
     };
 }
 //# sourceMappingURL=macos-sandbox-utils.js.map
 // EXTERNAL MODULE: external "node:readline"
-var external_node_readline_ = __webpack_require__(80481);
+var external_node_readline_ = __webpack_require__(481);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/linux-violation-monitor.js
 
 
@@ -44589,7 +38603,7 @@ function startLinuxSandboxViolationMonitor(callback, opts) {
     };
     const handleEvent = (ev, encodedCommand) => {
         if (ev.observe_init_error) {
-            debug_logForDebugging(`[Sandbox Linux Monitor] observe filter not installed: ${ev.observe_init_error}`);
+            (0,debug/* logForDebugging */.o)(`[Sandbox Linux Monitor] observe filter not installed: ${ev.observe_init_error}`);
             return;
         }
         if (typeof ev.path !== 'string')
@@ -44611,7 +38625,7 @@ function startLinuxSandboxViolationMonitor(callback, opts) {
         let command;
         if (encodedCommand) {
             try {
-                command = resolveCommandText(decodeSandboxedCommand(encodedCommand));
+                command = resolveCommandText((0,sandbox_utils.decodeSandboxedCommand)(encodedCommand));
             }
             catch {
                 /* ignore */
@@ -44650,7 +38664,7 @@ function startLinuxSandboxViolationMonitor(callback, opts) {
             // than a carrier this process mints can hold attributes nothing: drop
             // it and keep the violation itself, unattributed.
             const attribution = ev.encodedCommand !== undefined &&
-                Buffer.byteLength(ev.encodedCommand) <= MAX_ENCODED_COMMAND_BYTES
+                Buffer.byteLength(ev.encodedCommand) <= sandbox_utils.MAX_ENCODED_COMMAND_BYTES
                 ? ev.encodedCommand
                 : undefined;
             // First line from each apply-seccomp instance is the encodedCommand
@@ -44665,7 +38679,7 @@ function startLinuxSandboxViolationMonitor(callback, opts) {
         conn.on('close', () => rl.close());
     });
     server.on('error', err => {
-        debug_logForDebugging(`[Sandbox Linux Monitor] listen failed: ${err.message} - violation monitoring disabled`, { level: 'warn' });
+        (0,debug/* logForDebugging */.o)(`[Sandbox Linux Monitor] listen failed: ${err.message} - violation monitoring disabled`, { level: 'warn' });
         observeSocketPath = undefined;
         resolveReady();
     });
@@ -44676,7 +38690,7 @@ function startLinuxSandboxViolationMonitor(callback, opts) {
         s.on('close', () => sockets.delete(s));
     });
     const stop = () => {
-        debug_logForDebugging('[Sandbox Linux Monitor] stopping');
+        (0,debug/* logForDebugging */.o)('[Sandbox Linux Monitor] stopping');
         for (const s of sockets)
             s.destroy();
         server.close();
@@ -44696,8 +38710,10 @@ function startLinuxSandboxViolationMonitor(callback, opts) {
     };
 }
 //# sourceMappingURL=linux-violation-monitor.js.map
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(1421);
 // EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __webpack_require__(78474);
+var external_node_events_ = __webpack_require__(8474);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/windows-sandbox-utils.js
 
 
@@ -45573,7 +39589,7 @@ async function verifyWindowsWfpEgress(opts = {}) {
             timeoutMs: 30000,
             srtWin: opts.srtWin,
         });
-        debug_logForDebugging(`[Sandbox Windows] wfp verify exit=${r.status}: ${r.stderr || r.stdout}`);
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] wfp verify exit=${r.status}: ${r.stderr || r.stdout}`);
         // Exit 18 comes with empty stdout: report the typed failure before
         // the output is parsed.
         const seclogon = seclogonDisabledFrom(r, 'wfp');
@@ -45586,7 +39602,7 @@ async function verifyWindowsWfpEgress(opts = {}) {
             allowLoopback: opts.allowLoopback,
         });
         for (const w of result.warnings) {
-            debug_logForDebugging(`[Sandbox Windows] ${w}`, { level: 'warn' });
+            (0,debug/* logForDebugging */.o)(`[Sandbox Windows] ${w}`, { level: 'warn' });
         }
         return result;
     }
@@ -45668,7 +39684,7 @@ async function windowsTrustCaAsync(caCertPath, opts = {}) {
     checkTrustCaResult(caCertPath, r);
 }
 function checkTrustCaResult(caCertPath, r) {
-    debug_logForDebugging(`[Sandbox Windows] user trust-ca exit=${r.status}: ${r.stderr || r.stdout}`);
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] user trust-ca exit=${r.status}: ${r.stderr || r.stdout}`);
     const seclogon = seclogonDisabledFrom(r, 'user');
     if (seclogon)
         throw seclogon;
@@ -45800,7 +39816,7 @@ async function ensurePersistentWindowsCa(opts = {}) {
                 external_node_fs_.rmSync(t, { force: true });
             }
         }
-        debug_logForDebugging(`[Sandbox Windows] persistent CA ` +
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] persistent CA ` +
             `${generated ? 'generated' : 'reused'} (thumb=${thumbprint}` +
             `${trusted && !generated ? ', trust reconciled' : ''})`);
         return {
@@ -45822,7 +39838,7 @@ async function ensurePersistentWindowsCa(opts = {}) {
             stored = JSON.parse(external_node_fs_.readFileSync(jsonPath, 'utf8'));
         }
         catch (err) {
-            debug_logForDebugging(`[Sandbox Windows] persistent CA ca.json unreadable ` +
+            (0,debug/* logForDebugging */.o)(`[Sandbox Windows] persistent CA ca.json unreadable ` +
                 `(${err.message})`, { level: 'warn' });
             return undefined;
         }
@@ -45830,7 +39846,7 @@ async function ensurePersistentWindowsCa(opts = {}) {
             return undefined;
         const v = validateCaPair(stored.certPem, stored.keyPem);
         if (!v.ok) {
-            debug_logForDebugging(`[Sandbox Windows] persistent CA invalid (${v.reason})`, {
+            (0,debug/* logForDebugging */.o)(`[Sandbox Windows] persistent CA invalid (${v.reason})`, {
                 level: 'warn',
             });
             return undefined;
@@ -45850,7 +39866,7 @@ async function ensurePersistentWindowsCa(opts = {}) {
             return await finish(on.certPem, on.keyPem, on.thumbprint, false);
         }
         if (on) {
-            debug_logForDebugging(`[Sandbox Windows] persistent CA expiring ` +
+            (0,debug/* logForDebugging */.o)(`[Sandbox Windows] persistent CA expiring ` +
                 `${on.notAfter.toISOString()}; regenerating`, { level: 'warn' });
         }
     }
@@ -46214,26 +40230,26 @@ function expandWindowsFsPaths(patterns, opts) {
     const out = new Set();
     for (const entry of patterns) {
         const marked = typeof entry !== 'string';
-        const raw = marked ? markedLiteralPath(entry) : entry;
-        const norm = normalizePathForSandbox(raw, marked ? { literal: true } : undefined);
-        if (marked && containsGlobCharsWin(norm)) {
-            debug_logForDebugging(`[Sandbox Windows] Skipping a literal path that no file can have: ${norm}`, { level: 'warn' });
+        const raw = marked ? (0,sandbox_utils.markedLiteralPath)(entry) : entry;
+        const norm = (0,sandbox_utils.normalizePathForSandbox)(raw, marked ? { literal: true } : undefined);
+        if (marked && (0,sandbox_utils.containsGlobCharsWin)(norm)) {
+            (0,debug/* logForDebugging */.o)(`[Sandbox Windows] Skipping a literal path that no file can have: ${norm}`, { level: 'warn' });
             continue;
         }
-        const isGlob = !marked && containsGlobCharsWin(norm);
+        const isGlob = !marked && (0,sandbox_utils.containsGlobCharsWin)(norm);
         // UNC literal: pass raw (no stat) — see {@link isUncPath}. A
         // UNC glob falls through to expandGlobPattern below.
-        if (isUncPath(norm) && !isGlob) {
+        if ((0,sandbox_utils.isUncPath)(norm) && !isGlob) {
             out.add(norm);
             continue;
         }
         const candidates = isGlob
             ? [
-                ...expandGlobPattern(norm, { caseInsensitive: true }),
-                ...literalReadings(raw, opts?.mode === 'deny' ? 'deny' : 'allow', {
-                    isPattern: containsGlobCharsWin,
+                ...(0,sandbox_utils.expandGlobPattern)(norm, { caseInsensitive: true }),
+                ...(0,path_entries/* literalReadings */.Dv)(raw, opts?.mode === 'deny' ? 'deny' : 'allow', {
+                    isPattern: sandbox_utils.containsGlobCharsWin,
                 }).flatMap(reading => reading.glob
-                    ? expandGlobPattern(reading.path, {
+                    ? (0,sandbox_utils.expandGlobPattern)(reading.path, {
                         caseInsensitive: true,
                         anchor: reading.anchor,
                     })
@@ -46262,7 +40278,7 @@ function expandWindowsFsPaths(patterns, opts) {
  * `\\\\?\\GLOBALROOT\\…`).
  */
 function isUnprobedWindowsPath(p) {
-    return isUncPath(p) || /^[\\/]{2}[?.][\\/](?![a-z]:)/i.test(p);
+    return (0,sandbox_utils.isUncPath)(p) || /^[\\/]{2}[?.][\\/](?![a-z]:)/i.test(p);
 }
 /** "Does not exist" as opposed to "could not look". */
 function isAbsentError(e) {
@@ -46298,8 +40314,8 @@ function windowsPathKey(p) {
 }
 /** {@link windowsPathKey} from a look at the path already taken. */
 function windowsPathKeyOf(p, resolved) {
-    return normalizeCaseForComparison(external_node_path_.win32
-        .normalize(stripExtendedPathPrefix(resolved.state === 'resolved' ? resolved.path : p))
+    return (0,sandbox_utils.normalizeCaseForComparison)(external_node_path_.win32
+        .normalize((0,sandbox_utils.stripExtendedPathPrefix)(resolved.state === 'resolved' ? resolved.path : p))
         .replace(/\\/g, '/')
         .replace(/\/+$/, ''));
 }
@@ -46310,7 +40326,7 @@ function coveringWindowsPath(dirs) {
         if (keys.length === 0)
             return undefined;
         const key = windowsPathKey(p);
-        const covering = keys.findIndex(dir => isAtOrUnder(key, dir));
+        const covering = keys.findIndex(dir => (0,sandbox_utils.isAtOrUnder)(key, dir));
         return covering < 0 ? undefined : dirs[covering];
     };
 }
@@ -46327,9 +40343,9 @@ function windowsGrantsBeneathDenies(grants, denies) {
     // Per deny, the topmost grants strictly beneath THAT deny.
     const out = new Map();
     for (const d of denyKeys) {
-        const beneath = keyed.filter(g => g.key !== d && isAtOrUnder(g.key, d));
+        const beneath = keyed.filter(g => g.key !== d && (0,sandbox_utils.isAtOrUnder)(g.key, d));
         for (const g of beneath) {
-            const covered = beneath.some(other => other.key !== g.key && isAtOrUnder(g.key, other.key));
+            const covered = beneath.some(other => other.key !== g.key && (0,sandbox_utils.isAtOrUnder)(g.key, other.key));
             if (!covered && !out.has(g.key))
                 out.set(g.key, g.path);
         }
@@ -46372,7 +40388,7 @@ function rankWindowsFsAccess(lists) {
         }
         if (credentialDeny === undefined)
             grantRead.add(p);
-        debug_logForDebugging(`[Sandbox Windows] ${list} ${p} is at or beneath ` +
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] ${list} ${p} is at or beneath ` +
             (credentialDeny !== undefined
                 ? `the credential file entry ${credentialDeny}: not granted`
                 : `denyWrite ${writeDeny}: granted read only`), { level: 'warn' });
@@ -46557,7 +40573,7 @@ function restoreWindowsAcl(opts) {
             '--json',
         ], { timeoutMs: 60000, srtWin: opts.srtWin });
         if (!r.ok) {
-            debug_logForDebugging(`[Sandbox Windows] acl restore exited non-zero (per-path ` +
+            (0,debug/* logForDebugging */.o)(`[Sandbox Windows] acl restore exited non-zero (per-path ` +
                 `outcomes preserved): ${r.stderr}`, { level: 'error' });
         }
         // Pre- same-user-removal builds emit `{paths, parents}`; post-
@@ -46568,7 +40584,7 @@ function restoreWindowsAcl(opts) {
             : [...(r.json.paths ?? []), ...(r.json.parents ?? [])];
     }
     catch (e) {
-        debug_logForDebugging(`[Sandbox Windows] acl restore: ${e.message}`, {
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] acl restore: ${e.message}`, {
             level: 'error',
         });
         return undefined;
@@ -46633,7 +40649,7 @@ async function grantWindowsAclPersistent(opts) {
     ], 
     // A root's first grant walks its whole tree.
     { timeoutMs: 600000, stdin, srtWin: opts.srtWin });
-    debug_logForDebugging(`[Sandbox Windows] acl grant --persistent exit=${r.status}: ` +
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] acl grant --persistent exit=${r.status}: ` +
         `${r.stderr || r.stdout}`);
     if (r.status !== 0) {
         throw new WindowsSandboxError('acl_grant_failed', `srt-win acl grant --persistent exited ${r.status} ` +
@@ -46659,13 +40675,13 @@ function revokeWindowsAclChecked(opts) {
             '--json',
         ], { timeoutMs: 60000, srtWin: opts.srtWin });
         if (!r.ok) {
-            debug_logForDebugging(`[Sandbox Windows] acl revoke exited non-zero: ${r.stderr}`, { level: 'error' });
+            (0,debug/* logForDebugging */.o)(`[Sandbox Windows] acl revoke exited non-zero: ${r.stderr}`, { level: 'error' });
         }
         result = windowsAclRevokeResult(r.ok, r.json, r.stderr);
     }
     catch (e) {
         const detail = e.message;
-        debug_logForDebugging(`[Sandbox Windows] acl revoke: ${detail}`, {
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] acl revoke: ${detail}`, {
             level: 'error',
         });
         result = { complete: false, outcomes: undefined, pending: [], detail };
@@ -46982,7 +40998,7 @@ function profileGrantArgs(opts) {
     return args;
 }
 function profileGrantResult(args, r) {
-    debug_logForDebugging(`[Sandbox Windows] profile grant exit=${r.status}: ${r.stderr.slice(-2000)}`);
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] profile grant exit=${r.status}: ${r.stderr.slice(-2000)}`);
     if (r.status !== 0) {
         throw new WindowsSandboxError('profile_grant_failed', `srt-win profile grant exited ${r.status}: ` +
             `${r.stderr.slice(-2000) || r.stdout}`, 'profile');
@@ -47095,7 +41111,7 @@ function profileForgetResult(r) {
 }
 /** `p` for a comparison of profile paths: no `\\?\` prefix, `/`, lower case, no separator at the end. */
 function profilePathKey(p) {
-    return stripExtendedPathPrefix(p)
+    return (0,sandbox_utils.stripExtendedPathPrefix)(p)
         .replace(/\\/g, '/')
         .replace(/\/+$/, '')
         .toLowerCase();
@@ -47137,7 +41153,7 @@ function exclusionMatchedBeneath(dir, rest, top = true) {
     }
     let unexamined;
     for (const e of entries) {
-        if (!exclusionComponentMatches(rest[0], normalizeCaseForComparison(e.name))) {
+        if (!exclusionComponentMatches(rest[0], (0,sandbox_utils.normalizeCaseForComparison)(e.name))) {
             continue;
         }
         const found = exclusionMatchedBeneath(external_node_path_.join(dir, e.name), rest.slice(1), false);
@@ -47160,7 +41176,7 @@ function windowsProfileExclusionConflicts(paths, grant, opts = {}) {
     const rulesOf = (list, kind) => list.map(e => ({
         exclusion: e,
         kind,
-        parts: normalizeCaseForComparison(profilePathKey(e)).split('/'),
+        parts: (0,sandbox_utils.normalizeCaseForComparison)(profilePathKey(e)).split('/'),
     }));
     // The ungranted-only directory itself is looked for first, so it is
     // reported as what it is and not as "above" something inside it.
@@ -47300,7 +41316,7 @@ function wrapCommandWithSandboxWindows(p) {
     // trust comes from the registry write `srt-win user trust-ca`
     // did at install time; the env-var layer here covers the
     // OpenSSL-backed tools.
-    const generated = envListToObject(generateProxyEnvVars(p.httpProxyPort, p.socksProxyPort, p.caCertPath?.replace(/\\/g, '/'), p.proxyAuthToken, undefined, encodeSandboxedCommand(attributionKeyFor(p.command, p.commandId))));
+    const generated = envListToObject((0,sandbox_utils.generateProxyEnvVars)(p.httpProxyPort, p.socksProxyPort, p.caCertPath?.replace(/\\/g, '/'), p.proxyAuthToken, undefined, (0,sandbox_utils.encodeSandboxedCommand)((0,sandbox_utils.attributionKeyFor)(p.command, p.commandId))));
     // TMPDIR is a POSIX path meant for the macOS/Linux FS sandbox — it
     // serves no purpose on Windows and breaks msys2 tools (mktemp etc.).
     delete generated.TMPDIR;
@@ -47324,7 +41340,7 @@ function wrapCommandWithSandboxWindows(p) {
     // GIT_CONFIG_* set — safe.directory (dubious-ownership) + the
     // schannel CA knobs. Composed against setEnvVars so a caller
     // that already emits GIT_CONFIG_COUNT keeps its entries.
-    const gitCfg = buildGitConfigEnv({
+    const gitCfg = (0,sandbox_utils.buildGitConfigEnv)({
         safeDirs: [
             p.cwd ?? process.cwd(),
             ...(p.allowWrite ?? []),
@@ -47552,7 +41568,7 @@ function interpretDependencyProbes(install, user, getWfp) {
         errors.push(seclogonDisabledMessage(us.seclogon));
     }
     else if (us.seclogon === 'cannot-read') {
-        debug_logForDebugging(`[Sandbox Windows] Secondary Logon (seclogon) state cannot-read; ` +
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] Secondary Logon (seclogon) state cannot-read; ` +
             `a launch will show whether it is usable`);
     }
     // 3. WFP filters installed under the sublayer. BFE enumeration is
@@ -47566,7 +41582,7 @@ function interpretDependencyProbes(install, user, getWfp) {
     }
     const ws = wfp.value;
     if (ws.state === 'cannot-read') {
-        debug_logForDebugging(`[Sandbox Windows] wfp status cannot-read (non-elevated): ${ws.hint}`);
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] wfp status cannot-read (non-elevated): ${ws.hint}`);
     }
     else if (ws.state === 'loopback-mismatch') {
         // The filters in place are not the ones the install recorded.
@@ -47587,7 +41603,7 @@ function interpretDependencyProbes(install, user, getWfp) {
         }
     }
     else if (ws.portRange) {
-        debug_logForDebugging(`[Sandbox Windows] WFP installed: ${ws.filters} filters, ` +
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] WFP installed: ${ws.filters} filters, ` +
             `proxy port range ${ws.portRange[0]}-${ws.portRange[1]}, ` +
             `loopback ${mode(ws.allowLoopback)}`);
     }
@@ -47639,7 +41655,7 @@ function checkWindowsDependencies(opts = {}) {
     catch (e) {
         return { errors: [e.message], warnings: [] };
     }
-    debug_logForDebugging(`[Sandbox Windows] using srt-win at ${srtWin.exe}`);
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] using srt-win at ${srtWin.exe}`);
     return interpretDependencyProbes(opts, settle(() => getWindowsSandboxUserStatus({ srtWin })), 
     // Lazy: spawned only if user-status succeeded (short-circuit).
     () => settle(() => getWindowsWfpStatus({ sublayerGuid: opts.sublayerGuid, srtWin })));
@@ -47657,7 +41673,7 @@ async function checkWindowsDependenciesAsync(opts = {}) {
     catch (e) {
         return { errors: [e.message], warnings: [] };
     }
-    debug_logForDebugging(`[Sandbox Windows] using srt-win at ${srtWin.exe}`);
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] using srt-win at ${srtWin.exe}`);
     const [user, wfp] = await Promise.allSettled([
         getWindowsSandboxUserStatusAsync({ srtWin }),
         getWindowsWfpStatusAsync({ sublayerGuid: opts.sublayerGuid, srtWin }),
@@ -47666,7 +41682,7 @@ async function checkWindowsDependenciesAsync(opts = {}) {
 }
 //# sourceMappingURL=windows-sandbox-utils.js.map
 // EXTERNAL MODULE: external "node:module"
-var external_node_module_ = __webpack_require__(98995);
+var external_node_module_ = __webpack_require__(8995);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/mxc-sandbox-utils.js
 /**
  * MXC BaseContainer backend for Windows, chosen by the caller with
@@ -47765,7 +41781,7 @@ async function loadMxcSdk() {
         // A variable specifier keeps bundlers and tsc from resolving an
         // optional dependency that is usually absent.
         const specifier = MXC_V1;
-        mod = await __webpack_require__(94002)(specifier);
+        mod = await __webpack_require__(4002)(specifier);
     }
     catch (e) {
         throw new WindowsSandboxError('backend_unsupported', `windows.backend is 'mxc' but ${MXC_SDK_MISSING}: ${e.message}`);
@@ -47850,7 +41866,7 @@ function assertMxcCanEnforce(sdk, request) {
         throw new WindowsSandboxError('backend_unsupported', `windows.backend is 'mxc' but ${reasons.join('; ')}`);
     }
     for (const warning of probe.warnings) {
-        debug_logForDebugging(`[Sandbox Windows] mxc probe: ${warning}`);
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] mxc probe: ${warning}`);
     }
     return probe;
 }
@@ -47871,7 +41887,7 @@ function verifyMxcBackend(sdk, request) {
  */
 async function spawnMxcRequest(sdk, request) {
     assertMxcCanEnforce(sdk, request);
-    debug_logForDebugging(`[Sandbox Windows] mxc spawn: ${request.filesystem.readwritePaths.length} write, ` +
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] mxc spawn: ${request.filesystem.readwritePaths.length} write, ` +
         `${request.filesystem.deniedPaths.length} denied paths`);
     return sdk.spawn(request);
 }
@@ -47940,9 +41956,9 @@ function buildMxcRequest(p) {
     const hasProxy = p.httpProxyPort !== undefined;
     // The proxy username carries the command's attribution key, as on
     // srt-win, so per-command network lists and violations reach it.
-    const encodedCommand = encodeSandboxedCommand(attributionKeyFor(p.command, p.commandId));
-    const proxyUser = proxyUsernameFor(encodedCommand);
-    const proxyEnv = generateProxyEnvVars(p.httpProxyPort, p.socksProxyPort, undefined, p.proxyAuthToken, undefined, encodedCommand);
+    const encodedCommand = (0,sandbox_utils.encodeSandboxedCommand)((0,sandbox_utils.attributionKeyFor)(p.command, p.commandId));
+    const proxyUser = (0,sandbox_utils.proxyUsernameFor)(encodedCommand);
+    const proxyEnv = (0,sandbox_utils.generateProxyEnvVars)(p.httpProxyPort, p.socksProxyPort, undefined, p.proxyAuthToken, undefined, encodedCommand);
     const readwritePaths = [
         ...(p.allowWrite ?? []),
         ...(temp !== undefined ? [temp] : []),
@@ -48067,7 +42083,7 @@ function buildChildEnv(p, proxyEnv) {
     const envList = proxyEnv.filter(e => !e.startsWith('TMPDIR=') &&
         !e.startsWith('NO_PROXY=') &&
         !e.startsWith('no_proxy='));
-    const gitCfg = buildGitConfigEnv({
+    const gitCfg = (0,sandbox_utils.buildGitConfigEnv)({
         safeDirs: [
             p.cwd ?? process.cwd(),
             ...(p.allowWrite ?? []),
@@ -48113,14 +42129,16 @@ function ownInstallWarning(allowedWritePaths, moduleFile = (0,external_node_url_
     }
     if (!root.split(external_node_path_.sep).includes('node_modules'))
         return undefined;
-    const writable = allowedWritePaths.flatMap(allowed => pathSpellings(normalizePathForSandbox(allowed)));
-    const covered = pathSpellings(root).some(form => writable.some(allowed => isAtOrUnder(form, allowed)));
+    const writable = allowedWritePaths.flatMap(allowed => (0,sandbox_utils.pathSpellings)((0,sandbox_utils.normalizePathForSandbox)(allowed)));
+    const covered = (0,sandbox_utils.pathSpellings)(root).some(form => writable.some(allowed => (0,sandbox_utils.isAtOrUnder)(form, allowed)));
     return covered
         ? `sandbox-runtime is installed in ${root}, where a sandboxed command ` +
             `can write it - install it outside the allowed write paths`
         : undefined;
 }
 //# sourceMappingURL=own-files.js.map
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/generate-seccomp-filter.js
+var generate_seccomp_filter = __webpack_require__(4011);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-manager.js
 
 
@@ -48388,7 +42406,7 @@ function registerCleanup() {
         return;
     }
     const cleanupHandler = () => sandbox_manager_reset().catch(e => {
-        debug_logForDebugging(`Cleanup failed in registerCleanup ${e}`, {
+        (0,debug/* logForDebugging */.o)(`Cleanup failed in registerCleanup ${e}`, {
             level: 'error',
         });
     });
@@ -48430,7 +42448,7 @@ const WINDOWS_ACL_RELEASE_OK = new Set([
 function logWindowsAclOutcomes(kind, outcomes) {
     for (const e of outcomes ?? []) {
         if (!WINDOWS_ACL_RELEASE_OK.has(e.status)) {
-            debug_logForDebugging(`[Sandbox Windows] ${kind}: '${e.path}' ${e.status} — ` +
+            (0,debug/* logForDebugging */.o)(`[Sandbox Windows] ${kind}: '${e.path}' ${e.status} — ` +
                 `ACE may be left in place; resolve and run ` +
                 `\`srt-win acl recover\` to clear`, { level: 'warn' });
         }
@@ -48446,7 +42464,7 @@ function windowsAclRestoreAllowed(revoke) {
     if (revoke.complete)
         return true;
     const paths = revoke.pending;
-    debug_logForDebugging(`[Sandbox Windows] grant revoke did not complete` +
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] grant revoke did not complete` +
         ` — NOT running the deny restore; deny ACEs stay in place ` +
         `while a grant may still be on disk. Grants possibly left in ` +
         `place: ${paths.length > 0 ? paths.map(p => `'${p}'`).join(', ') : '(none reported)'}` +
@@ -48474,7 +42492,7 @@ const MAX_COMMAND_TEXTS = 1024;
 const commandTextsByKey = new Map();
 /** Exported for testing. */
 function registerCommandText(command, options) {
-    const key = decodeSandboxedCommand(encodeSandboxedCommand(attributionKeyFor(command, options?.commandId)));
+    const key = (0,sandbox_utils.decodeSandboxedCommand)((0,sandbox_utils.encodeSandboxedCommand)((0,sandbox_utils.attributionKeyFor)(command, options?.commandId)));
     const text = options?.commandText ?? command;
     commandTextsByKey.delete(key);
     commandTextsByKey.set(key, text);
@@ -48515,7 +42533,7 @@ function registerCommandNetworkLists(commandId, lists) {
     // The floor is measured on the key the map holds, not on the raw id, and
     // less U+FFFD: every unpaired surrogate becomes one, so it carries nothing.
     const key = typeof commandId === 'string'
-        ? decodeSandboxedCommand(encodeSandboxedCommand(commandId))
+        ? (0,sandbox_utils.decodeSandboxedCommand)((0,sandbox_utils.encodeSandboxedCommand)(commandId))
         : '';
     // The id is not echoed in either message: it is what stands between a
     // sandboxed process and this list, and error text ends up in logs.
@@ -48543,14 +42561,14 @@ function registerCommandNetworkLists(commandId, lists) {
     { allowedDomains: [...allowedDomains] });
     // An external HTTP proxy is handed no username, so no connection names an id.
     if (config?.network.httpProxyPort !== undefined) {
-        debug_logForDebugging('registerCommandNetworkLists: network.httpProxyPort is set (an ' +
+        (0,debug/* logForDebugging */.o)('registerCommandNetworkLists: network.httpProxyPort is set (an ' +
             'external proxy), so this list will never apply', { level: 'warn' });
     }
 }
 function unregisterCommandNetworkLists(commandId) {
     if (typeof commandId !== 'string')
         return;
-    commandNetworkListsByKey.delete(decodeSandboxedCommand(encodeSandboxedCommand(commandId)));
+    commandNetworkListsByKey.delete((0,sandbox_utils.decodeSandboxedCommand)((0,sandbox_utils.encodeSandboxedCommand)(commandId)));
 }
 /**
  * Record a proxy-side denial in the violation store so the model sees a
@@ -48563,7 +42581,7 @@ function unregisterCommandNetworkLists(commandId) {
  */
 function recordProxyViolation(line, encodedCommand) {
     const command = encodedCommand
-        ? resolveCommandText(decodeSandboxedCommand(encodedCommand))
+        ? resolveCommandText((0,sandbox_utils.decodeSandboxedCommand)(encodedCommand))
         : undefined;
     // Same suppression the seatbelt / seccomp monitors apply, so a
     // configured ignoreViolations pattern silences the event no matter
@@ -48637,7 +42655,7 @@ async function filterNetworkRequest(port, host, sandboxAskCallback, encodedComma
         return false;
     };
     if (!config) {
-        debug_logForDebugging('No config available, denying network request');
+        (0,debug/* logForDebugging */.o)('No config available, denying network request');
         return denied('sandbox policy unavailable');
     }
     // Reject hosts containing control characters before pattern matching.
@@ -48647,7 +42665,7 @@ async function filterNetworkRequest(port, host, sandboxAskCallback, encodedComma
     // main exposure (DOMAINNAME is unvalidated bytes); HTTP is protected by
     // llhttp/URL parsing, but we check here for defence in depth.
     if (!isValidHost(host)) {
-        debug_logForDebugging(`Denying malformed host: ${JSON.stringify(host)}:${port}`, {
+        (0,debug/* logForDebugging */.o)(`Denying malformed host: ${JSON.stringify(host)}:${port}`, {
             level: 'error',
         });
         return denied('malformed host');
@@ -48659,7 +42677,7 @@ async function filterNetworkRequest(port, host, sandboxAskCallback, encodedComma
     // Check denied domains first
     for (const deniedDomain of config.network.deniedDomains) {
         if (matchesDomainPatternWithPort(canonicalHost, port, deniedDomain)) {
-            debug_logForDebugging(`Denied by config rule: ${host}:${port}`);
+            (0,debug/* logForDebugging */.o)(`Denied by config rule: ${host}:${port}`);
             // The matched entry's own reason when the caller supplied one, so the
             // model reads why this destination is off-limits (and the sanctioned
             // alternative) instead of a generic deny; keyed by the exact entry.
@@ -48669,14 +42687,14 @@ async function filterNetworkRequest(port, host, sandboxAskCallback, encodedComma
     // Check allowed domains
     for (const allowedDomain of config.network.allowedDomains) {
         if (matchesDomainPatternWithPort(canonicalHost, port, allowedDomain)) {
-            debug_logForDebugging(`Allowed by config rule: ${host}:${port}`);
+            (0,debug/* logForDebugging */.o)(`Allowed by config rule: ${host}:${port}`);
             return true;
         }
     }
     // strictAllowlist makes the configured allowlist deterministic enforcement:
     // neither a per-command allow list nor the callback below can widen it.
     if (config.network.strictAllowlist) {
-        debug_logForDebugging(`No matching config rule, denying: ${host}:${port}`);
+        (0,debug/* logForDebugging */.o)(`No matching config rule, denying: ${host}:${port}`);
         return denied('host is not on the allow list');
     }
     // The allow list registered for the invocation the proxy username names.
@@ -48684,37 +42702,37 @@ async function filterNetworkRequest(port, host, sandboxAskCallback, encodedComma
     // one command and never a configured deniedDomains entry. The username is
     // presented by the sandboxed client: see registerCommandNetworkLists.
     const perCommand = encodedCommand
-        ? commandNetworkListsByKey.get(decodeSandboxedCommand(encodedCommand))
+        ? commandNetworkListsByKey.get((0,sandbox_utils.decodeSandboxedCommand)(encodedCommand))
         : undefined;
     for (const allowedDomain of perCommand?.allowedDomains ?? []) {
         if (matchesDomainPatternWithPort(canonicalHost, port, allowedDomain)) {
-            debug_logForDebugging(`Allowed by per-command rule: ${host}:${port}`);
+            (0,debug/* logForDebugging */.o)(`Allowed by per-command rule: ${host}:${port}`);
             return true;
         }
     }
     if (!sandboxAskCallback) {
-        debug_logForDebugging(`No matching rule, denying: ${host}:${port}`);
+        (0,debug/* logForDebugging */.o)(`No matching rule, denying: ${host}:${port}`);
         return denied('host is not on the allow list');
     }
-    debug_logForDebugging(`No matching rule, asking user: ${host}:${port}`);
+    (0,debug/* logForDebugging */.o)(`No matching rule, asking user: ${host}:${port}`);
     try {
         // Held as unknown: a JavaScript caller is not bound by the declared type.
         const answer = await sandboxAskCallback({ host, port });
         // Only `true` allows: an object is how a callback denies with a reason,
         // and a truthiness test here would read every such denial as an allow.
         if (answer === true) {
-            debug_logForDebugging(`User allowed: ${host}:${port}`);
+            (0,debug/* logForDebugging */.o)(`User allowed: ${host}:${port}`);
             return true;
         }
         if (!isDeclaredDenial(answer)) {
-            debug_logForDebugging(`Ask callback answered neither a boolean nor { allow: false, reason }; treating it as a denial: ${host}:${port}`, { level: 'warn' });
+            (0,debug/* logForDebugging */.o)(`Ask callback answered neither a boolean nor { allow: false, reason }; treating it as a denial: ${host}:${port}`, { level: 'warn' });
         }
-        debug_logForDebugging(`User denied: ${host}:${port}`);
+        (0,debug/* logForDebugging */.o)(`User denied: ${host}:${port}`);
         // The callback's own reason, when it gave one, says what to do instead.
         return denied(denialReasonOf(answer) ?? 'user denied');
     }
     catch (error) {
-        debug_logForDebugging(`Error in permission callback: ${error}`, {
+        (0,debug/* logForDebugging */.o)(`Error in permission callback: ${error}`, {
             level: 'error',
         });
         return denied('permission prompt failed');
@@ -48785,7 +42803,7 @@ function getMitmSocketPath(host) {
     const canonicalHost = canonicalizeHost(host) ?? host;
     for (const pattern of domains) {
         if (matchesDomainPattern(canonicalHost, pattern)) {
-            debug_logForDebugging(`Host ${host} matches MITM pattern ${pattern}`);
+            (0,debug/* logForDebugging */.o)(`Host ${host} matches MITM pattern ${pattern}`);
             return socketPath;
         }
     }
@@ -48810,7 +42828,7 @@ function shouldTerminateTLSForHost(host) {
     for (const pattern of excludeDomains) {
         if (!matchesDomainPattern(canonicalHost, pattern))
             continue;
-        debug_logForDebugging(`Host ${host} matches tlsTerminate.excludeDomains pattern ${pattern}; skipping TLS termination`);
+        (0,debug/* logForDebugging */.o)(`Host ${host} matches tlsTerminate.excludeDomains pattern ${pattern}; skipping TLS termination`);
         // Masked-credential substitution only happens on the terminated path,
         // so a credential whose injectHosts cover this host can never be
         // injected here — the upstream gets the placeholder. Config validation
@@ -48819,7 +42837,7 @@ function shouldTerminateTLSForHost(host) {
         // actually bite.
         const masked = sentinelRegistry.namesInjectableAt(canonicalHost, matchesDomainPattern);
         if (masked.length > 0) {
-            debug_logForDebugging(`tlsTerminate.excludeDomains: masked credential(s) ${masked.join(', ')} ` +
+            (0,debug/* logForDebugging */.o)(`tlsTerminate.excludeDomains: masked credential(s) ${masked.join(', ')} ` +
                 `are configured for injection at ${host}, but its connections are ` +
                 `not terminated, so the upstream will receive the placeholder`, { level: 'error' });
         }
@@ -48916,7 +42934,7 @@ async function startMuxProxyServer(sandboxAskCallback, portRange) {
         throw new Error('Failed to get mux proxy server port');
     }
     mux.unref();
-    debug_logForDebugging(`Mux proxy (HTTP+SOCKS) listening on localhost:${muxPort}`);
+    (0,debug/* logForDebugging */.o)(`Mux proxy (HTTP+SOCKS) listening on localhost:${muxPort}`);
     return muxPort;
 }
 // ============================================================================
@@ -48997,7 +43015,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
     // start our own listeners (which will later shadow those vars in the child).
     parentProxy = resolveParentProxy(runtimeConfig.network.parentProxy);
     if (parentProxy) {
-        debug_logForDebugging(`Parent proxy configured: http=${redactUrl(parentProxy.httpUrl)} ` +
+        (0,debug/* logForDebugging */.o)(`Parent proxy configured: http=${redactUrl(parentProxy.httpUrl)} ` +
             `https=${redactUrl(parentProxy.httpsUrl)}`);
     }
     resolvedAddressGuard = createResolvedAddressGuard(runtimeConfig.network);
@@ -49009,7 +43027,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
     // An mxc session it cannot run is refused before any CA, proxy or
     // sandbox is set up; what to try next is the caller's decision.
     let mxcSdk;
-    if (getPlatform() === 'windows' && runtimeConfig.windows?.backend === 'mxc') {
+    if ((0,utils_platform/* getPlatform */.u)() === 'windows' && runtimeConfig.windows?.backend === 'mxc') {
         if (runtimeConfig.network.tlsTerminate) {
             throw new WindowsSandboxError('backend_unsupported', 'network.tlsTerminate is not supported on the mxc backend');
         }
@@ -49027,7 +43045,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
     // trusted in the sandbox user's Root store, then loaded here.
     // Explicit paths (or non-Windows) go straight to createMitmCA.
     const tlsTerminate = runtimeConfig.network.tlsTerminate;
-    const useWindowsPersistentCa = getPlatform() === 'windows' &&
+    const useWindowsPersistentCa = (0,utils_platform/* getPlatform */.u)() === 'windows' &&
         tlsTerminate !== undefined &&
         !tlsTerminate.caCertPath &&
         !tlsTerminate.caKeyPath;
@@ -49052,11 +43070,11 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
         throw new Error(`Sandbox dependencies not available: ${deps.errors.join(', ')}`);
     }
     // Start log monitor for macOS if enabled
-    if (enableLogMonitor && getPlatform() === 'macos') {
+    if (enableLogMonitor && (0,utils_platform/* getPlatform */.u)() === 'macos') {
         logMonitorShutdown = startMacOSSandboxLogMonitor(sandboxViolationStore.addViolation.bind(sandboxViolationStore), config.ignoreViolations, resolveCommandText);
-        debug_logForDebugging('Started macOS sandbox log monitor');
+        (0,debug/* logForDebugging */.o)('Started macOS sandbox log monitor');
     }
-    if (enableLogMonitor && getPlatform() === 'linux') {
+    if (enableLogMonitor && (0,utils_platform/* getPlatform */.u)() === 'linux') {
         // The monitor compares paths the kernel reported, so its lists are
         // expanded the way the wrapper expands them (getFsWriteConfig folds in
         // the default write paths and drops the patterns, so only names are left;
@@ -49079,18 +43097,18 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
             // out because it is read-denied sits under that deny's writable
             // tmpfs, so a write there is permitted and is not a violation.
             allowWritePaths: [
-                ...writeRootsOf(monitoredWrites),
-                ...(config.filesystem.disabled ? [] : getDefaultWritePaths()),
-            ].map(p => normalizePathForSandbox(p, { literal: true })),
+                ...(0,path_entries/* writeRootsOf */.ai)(monitoredWrites),
+                ...(config.filesystem.disabled ? [] : (0,sandbox_utils.getDefaultWritePaths)()),
+            ].map(p => (0,sandbox_utils.normalizePathForSandbox)(p, { literal: true })),
             denyWritePaths: [
-                ...monitoredWrites.denyWithinAllow.map(p => normalizePathForSandbox(p, { literal: true })),
-                ...(monitoredWrites.literalDenyWithinAllow ?? []).map(p => normalizePathForSandbox(p, { literal: true })),
+                ...monitoredWrites.denyWithinAllow.map(p => (0,sandbox_utils.normalizePathForSandbox)(p, { literal: true })),
+                ...(monitoredWrites.literalDenyWithinAllow ?? []).map(p => (0,sandbox_utils.normalizePathForSandbox)(p, { literal: true })),
                 // filesystem.disabled reaches the wrapper as `writeConfig ===
                 // undefined`, which skips every bind and the built-in denies with
                 // them, so the monitor must not judge by them either.
                 ...(config.filesystem.disabled
                     ? []
-                    : linuxGetCwdMandatoryDenyPaths(getAllowGitConfig())),
+                    : (0,linux_sandbox_utils.linuxGetCwdMandatoryDenyPaths)(getAllowGitConfig())),
             ],
             ignoreViolations: config.ignoreViolations,
             resolveCommandText,
@@ -49098,7 +43116,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
         // Don't block initialization on listen() — wrap-time checks
         // fs.existsSync(observeSocketPath) and degrades gracefully.
         void linuxMonitor.ready;
-        debug_logForDebugging('Started Linux seccomp violation monitor');
+        (0,debug/* logForDebugging */.o)('Started Linux seccomp violation monitor');
     }
     // Register cleanup handlers first time
     registerCleanup();
@@ -49106,7 +43124,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
     // sandboxed child can be spawned. Doing this at initialize() (not
     // wrap-time) means the host gets a single actionable error before
     // any per-exec work happens, instead of exit-15 on every command.
-    if (getPlatform() === 'windows') {
+    if ((0,utils_platform/* getPlatform */.u)() === 'windows') {
         if (mxcSdk) {
             // Compile the session policy ONCE: the probe checks the same
             // expanded fs sets and the same policy SHAPE (including the
@@ -49150,9 +43168,9 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
             // WFP install, no session ACL stamping, nothing to restore.
             windowsMxcState = { sdk: mxcSdk, fsSet: acc };
         }
-        debug_logForDebugging(`[Sandbox Windows] using ${mxcSdk ? 'mxc' : 'srt-win'}`);
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] using ${mxcSdk ? 'mxc' : 'srt-win'}`);
     }
-    if (getPlatform() === 'windows' && !windowsMxcState) {
+    if ((0,utils_platform/* getPlatform */.u)() === 'windows' && !windowsMxcState) {
         // Resolve once (stats disk); captured module-level for wrap/reset.
         srtWinSpawn = resolveSrtWin(runtimeConfig.windows?.srtWin);
         const srtWin = srtWinSpawn;
@@ -49195,7 +43213,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
                 // does not finish throws; one that finishes with paths it could
                 // not revoke starts the session, and they are warned about.
                 if (windowsProfileGrantRefreshable(grant)) {
-                    debug_logForDebugging(`[Sandbox Windows] refreshing the profile read grant ` +
+                    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] refreshing the profile read grant ` +
                         `(${grant.state}${grant.reason ? `: ${grant.reason}` : ''})`);
                     windowsProfileGrantAbort = new AbortController();
                     try {
@@ -49203,13 +43221,13 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
                             srtWin,
                             signal: windowsProfileGrantAbort.signal,
                             onProgress: line => {
-                                debug_logForDebugging(`[Sandbox Windows] ${line}`);
+                                (0,debug/* logForDebugging */.o)(`[Sandbox Windows] ${line}`);
                                 // The host's code, called from a stream handler.
                                 try {
                                     options?.onWindowsProfileGrantProgress?.(line);
                                 }
                                 catch (e) {
-                                    debug_logForDebugging(`[Sandbox Windows] progress callback threw: ${e}`, { level: 'warn' });
+                                    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] progress callback threw: ${e}`, { level: 'warn' });
                                 }
                             },
                         });
@@ -49236,7 +43254,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
                         }
                     }
                     catch (e) {
-                        debug_logForDebugging(`[Sandbox Windows] retrying stale profile entries: ${e}`, { level: 'warn' });
+                        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] retrying stale profile entries: ${e}`, { level: 'warn' });
                     }
                 }
                 stopIfReset();
@@ -49256,14 +43274,14 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
                     profileRead = 'granted';
                     windowsProfileReadWarnings = windowsProfileReadWarningsOf(grant);
                     for (const w of windowsProfileReadWarnings) {
-                        debug_logForDebugging(`[Sandbox Windows] ${w.message}`, { level: 'warn' });
+                        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] ${w.message}`, { level: 'warn' });
                     }
                 }
             }
             // Stored once known: `absent` is never reported for a granted session.
             windowsProfileRead = profileRead;
             if (profileRead === 'absent') {
-                debug_logForDebugging(`[Sandbox Windows] no profile read grant: the user profile is ` +
+                (0,debug/* logForDebugging */.o)(`[Sandbox Windows] no profile read grant: the user profile is ` +
                     `not readable to sandboxed commands in this session`);
             }
         }
@@ -49389,7 +43407,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
             // recorded with srt-win, whatever it was given. Set before the
             // probe, so that a reset() during it releases what was granted.
             windowsFsStampedSet = acc;
-            debug_logForDebugging(`[Sandbox Windows] fs applied: ` +
+            (0,debug/* logForDebugging */.o)(`[Sandbox Windows] fs applied: ` +
                 `${acc.grantWrite.length} grantWrite, ` +
                 `${grantRead.length} grantRead, ` +
                 `${acc.denyRead.length} denyRead, ` +
@@ -49437,7 +43455,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
             // range, so the proxies must bind inside it. Other platforms
             // bake the actual ephemeral port into the sandbox profile, so
             // they keep using port 0.
-            const portRange = getPlatform() === 'windows'
+            const portRange = (0,utils_platform/* getPlatform */.u)() === 'windows'
                 ? (config.windows?.proxyPortRange ?? DEFAULT_WINDOWS_PROXY_PORT_RANGE)
                 : undefined;
             // The auth token is only set when this process owns the proxy; an
@@ -49463,7 +43481,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
             // both. Resolved once here, advertised via JAVA_TOOL_OPTIONS per command.
             // Async: the global-npm fallback spawns `npm root -g`.
             javaAgentJarPath =
-                (await getJavaProxyAgentJarPathAsync(config.javaAgentJarPath)) ??
+                (await (0,java_proxy_agent/* getJavaProxyAgentJarPathAsync */.Yz)(config.javaAgentJarPath)) ??
                     undefined;
             stopIfReset();
             // Leaves are minted lazily per-CONNECT (after this point), so setting
@@ -49475,19 +43493,19 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
             // hard-fails "CRL fetch error" instead of soft-passing "no CDP". macOS
             // has no in-tree Schannel-analog client. Also gated on `muxPort`: an
             // external `network.httpProxyPort` doesn't answer /srt.crl.
-            if (mitmCA && muxPort !== undefined && getPlatform() === 'windows') {
+            if (mitmCA && muxPort !== undefined && (0,utils_platform/* getPlatform */.u)() === 'windows') {
                 mitmCA.crlUrl = `http://127.0.0.1:${muxPort}${CRL_PATH}`;
             }
             if (config.network.httpProxyPort !== undefined) {
-                debug_logForDebugging(`Using external HTTP proxy on port ${httpProxyPort}`);
+                (0,debug/* logForDebugging */.o)(`Using external HTTP proxy on port ${httpProxyPort}`);
             }
             if (config.network.socksProxyPort !== undefined) {
-                debug_logForDebugging(`Using external SOCKS proxy on port ${socksProxyPort}`);
+                (0,debug/* logForDebugging */.o)(`Using external SOCKS proxy on port ${socksProxyPort}`);
             }
             // Initialize platform-specific infrastructure
             let linuxBridge;
-            if (getPlatform() === 'linux') {
-                linuxBridge = await initializeLinuxNetworkBridge(httpProxyPort, socksProxyPort, config.socatPath);
+            if ((0,utils_platform/* getPlatform */.u)() === 'linux') {
+                linuxBridge = await (0,linux_sandbox_utils.initializeLinuxNetworkBridge)(httpProxyPort, socksProxyPort, config.socatPath);
                 stopIfReset();
             }
             const context = {
@@ -49496,7 +43514,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
                 linuxBridge,
             };
             managerContext = context;
-            debug_logForDebugging('Network infrastructure initialized');
+            (0,debug/* logForDebugging */.o)('Network infrastructure initialized');
             return context;
         }
         catch (error) {
@@ -49506,7 +43524,7 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
             // Awaited: an initialize() queued behind this one must not start
             // until this clean-up has finished clearing what it shares.
             await sandbox_manager_reset().catch(e => {
-                debug_logForDebugging(`Cleanup failed in initializationPromise ${e}`, {
+                (0,debug/* logForDebugging */.o)(`Cleanup failed in initializationPromise ${e}`, {
                     level: 'error',
                 });
             });
@@ -49516,10 +43534,10 @@ async function initializeSteps(runtimeConfig, sandboxAskCallback, enableLogMonit
     await initializationPromise;
 }
 function isSupportedPlatform() {
-    const platform = getPlatform();
+    const platform = (0,utils_platform/* getPlatform */.u)();
     if (platform === 'linux') {
         // WSL1 doesn't support bubblewrap
-        return getWslVersion() !== '1';
+        return (0,utils_platform/* getWslVersion */.p)() !== '1';
     }
     return platform === 'macos' || platform === 'windows';
 }
@@ -49539,16 +43557,16 @@ function checkDependenciesCommon(ripgrepConfig) {
     }
     const errors = [];
     const warnings = [];
-    const platform = getPlatform();
+    const platform = (0,utils_platform/* getPlatform */.u)();
     if (platform === 'linux') {
         // ripgrep is Linux-only: it's used by linuxGetMandatoryDenyPaths() to
         // expand glob deny-patterns to concrete paths for bwrap. macOS seatbelt
         // profiles take regex patterns directly, so rg is never invoked there.
         const rgToCheck = ripgrepConfig ?? config?.ripgrep ?? { command: 'rg' };
-        if (which_whichSync(rgToCheck.command) === null) {
+        if ((0,which/* whichSync */.F)(rgToCheck.command) === null) {
             errors.push(`ripgrep (${rgToCheck.command}) not found`);
         }
-        const linuxDeps = checkLinuxDependencies({
+        const linuxDeps = (0,linux_sandbox_utils.checkLinuxDependencies)({
             seccompConfig: config?.seccomp,
             bwrapPath: config?.bwrapPath,
             socatPath: config?.socatPath,
@@ -49582,7 +43600,7 @@ function checkDependenciesCommon(ripgrepConfig) {
     // The library itself writable from inside the sandbox: see own-files.ts.
     if (!config?.filesystem.disabled) {
         try {
-            const ownInstall = ownInstallWarning(writeRootsOf(getFsWriteConfig()));
+            const ownInstall = ownInstallWarning((0,path_entries/* writeRootsOf */.ai)(getFsWriteConfig()));
             if (ownInstall !== undefined)
                 warnings.push(ownInstall);
         }
@@ -49600,7 +43618,7 @@ function checkDependenciesCommon(ripgrepConfig) {
  */
 function mxcDependencies(options) {
     const backend = options?.windowsBackend ?? config?.windows?.backend;
-    if (backend !== 'mxc' || getPlatform() !== 'windows')
+    if (backend !== 'mxc' || (0,utils_platform/* getPlatform */.u)() !== 'windows')
         return undefined;
     return {
         errors: options?.windowsMxcSdk || windowsMxcState || isMxcSdkInstalled()
@@ -49637,8 +43655,8 @@ async function checkDependenciesAsync(ripgrepConfig, options) {
     // Linux: resolve apply-seccomp first so its global-npm fallback
     // (`npm root -g`) runs off the event loop; the sync check below then
     // hits the shared path cache.
-    if (getPlatform() === 'linux' && !config?.seccomp?.argv0) {
-        await getApplySeccompBinaryPathAsync(config?.seccomp?.applyPath);
+    if ((0,utils_platform/* getPlatform */.u)() === 'linux' && !config?.seccomp?.argv0) {
+        await (0,generate_seccomp_filter/* getApplySeccompBinaryPathAsync */.jL)(config?.seccomp?.applyPath);
     }
     const common = checkDependenciesCommon(ripgrepConfig);
     if ('done' in common)
@@ -49731,8 +43749,8 @@ function getCredentialDenyReadPaths(credentials) {
  * judged apart, with no `allowRead`: they have no exceptions.
  */
 function defaultWritePathsUnder({ denyRead, allowRead, credentials, }) {
-    const underCredentialDenies = getDefaultWritePaths(readRulesOf([], undefined, getCredentialDenyReadPaths(credentials)));
-    return getDefaultWritePaths(readRulesOf(denyRead, allowRead, [])).filter(p => underCredentialDenies.includes(p));
+    const underCredentialDenies = (0,sandbox_utils.getDefaultWritePaths)((0,path_entries/* readRulesOf */.r7)([], undefined, getCredentialDenyReadPaths(credentials)));
+    return (0,sandbox_utils.getDefaultWritePaths)((0,path_entries/* readRulesOf */.r7)(denyRead, allowRead, [])).filter(p => underCredentialDenies.includes(p));
 }
 /**
  * The explicit `filesystem.denyRead` and the credential-derived deny paths,
@@ -49769,12 +43787,12 @@ function* resolveReadDenies(denyRead = [], credentialRestrictions, expandGlob) {
 function* resolveReadPathEntries(kind, paths, expandGlob, literalPaths = []) {
     const literal = new Set(literalPaths);
     const resolved = new Set();
-    for (const p of spelledOf(paths)) {
-        const stripped = removeTrailingGlobSuffix(p);
-        if (getPlatform() === 'linux' &&
+    for (const p of (0,path_entries/* spelledOf */.j3)(paths)) {
+        const stripped = (0,sandbox_utils.removeTrailingGlobSuffix)(p);
+        if ((0,utils_platform/* getPlatform */.u)() === 'linux' &&
             !literal.has(p) &&
-            containsGlobChars(stripped)) {
-            for (const found of yield* withOtherReadings(p, stripped, kind, expandGlob)) {
+            (0,sandbox_utils.containsGlobChars)(stripped)) {
+            for (const found of yield* (0,path_entries/* withOtherReadings */.ik)(p, stripped, kind, expandGlob)) {
                 resolved.add(found);
             }
         }
@@ -49792,21 +43810,21 @@ function* resolveReadPathEntries(kind, paths, expandGlob, literalPaths = []) {
  * Marked entries are not in the result, as in {@link resolveReadPathEntries}.
  */
 function stripWriteGlobs(kind, paths) {
-    return spelledOf(paths)
-        .map(p => removeTrailingGlobSuffix(p))
+    return (0,path_entries/* spelledOf */.j3)(paths)
+        .map(p => (0,sandbox_utils.removeTrailingGlobSuffix)(p))
         .filter(p => {
-        if (getPlatform() === 'linux' &&
-            containsGlobChars(p) &&
-            !hasNameReading(p, kind)) {
-            debug_logForDebugging(`[Sandbox] Skipping glob write pattern on Linux: ${p}`);
+        if ((0,utils_platform/* getPlatform */.u)() === 'linux' &&
+            (0,sandbox_utils.containsGlobChars)(p) &&
+            !(0,path_entries/* hasNameReading */.kN)(p, kind)) {
+            (0,debug/* logForDebugging */.o)(`[Sandbox] Skipping glob write pattern on Linux: ${p}`);
             return false;
         }
         return true;
     });
 }
 function* expandAllowReadGlob(pattern, anchor) {
-    const expanded = (yield* walkGlobPatternSteps(pattern, { anchor })).matches;
-    debug_logForDebugging(`[Sandbox] Expanded allowRead glob pattern "${pattern}" to ${expanded.length} paths on Linux`);
+    const expanded = (yield* (0,sandbox_utils.walkGlobPatternSteps)(pattern, { anchor })).matches;
+    (0,debug/* logForDebugging */.o)(`[Sandbox] Expanded allowRead glob pattern "${pattern}" to ${expanded.length} paths on Linux`);
     return expanded;
 }
 /**
@@ -49826,21 +43844,21 @@ function getFsReadConfig() {
     const credentialRestrictions = getCredentialRestrictions(config.credentials, config.network.allowedDomains);
     // allowRead (re-allow within denied regions) is resolved first: the
     // denyRead glob expansion collapses against it.
-    const allowPaths = sandbox_utils_finish(resolveReadPathEntries('allow', config.filesystem.allowRead ?? [], expandAllowReadGlob));
-    const reExposedPaths = reExposedBy(allowPaths, config.filesystem.allowRead, getFsWriteConfig());
+    const allowPaths = (0,sandbox_utils.finish)(resolveReadPathEntries('allow', config.filesystem.allowRead ?? [], expandAllowReadGlob));
+    const reExposedPaths = (0,path_entries/* reExposedBy */.pC)(allowPaths, config.filesystem.allowRead, getFsWriteConfig());
     const unlistableDenyDirs = new Set();
     const listings = new Map();
-    const denyPaths = sandbox_utils_finish(resolveReadDenies(config.filesystem.denyRead, credentialRestrictions, (pattern, anchor) => expandReadDenyGlobLinuxSteps(pattern, reExposedPaths, unlistableDenyDirs, { anchor, listings })));
+    const denyPaths = (0,sandbox_utils.finish)(resolveReadDenies(config.filesystem.denyRead, credentialRestrictions, (pattern, anchor) => expandReadDenyGlobLinuxSteps(pattern, reExposedPaths, unlistableDenyDirs, { anchor, listings })));
     return {
         ...denyPaths,
         allowWithinDeny: allowPaths,
         unlistableDenyDirs: [...unlistableDenyDirs],
-        ...literalReadLists(config.filesystem.denyRead, config.filesystem.allowRead),
+        ...(0,path_entries/* literalReadLists */.rF)(config.filesystem.denyRead, config.filesystem.allowRead),
     };
 }
 function getFsWriteConfig() {
     if (!config) {
-        return { allowOnly: getDefaultWritePaths(), denyWithinAllow: [] };
+        return { allowOnly: (0,sandbox_utils.getDefaultWritePaths)(), denyWithinAllow: [] };
     }
     if (config.filesystem.disabled) {
         return { allowOnly: ['/'], denyWithinAllow: [] };
@@ -49858,7 +43876,7 @@ function getFsWriteConfig() {
     return {
         allowOnly,
         denyWithinAllow: denyPaths,
-        ...literalWriteLists(config.filesystem.allowWrite, config.filesystem.denyWrite),
+        ...(0,path_entries/* literalWriteLists */.UV)(config.filesystem.allowWrite, config.filesystem.denyWrite),
     };
 }
 /**
@@ -49946,11 +43964,11 @@ function rawWindowsFsInputs(c) {
 }
 function sameRawWindowsFsInputs(a, b) {
     return (a.disabled === b.disabled &&
-        samePathEntries(a.denyRead, b.denyRead) &&
-        samePathEntries(a.denyWrite, b.denyWrite) &&
-        samePathEntries(a.allowRead, b.allowRead) &&
-        samePathEntries(a.allowWrite, b.allowWrite) &&
-        samePathEntries(a.credFiles, b.credFiles));
+        (0,path_entries/* samePathEntries */.Cy)(a.denyRead, b.denyRead) &&
+        (0,path_entries/* samePathEntries */.Cy)(a.denyWrite, b.denyWrite) &&
+        (0,path_entries/* samePathEntries */.Cy)(a.allowRead, b.allowRead) &&
+        (0,path_entries/* samePathEntries */.Cy)(a.allowWrite, b.allowWrite) &&
+        (0,path_entries/* samePathEntries */.Cy)(a.credFiles, b.credFiles));
 }
 /**
  * True when `newConfig`'s file-deny inputs match what was
@@ -50136,15 +44154,15 @@ async function wrapWithSandboxAgain(restarts, command, binShell, customConfig, a
 /** One attempt of {@link wrapWithSandboxAgain}, which calls `walkEnded` once
  *  it walks no more. */
 async function wrapWithSandboxOnce(walkEnded, restarts, command, binShell, customConfig, abortSignal, options) {
-    const platform = getPlatform();
+    const platform = (0,utils_platform/* getPlatform */.u)();
     const commandId = options?.commandId;
     registerCommandText(command, options);
     const startedWith = config;
     const startedAt = configInstalls;
-    const startedIn = workingDirectory();
+    const startedIn = (0,sandbox_utils.workingDirectory)();
     const movedOn = () => config !== startedWith ||
         configInstalls !== startedAt ||
-        workingDirectory() !== startedIn;
+        (0,sandbox_utils.workingDirectory)() !== startedIn;
     const startOver = () => {
         // The next attempt waits like any other wrap, behind the ones there are.
         walkEnded();
@@ -50164,10 +44182,10 @@ async function wrapWithSandboxOnce(walkEnded, restarts, command, binShell, custo
     }
     const walked = (steps) => {
         if (restarts < RESTARTS_IN_TURNS) {
-            return finishInTurns(whileCurrent(steps), abortSignal);
+            return (0,sandbox_utils.finishInTurns)(whileCurrent(steps), abortSignal);
         }
         abortSignal?.throwIfAborted();
-        return sandbox_utils_finish(steps);
+        return (0,sandbox_utils.finish)(steps);
     };
     // filesystem.disabled bypasses ALL filesystem rule generation. Both
     // platform wrappers treat readConfig/writeConfig === undefined as "no
@@ -50208,15 +44226,15 @@ async function wrapWithSandboxOnce(walkEnded, restarts, command, binShell, custo
             denyWithinAllow: stripWriteGlobs('deny', customConfig?.filesystem?.denyWrite ??
                 config?.filesystem.denyWrite ??
                 []),
-            ...literalWriteLists(customConfig?.filesystem?.allowWrite ?? config?.filesystem.allowWrite, customConfig?.filesystem?.denyWrite ?? config?.filesystem.denyWrite),
+            ...(0,path_entries/* literalWriteLists */.UV)(customConfig?.filesystem?.allowWrite ?? config?.filesystem.allowWrite, customConfig?.filesystem?.denyWrite ?? config?.filesystem.denyWrite),
         };
         // For a caller that never reads checkDependencies(), the CLI among them.
         if (!ownInstallLogged) {
             ownInstallLogged = true;
             try {
-                const ownInstall = ownInstallWarning(writeRootsOf(writeConfig));
+                const ownInstall = ownInstallWarning((0,path_entries/* writeRootsOf */.ai)(writeConfig));
                 if (ownInstall !== undefined) {
-                    debug_logForDebugging(ownInstall, { level: 'warn' });
+                    (0,debug/* logForDebugging */.o)(ownInstall, { level: 'warn' });
                 }
             }
             catch {
@@ -50245,7 +44263,7 @@ async function wrapWithSandboxOnce(walkEnded, restarts, command, binShell, custo
             ownAllowWithinDeny.push(javaAgentJarPath);
         }
         expandedAllowRead.push(...ownAllowWithinDeny);
-        const reExposedPaths = reExposedBy(expandedAllowRead, customConfig?.filesystem?.allowRead ?? config?.filesystem.allowRead, writeConfig);
+        const reExposedPaths = (0,path_entries/* reExposedBy */.pC)(expandedAllowRead, customConfig?.filesystem?.allowRead ?? config?.filesystem.allowRead, writeConfig);
         const unlistableDenyDirs = new Set();
         const listings = new Map();
         const expandedDenyRead = await walked(resolveReadDenies(customConfig?.filesystem?.denyRead ?? config?.filesystem.denyRead, credentialRestrictions, (pattern, anchor) => expandReadDenyGlobLinuxSteps(pattern, reExposedPaths, unlistableDenyDirs, { anchor, listings })));
@@ -50259,7 +44277,7 @@ async function wrapWithSandboxOnce(walkEnded, restarts, command, binShell, custo
             allowWithinDeny: expandedAllowRead,
             ...(ownAllowWithinDeny.length > 0 && { ownAllowWithinDeny }),
             unlistableDenyDirs: [...unlistableDenyDirs],
-            ...literalReadLists(customConfig?.filesystem?.denyRead ?? config?.filesystem.denyRead, customConfig?.filesystem?.allowRead ?? config?.filesystem.allowRead),
+            ...(0,path_entries/* literalReadLists */.rF)(customConfig?.filesystem?.denyRead ?? config?.filesystem.denyRead, customConfig?.filesystem?.allowRead ?? config?.filesystem.allowRead),
         };
     }
     // Nothing below walks, and what it waits for is not this thread.
@@ -50345,7 +44363,7 @@ async function wrapWithSandboxOnce(walkEnded, restarts, command, binShell, custo
                 binShell,
             });
         case 'linux':
-            return wrapCommandWithSandboxLinux({
+            return (0,linux_sandbox_utils.wrapCommandWithSandboxLinux)({
                 command,
                 commandId,
                 needsNetworkRestriction,
@@ -50386,7 +44404,7 @@ async function wrapWithSandboxOnce(walkEnded, restarts, command, binShell, custo
                 abortSignal,
             }).catch((err) => {
                 // It awaits once more, for its scan: see the invariant above.
-                if (err instanceof WorkingDirectoryChanged)
+                if (err instanceof linux_sandbox_utils.WorkingDirectoryChanged)
                     return startOver();
                 throw err;
             });
@@ -50425,7 +44443,7 @@ async function wrapWithSandboxOnce(walkEnded, restarts, command, binShell, custo
  *   `process.cwd()`. Currently unused on macOS/Linux.
  */
 async function wrapWithSandboxArgv(command, binShell, customConfig, abortSignal, cwd, options) {
-    const platform = getPlatform();
+    const platform = (0,utils_platform/* getPlatform */.u)();
     if (platform === 'windows') {
         // The MXC SDK starts the process itself, so there is no argv for
         // the caller to spawn.
@@ -50629,7 +44647,7 @@ function sandboxedProcessOf(p) {
  */
 async function spawnSandboxed(command, options = {}) {
     const st = windowsMxcState;
-    if (getPlatform() !== 'windows' || !st) {
+    if ((0,utils_platform/* getPlatform */.u)() !== 'windows' || !st) {
         throw new Error("spawnSandboxed() needs an initialized windows.backend 'mxc' " +
             'session; other backends use wrapWithSandboxArgv().');
     }
@@ -50728,10 +44746,10 @@ function getConfig() {
  * @param newConfig - The new configuration to use
  */
 function updateConfig(newConfig) {
-    if (getPlatform() === 'windows' &&
+    if ((0,utils_platform/* getPlatform */.u)() === 'windows' &&
         config &&
         !sameWindowsStampSet(newConfig)) {
-        debug_logForDebugging(`[Sandbox Windows] updateConfig: the resolved file-access set ` +
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] updateConfig: the resolved file-access set ` +
             `(filesystem.* ∪ credentials.files) changed but the session ` +
             `state is fixed at initialize() — srt-win's ACL stamp/grant ` +
             `is session-wide, and the mxc backend's probed selection + ` +
@@ -50739,11 +44757,11 @@ function updateConfig(newConfig) {
             `apply. The previously-applied set stays in effect.`, { level: 'warn' });
     }
     const nextLoopback = newConfig.network?.allowLocalBinding === true;
-    if (getPlatform() === 'windows' &&
+    if ((0,utils_platform/* getPlatform */.u)() === 'windows' &&
         config &&
         windowsWfpVerifiedLoopback !== undefined &&
         nextLoopback !== windowsWfpVerifiedLoopback) {
-        debug_logForDebugging(`[Sandbox Windows] updateConfig: ` +
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] updateConfig: ` +
             windowsLoopbackModeChanged(nextLoopback, windowsWfpVerifiedLoopback) +
             ` Commands are refused until then.`, { level: 'warn' });
     }
@@ -50763,7 +44781,7 @@ function updateConfig(newConfig) {
     // effect only on re-initialize. This keeps the state consistent for the
     // next initialize() call.
     parentProxy = resolveParentProxy(newConfig.network.parentProxy);
-    debug_logForDebugging('Sandbox configuration updated');
+    (0,debug/* logForDebugging */.o)('Sandbox configuration updated');
 }
 /**
  * Lightweight cleanup to call after each sandboxed command completes.
@@ -50776,7 +44794,7 @@ function updateConfig(newConfig) {
  * Also called automatically by reset() and on process exit as safety nets.
  */
 function cleanupAfterCommand() {
-    cleanupBwrapMountPoints();
+    (0,linux_sandbox_utils.cleanupBwrapMountPoints)();
 }
 /**
  * How long to wait for a bridge process to exit after SIGTERM before
@@ -50807,11 +44825,11 @@ function killBridgeProcess(proc, label) {
     }
     try {
         process.kill(proc.pid, 'SIGTERM');
-        debug_logForDebugging(`Sent SIGTERM to ${label} bridge process`);
+        (0,debug/* logForDebugging */.o)(`Sent SIGTERM to ${label} bridge process`);
     }
     catch (err) {
         if (err.code !== 'ESRCH') {
-            debug_logForDebugging(`Error killing ${label} bridge: ${err}`, {
+            (0,debug/* logForDebugging */.o)(`Error killing ${label} bridge: ${err}`, {
                 level: 'error',
             });
         }
@@ -50828,13 +44846,13 @@ function killBridgeProcess(proc, label) {
             resolve();
         };
         proc.once('exit', () => {
-            debug_logForDebugging(`${label} bridge process exited`);
+            (0,debug/* logForDebugging */.o)(`${label} bridge process exited`);
             done();
         });
         const timer = setTimeout(() => {
             // Re-check liveness — the 'exit' may have raced us.
             if (proc.exitCode === null && proc.signalCode === null) {
-                debug_logForDebugging(`${label} bridge did not exit, forcing SIGKILL`, {
+                (0,debug/* logForDebugging */.o)(`${label} bridge did not exit, forcing SIGKILL`, {
                     level: 'warn',
                 });
                 try {
@@ -50879,7 +44897,7 @@ function forceCloseHttpServer(server) {
         }
         server.close(error => {
             if (error && error.message !== 'Server is not running.') {
-                debug_logForDebugging(`Error closing HTTP proxy server: ${error.message}`, {
+                (0,debug/* logForDebugging */.o)(`Error closing HTTP proxy server: ${error.message}`, {
                     level: 'error',
                 });
             }
@@ -50917,7 +44935,7 @@ async function sandbox_manager_reset() {
     // windowsWfpVerifiedFor is NOT cleared — per-process, not per-session.
     // Clean up any leftover bwrap mount points. Force past the
     // active-sandbox counter — reset() means the session is over.
-    cleanupBwrapMountPoints({ force: true });
+    (0,linux_sandbox_utils.cleanupBwrapMountPoints)({ force: true });
     // Stop log monitor
     if (logMonitorShutdown) {
         logMonitorShutdown();
@@ -50938,10 +44956,10 @@ async function sandbox_manager_reset() {
         if (httpSocketPath) {
             try {
                 external_fs_.rmSync(httpSocketPath, { force: true });
-                debug_logForDebugging('Cleaned up HTTP socket');
+                (0,debug/* logForDebugging */.o)('Cleaned up HTTP socket');
             }
             catch (err) {
-                debug_logForDebugging(`HTTP socket cleanup error: ${err}`, {
+                (0,debug/* logForDebugging */.o)(`HTTP socket cleanup error: ${err}`, {
                     level: 'error',
                 });
             }
@@ -50949,10 +44967,10 @@ async function sandbox_manager_reset() {
         if (socksSocketPath) {
             try {
                 external_fs_.rmSync(socksSocketPath, { force: true });
-                debug_logForDebugging('Cleaned up SOCKS socket');
+                (0,debug/* logForDebugging */.o)('Cleaned up SOCKS socket');
             }
             catch (err) {
-                debug_logForDebugging(`SOCKS socket cleanup error: ${err}`, {
+                (0,debug/* logForDebugging */.o)(`SOCKS socket cleanup error: ${err}`, {
                     level: 'error',
                 });
             }
@@ -50965,7 +44983,7 @@ async function sandbox_manager_reset() {
     }
     if (muxProxyServer) {
         closePromises.push(muxProxyServer.close().catch((error) => {
-            debug_logForDebugging(`Error closing mux proxy server: ${error.message}`, {
+            (0,debug/* logForDebugging */.o)(`Error closing mux proxy server: ${error.message}`, {
                 level: 'error',
             });
         }));
@@ -50975,7 +44993,7 @@ async function sandbox_manager_reset() {
     }
     if (socksProxyServer) {
         const socksClose = socksProxyServer.close().catch((error) => {
-            debug_logForDebugging(`Error closing SOCKS proxy server: ${error.message}`, {
+            (0,debug/* logForDebugging */.o)(`Error closing SOCKS proxy server: ${error.message}`, {
                 level: 'error',
             });
         });
@@ -51045,7 +45063,7 @@ function annotateStderrWithSandboxFailures(command, stderr) {
 function getLinuxGlobPatternWarnings() {
     // Only warn on Linux/WSL (bubblewrap doesn't support globs)
     // macOS supports glob patterns via regex conversion
-    if (getPlatform() !== 'linux' || !config || config.filesystem.disabled) {
+    if ((0,utils_platform/* getPlatform */.u)() !== 'linux' || !config || config.filesystem.disabled) {
         return [];
     }
     const globPatterns = [];
@@ -51059,9 +45077,9 @@ function getLinuxGlobPatternWarnings() {
         if (typeof path !== 'string')
             continue;
         // Strip trailing /** since that's just a subpath (directory and everything under it)
-        const pathWithoutTrailingStar = removeTrailingGlobSuffix(path);
+        const pathWithoutTrailingStar = (0,sandbox_utils.removeTrailingGlobSuffix)(path);
         // Only warn if there are still glob characters after removing trailing /**
-        if (containsGlobChars(pathWithoutTrailingStar)) {
+        if ((0,sandbox_utils.containsGlobChars)(pathWithoutTrailingStar)) {
             globPatterns.push(path);
         }
     }
@@ -51079,9 +45097,9 @@ function getLinuxGlobPatternWarnings() {
     ]) {
         if (typeof path !== 'string')
             continue;
-        const baseDir = globPatternBaseDir(normalizePathForSandbox(path));
-        if (containsGlobChars(removeTrailingGlobSuffix(path)) &&
-            globBaseDirIsRoot(baseDir)) {
+        const baseDir = (0,sandbox_utils.globPatternBaseDir)((0,sandbox_utils.normalizePathForSandbox)(path));
+        if ((0,sandbox_utils.containsGlobChars)((0,sandbox_utils.removeTrailingGlobSuffix)(path)) &&
+            (0,sandbox_utils.globBaseDirIsRoot)(baseDir)) {
             globPatterns.push(path);
         }
     }
@@ -56254,11 +50272,11 @@ const SeccompConfigSchema = objectType({
  * validation does not ask it: the message gives the spelling read both ways.
  */
 function addInertSlashedDenyGlobIssue(value, path, ctx) {
-    const onWindows = getPlatform() === 'windows';
+    const onWindows = (0,utils_platform/* getPlatform */.u)() === 'windows';
     const trailingSeparator = onWindows ? /[\\/]+$/ : /\/+$/;
     if (!trailingSeparator.test(value))
         return;
-    if (!containsGlobCharsForPlatform(value))
+    if (!(0,sandbox_utils.containsGlobCharsForPlatform)(value))
         return;
     // Only absolute and `~`-rooted spellings reach a backend with the
     // separator still attached: normalizePathForSandbox resolves a relative
@@ -56584,6 +50602,8 @@ const SandboxRuntimeConfigSchema = objectType({
     }
 });
 //# sourceMappingURL=sandbox-config.js.map
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/utils/real-path.js
+var real_path = __webpack_require__(2560);
 ;// CONCATENATED MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/index.js
 // Library exports
 

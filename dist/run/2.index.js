@@ -2,7 +2,7 @@ export const id = 2;
 export const ids = [2];
 export const modules = {
 
-/***/ 94002:
+/***/ 4002:
 /***/ ((module) => {
 
 function webpackEmptyAsyncContext(req) {
@@ -16,7 +16,7 @@ function webpackEmptyAsyncContext(req) {
 }
 webpackEmptyAsyncContext.keys = () => ([]);
 webpackEmptyAsyncContext.resolve = webpackEmptyAsyncContext;
-webpackEmptyAsyncContext.id = 94002;
+webpackEmptyAsyncContext.id = 4002;
 module.exports = webpackEmptyAsyncContext;
 
 /***/ })
