@@ -78,7 +78,7 @@ describe.concurrent('a submodule: only the remote it had at enter saves a commit
     pinLib(e)
     git(e.lib, 'update-ref', 'refs/remotes/origin/looks-pushed', sha)
     const [post] = await e.j.runPosts()
-    expectKept(post, e, /lib: [0-9a-f]+ add fix\.txt/)
+    expectKept(post, e, /`lib`: [0-9a-f]+ `add fix\.txt`/)
     expect(git(e.lib, 'cat-file', '-t', sha)).toBe('commit')
   })
 
@@ -90,7 +90,7 @@ describe.concurrent('a submodule: only the remote it had at enter saves a commit
     fs.appendFileSync(path.join(gitDir, 'packed-refs'), `${sha} refs/remotes/origin/looks-pushed\n`)
     expect(git(e.lib, 'rev-list', 'HEAD', '--not', '--remotes')).toBe('') // git itself is fooled
     const [post] = await e.j.runPosts()
-    expectKept(post, e, /lib: [0-9a-f]+ add fix\.txt/)
+    expectKept(post, e, /`lib`: [0-9a-f]+ `add fix\.txt`/)
   })
 
   it('lib’s remote URL changed to a repository of the agent’s own that has the commit: kept', async t => {
@@ -102,7 +102,7 @@ describe.concurrent('a submodule: only the remote it had at enter saves a commit
     git(e.lib, 'push', '--quiet', 'origin', 'HEAD:refs/heads/fix')
     pinLib(e)
     const [post] = await e.j.runPosts()
-    expectKept(post, e, /lib: [0-9a-f]+ add fix\.txt/)
+    expectKept(post, e, /`lib`: [0-9a-f]+ `add fix\.txt`/)
   })
 
   it('lib’s remote of enter that cannot be asked saves nothing, and the warning says why', async t => {
@@ -112,7 +112,7 @@ describe.concurrent('a submodule: only the remote it had at enter saves a commit
     pinLib(e)
     fs.renameSync(path.join(e.repos.root, 'sub-origin.git'), path.join(e.repos.root, 'sub-origin-moved.git'))
     const [post] = await e.j.runPosts()
-    expectKept(post, e, /lib: [0-9a-f]+ add fix\.txt/)
+    expectKept(post, e, /`lib`: [0-9a-f]+ `add fix\.txt`/)
     expect(warnings(post).join('\n')).toMatch(/could not be asked.*ls-remote \(`lib`'s remote of enter\) failed: fatal: /)
   })
 
@@ -233,7 +233,7 @@ describe.concurrent('a repository nested in the worktree: no remote the agent co
     const sha = commit(tool, 'tool.txt')
     git(tool, 'update-ref', 'refs/remotes/origin/main', sha)
     const [post] = await e.j.runPosts()
-    expectKept(post, e, /build\/tool: a repository with commits/)
+    expectKept(post, e, /`build\/tool`: a repository with commits/)
     expect(git(tool, 'rev-parse', 'HEAD')).toBe(sha)
   })
 
@@ -247,7 +247,7 @@ describe.concurrent('a repository nested in the worktree: no remote the agent co
     git(tool, 'remote', 'add', 'origin', own)
     git(tool, 'push', '--quiet', '-u', 'origin', 'main')
     const [post] = await e.j.runPosts()
-    expectKept(post, e, /tool: a repository with commits/)
+    expectKept(post, e, /tool`: a repository with commits/)
   })
 
   it('a worktree of the repository in an ignored folder, a detached commit, a remote-tracking ref forged at it: kept', async t => {
@@ -257,7 +257,7 @@ describe.concurrent('a repository nested in the worktree: no remote the agent co
     const sha = commit(exp, 'experiment.txt')
     git(exp, 'update-ref', 'refs/remotes/origin/looks-pushed', sha)
     const [post] = await e.j.runPosts()
-    expectKept(post, e, /build\/exp: a worktree with commits/)
+    expectKept(post, e, /`build\/exp`: a worktree with commits/)
     expect(git(exp, 'rev-parse', 'HEAD')).toBe(sha)
   })
 

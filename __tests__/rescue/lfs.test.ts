@@ -88,13 +88,13 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
       addModel(main.outputs['worktree-path'], how)
       const [post] = await j.runPosts()
       const said = warnings(post).join('\n')
-      expect(said).toContain('pushed to the branch agent-worktree-rescue/lfs/agents-5-1')
+      expect(said).toContain('pushed to the branch `agent-worktree-rescue/lfs/agents-5-1`')
       // On the LFS server of origin (its own lfs/objects, where git-lfs's file transfer agent keeps them).
       expect(fs.readFileSync(objectIn(repos.origin))).toEqual(content)
       // In the artifact, beside the bundle.
-      const artifact = /uploaded as the artifact (\S+?)\./.exec(said)?.[1]
+      const artifact = /uploaded as the artifact `(\S+?)`\./.exec(said)?.[1]
       expect(artifact, said).toBeDefined()
-      const branch = /pushed to the branch (\S+) of origin/.exec(said)?.[1]
+      const branch = /pushed to the branch `(\S+)` of `origin`/.exec(said)?.[1]
       const files = await unzipped(service.artifacts.get(artifact!)!)
       expect(files.get(`lfs/objects/${oid.slice(0, 2)}/${oid.slice(2, 4)}/${oid}`)).toEqual(content)
 
@@ -167,7 +167,7 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
       git(wt, '-c', `lfs.url=file://${server}`, '-c', 'lfs.standalonetransferagent=', 'commit', '--quiet', '-m', 'LFS elsewhere')
       addModel(wt, 'committed')
       const [post] = await j.runPosts()
-      expect(warnings(post).join('\n')).toContain('pushed to the branch agent-worktree-rescue/lfs/agents-5-1')
+      expect(warnings(post).join('\n')).toContain('pushed to the branch `agent-worktree-rescue/lfs/agents-5-1`')
       expect(fs.readFileSync(objectIn(server))).toEqual(content)
       expect(fs.existsSync(objectIn(planted))).toBe(false)
       expect(fs.existsSync(objectIn(repos.origin))).toBe(false)
@@ -184,7 +184,7 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
     addModel(main.outputs['worktree-path'], 'committed')
     fs.writeFileSync(path.join(bin, 'git-lfs'), `#!/bin/sh\ntouch ${marker}\nexit 1\n`, { mode: 0o755 })
     const [post] = await j.runPosts()
-    expect(warnings(post).join('\n')).toContain('pushed to the branch agent-worktree-rescue/lfs/agents-5-1')
+    expect(warnings(post).join('\n')).toContain('pushed to the branch `agent-worktree-rescue/lfs/agents-5-1`')
     expect(fs.readFileSync(objectIn(repos.origin))).toEqual(content)
     expect(fs.existsSync(marker)).toBe(false)
   })
@@ -197,8 +197,8 @@ describe.skipIf(!HAS_LFS)('a rescue sends the Git LFS objects its commits and in
     write(wt, 'notes.txt', 'a small note\n')
     const [post] = await j.runPosts()
     const said = warnings(post).join('\n')
-    expect(said).toContain('Rescue: left out 1 file(s) over the size limit: model.bin.')
-    expect(said).toContain('pushed to the branch agent-worktree-rescue/lfs/agents-5-1')
+    expect(said).toContain('Rescue: left out 1 file(s) over the size limit: `model.bin`.')
+    expect(said).toContain('pushed to the branch `agent-worktree-rescue/lfs/agents-5-1`')
     expect(git(repos.origin, 'show', 'agent-worktree-rescue/lfs/agents-5-1:notes.txt')).toBe('a small note')
     expect(fs.existsSync(objectIn(repos.origin))).toBe(false)
   })
