@@ -5,10 +5,9 @@
 // written later. The record keeps hashes of the variables and settings, not their values (no credential is
 // written down): what the post or the exit reads again is used only where its hash was recorded at enter.
 import { createHash } from 'node:crypto'
-import * as fs from 'node:fs'
-import * as path from 'node:path'
 import { Git, pinGit } from './git-command-manager.js'
 import type { GitSetup } from '../record/state-helper.js'
+import { findProgram } from '../os/processes.js'
 
 /**
  * The workflow's GIT_* variables our git keeps: how it reaches a remote and the settings it adds. Never one that
@@ -37,21 +36,11 @@ function hashOf(kind: 'variable' | 'setting', name: string, value: string): stri
   return createHash('sha256').update(`${kind}\0${name}\0${value}`).digest('hex').slice(0, 16)
 }
 
-/** The git program PATH names: the first executable file called git (git.exe on Windows) of its folders. */
+/** The git program PATH names (git.exe on Windows). */
 function findGit(env: NodeJS.ProcessEnv): string {
-  const names = process.platform === 'win32' ? ['git.exe', 'git.cmd'] : ['git']
-  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    for (const name of names) {
-      const candidate = path.resolve(dir, name)
-      try {
-        fs.accessSync(candidate, fs.constants.X_OK)
-        if (fs.statSync(candidate).isFile()) return candidate
-      } catch {
-        // not here
-      }
-    }
-  }
-  throw new Error(`git was not found on PATH (${env.PATH ?? ''}): install git 2.31 or newer`)
+  const exe = findProgram(process.platform === 'win32' ? ['git.exe', 'git.cmd'] : ['git'], env.PATH)
+  if (!exe) throw new Error(`git was not found on PATH (${env.PATH ?? ''}): install git 2.31 or newer`)
+  return exe
 }
 
 /** The settings GIT_CONFIG_COUNT/KEY/VALUE give, in order. */
