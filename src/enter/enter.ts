@@ -21,6 +21,7 @@ import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, re
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
+import { submoduleUrls } from '../git/submodules.js'
 import { sweep } from './sweep.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
 import { nameItself, sandboxFacts } from '../sandbox/paths.js'
@@ -67,6 +68,11 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
       ? await enterByPath(repo, settings, settingsAtEnter, known)
       : await create(repo, settings, folder!, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
     const entry = entryOf(repo.commonDir, record)
+    // Without a .gitmodules checked out, the base has no submodule to ask about: no git call.
+    if (fs.existsSync(path.join(record.path, '.gitmodules'))) {
+      const submodules = await submoduleUrls(repo.git, record.baseSha, entries, settingsAtEnter.push && remotes[settingsAtEnter.push.remote])
+      if (Object.keys(submodules).length) record.submodules = writeStepFile(submodules, record.token, 'submodules')
+    }
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
     // work and never leaves the machine.

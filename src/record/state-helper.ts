@@ -92,6 +92,11 @@ export interface WorktreeRecord {
   push?: PushTarget
   /** What our git may use: the job's git set-up of enter (git-setup.ts). */
   git?: GitSetup
+  /**
+   * The URL each submodule of the base had at enter, by its path (submodules.ts), in a file likewise (a repository
+   * may have hundreds): the only remote whose word saves a commit in it.
+   */
+  submodules?: StepFile
   /** The branch of that remote an exit pushes the worktree's HEAD to (the push input); none: nothing is pushed. */
   pushTo?: string
   /** The index of the job among the legs of its matrix: rescue names stay apart. */

@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
 import type { Repository } from '../git/repository.js'
-import { clearHidingBits, type Findings } from '../gate/safety-gate.js'
+import { dropIndexHints, type Findings } from '../gate/safety-gate.js'
 import { openView } from '../git/sealed-git.js'
 import {
   copyOpen,
@@ -120,7 +120,7 @@ export async function keepSnapshot(input: {
     const git = view.git
     const headTree = findings.head ? (await git.exec(['rev-parse', `${findings.head}^{tree}`])).trim() : (await git.exec(['mktree'], { input: '' })).trim()
     const made: Made = { git, dir: view.dir, head: findings.head, headTree, brought: broughtBlobs(facts), filters: facts.filters, base: facts.base }
-    if (hasIndex) await clearHidingBits(git, folder, fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')))
+    if (hasIndex) await dropIndexHints(git, folder, fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')))
     else if (findings.head) await git.exec(['read-tree', findings.head])
     else await git.exec(['read-tree', '--empty'])
     const leftOut: LeftOut[] = ownRepositories(findings)

@@ -275,9 +275,10 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`
 }
 
-/** Why pushed work may be among the unsaved commits: the remote, the only proof, could not be asked. */
+/** Why pushed work may be among the unsaved commits: the remote of enter, the only proof, could not be asked (or, for a submodule, is not known). */
 function unasked(findings: Findings): string {
-  return findings.remoteUnasked && findings.unsavedCommits.length ? ` (the remote could not be asked whether it has them: ${findings.remoteUnasked})` : ''
+  const why = [...(findings.remoteUnasked ? [findings.remoteUnasked] : []), ...Object.values(findings.submoduleUnasked ?? {})]
+  return why.length && findings.unsavedCommits.length ? ` (the remote could not be asked whether it has them: ${why.join('; ')})` : ''
 }
 
 /** "2 uncommitted files and 1 unsaved commit", or "nothing unsaved". */
