@@ -260,7 +260,7 @@ echo "pid-1 $(cat /proc/1/cmdline | tr '\\0' ' ')"
     // A confined agent leaves thousands of folders beside the worktrees' git dirs: each one more read-only
     // bind for the next run, more than bubblewrap takes.
     const worktrees = path.join(repos.clone, '.git', 'worktrees')
-    const plant = await j.uses('run', { command: `cd ${worktrees} && mkdir x{1..7000}` })
+    const plant = await j.uses('run', { command: `cd ${worktrees} && mkdir x{1..3500}` })
     expect(plant.exitCode, plant.stderr).toBe(0)
     const marker = path.join(repos.root, 'ran')
     const next = await j.uses('run', { command: `touch ${marker}; echo "[alias]" >> ${home}/.gitconfig`, 'allow-unconfined': 'true' })
