@@ -158,7 +158,10 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
 
 /** A rescue a person should hear about: it failed, sent nothing, or left something out. */
 function rescueWarns(rescue: RescueResult | undefined): boolean {
-  return !!rescue && (!!rescue.failures.length || rescue.unmade !== undefined || !!rescue.withheld || !!rescue.snapshot?.leftOut.length)
+  return (
+    !!rescue &&
+    (!!rescue.failures.length || rescue.unmade !== undefined || !!rescue.withheld || !!rescue.snapshot?.leftOut.length || !!rescue.lfsUnread?.length)
+  )
 }
 
 /** One exit under way: what it was handed, and the git dir it found. */

@@ -29,22 +29,6 @@ const WITHHELD = /^(ACTIONS_|INPUT_|STATE_)|^GITHUB_(STATE|OUTPUT|ENV|PATH|STEP_
 /** How long a helper program (taskkill, lsof, mount) may take: it runs while the step waits. */
 const HELPER_TIMEOUT_MS = 10_000
 
-/** The program `PATH` names: the first executable file of its folders called one of `names` (absolute there). */
-export function findProgram(names: string[], PATH: string | undefined): string | undefined {
-  for (const dir of (PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    for (const name of names) {
-      const candidate = path.resolve(dir, name)
-      try {
-        fs.accessSync(candidate, fs.constants.X_OK)
-        if (fs.statSync(candidate).isFile()) return candidate
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined
-}
-
 /**
  * POSIX: every git child leads a process group of its own, so that a Ctrl-C meant for the step (act, a
  * terminal) reaches only us and we decide what becomes of git; a stop then reaches git's own children.

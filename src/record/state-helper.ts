@@ -125,6 +125,8 @@ export interface PushTarget {
   /** The remote's name, for the restore command. */
   remote: string
   url: string
+  /** The repository's Git LFS endpoint settings of enter, where it had any: lfs.pushurl, lfs.url, and this remote's lfspushurl, lfsurl. */
+  lfs?: Partial<Record<'lfs.pushurl' | 'lfs.url' | 'lfspushurl' | 'lfsurl', string>>
 }
 
 /**
@@ -134,6 +136,8 @@ export interface PushTarget {
 export interface GitSetup {
   /** The git program PATH named at enter. */
   exe: string
+  /** The git-lfs program PATH named at enter, where it named one. */
+  lfs?: string
   /** HOME, PATH, XDG_CONFIG_HOME and SSH_AUTH_SOCK of enter, where set. */
   env: Record<string, string>
   /** Hashes of the workflow's git variables and of the settings of enter a later step may take. */

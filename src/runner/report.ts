@@ -214,8 +214,12 @@ export function restoreCommands(result: ExitResult, env: NodeJS.ProcessEnv = pro
     // Downloaded outside the clone (inside, git add -A would take the bundle along); for a pull request's
     // merge commit, the commits it was made of come from the remote first.
     const needs = rescue.artifact.needs.length ? ` && git fetch origin ${rescue.artifact.needs.join(' ')}` : ''
+    // Its Git LFS objects into the clone's LFS store before the switch, which then smudges them.
+    const lfs = rescue.artifact.lfs
+      ? ` && mkdir -p "$(git rev-parse --git-common-dir)/lfs" && cp -R "$d/lfs/objects" "$(git rev-parse --git-common-dir)/lfs/"`
+      : ''
     commands.push(
-      `d=$(mktemp -d) && gh run download ${shellQuote(env.GITHUB_RUN_ID ?? '<run id>')}${repo} --name ${shellQuote(rescue.artifact.name)} --dir "$d"${needs} && git fetch "$d/rescue.bundle" ${shellQuote(rescue.snapshot.ref)} && git switch -c ${local} FETCH_HEAD && rm -rf "$d"`
+      `d=$(mktemp -d) && gh run download ${shellQuote(env.GITHUB_RUN_ID ?? '<run id>')}${repo} --name ${shellQuote(rescue.artifact.name)} --dir "$d"${needs}${lfs} && git fetch "$d/rescue.bundle" ${shellQuote(rescue.snapshot.ref)} && git switch -c ${local} FETCH_HEAD && rm -rf "$d"`
     )
   }
   return commands
@@ -232,16 +236,22 @@ export function rescueProblems(rescue: RescueResult | undefined): string[] {
   if (unheld.length) problems.push(`Rescue: left out ${unheld.length} file(s) it cannot hold: ${listed(unheld.map(l => `${l.file} (${l.why})`))}.`)
   if (rescue.withheld)
     return [...problems, `Rescue: nothing was sent: ${withheldWhy(rescue.withheld)}. The work is in ${rescue.snapshot?.ref} on this machine only.`]
+  if (rescue.lfsUnread?.length)
+    problems.push(
+      `Rescue: ${plural(rescue.lfsUnread.length, 'Git LFS object')} the commits point to (${listed(rescue.lfsUnread.map(oid => oid.slice(0, 12)))}) are not in this repository's LFS store as their names say: sent nowhere.`
+    )
   for (const failure of rescue.failures) {
     if (failure.target === 'branch') {
       problems.push(
-        failure.cause === 'no-remote'
-          ? 'Rescue to a branch failed: the repository had no remote when the job entered.'
-          : failure.cause === 'unsealed'
-            ? "Rescue to a branch failed: the record in the worktree's git dir is not this job's sealed record, so the remote of enter is unknown, and nothing is pushed elsewhere. Use rescue: artifact."
-            : failure.cause === 'unreachable'
-              ? `Rescue to a branch failed: ${failure.said}. The remote the repository had when the job entered is gone or does not answer; use rescue: artifact.`
-              : `Rescue to a branch failed: ${failure.said}. Give the job contents: write permission and actions/checkout's persisted credentials, or use rescue: artifact.`
+        failure.cause === 'lfs'
+          ? `Rescue to a branch failed: ${failure.said}. The branch was not pushed (its commits without their Git LFS objects are not the work); use rescue: artifact, which carries them.`
+          : failure.cause === 'no-remote'
+            ? 'Rescue to a branch failed: the repository had no remote when the job entered.'
+            : failure.cause === 'unsealed'
+              ? "Rescue to a branch failed: the record in the worktree's git dir is not this job's sealed record, so the remote of enter is unknown, and nothing is pushed elsewhere. Use rescue: artifact."
+              : failure.cause === 'unreachable'
+                ? `Rescue to a branch failed: ${failure.said}. The remote the repository had when the job entered is gone or does not answer; use rescue: artifact.`
+                : `Rescue to a branch failed: ${failure.said}. Give the job contents: write permission and actions/checkout's persisted credentials, or use rescue: artifact.`
       )
     } else {
       const hint =

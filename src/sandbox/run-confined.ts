@@ -6,8 +6,9 @@ import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { findProgram } from '../git/git-setup.js'
 import { isInside } from '../os/paths.js'
-import { childEnvironment, findProgram, shellQuote } from '../os/processes.js'
+import { childEnvironment, shellQuote } from '../os/processes.js'
 import type { SandboxPaths } from './paths.js'
 
 export interface Confinement {
@@ -161,7 +162,7 @@ export interface Programs {
  * GITHUB_PATH runs only inside. sandbox-runtime's own lookups (which, bash) use this PATH too.
  */
 function sandboxPrograms(): Programs {
-  const find = (name: string): string | undefined => findProgram([name], process.env.PATH)
+  const find = (name: string): string | undefined => findProgram(process.env, name)
   return { bwrap: find('bwrap'), socat: find('socat'), rg: find('rg') }
 }
 
