@@ -32,7 +32,11 @@ export async function run(): Promise<void> {
     // (sandbox-runtime's helpers among them) gets what the runner gives only to actions.
     const kept = childEnvironment(process.env)
     for (const key of Object.keys(process.env)) if (!(key in kept)) delete process.env[key]
-    const ran = await runConfined({ ...settings, worktree, commonDir: repo.commonDir, paths })
+    // The command keeps the step's PATH (what GITHUB_PATH added: setup-node's node, say); the programs this step
+    // starts outside the sandbox (bubblewrap, socat, ripgrep, sandbox-runtime's lookups) are those PATH named at enter.
+    const step = { ...process.env }
+    if (setup?.env.PATH !== undefined) process.env.PATH = setup.env.PATH
+    const ran = await runConfined({ ...settings, worktree, commonDir: repo.commonDir, paths }, step)
     if (ran.unconfined)
       (await import('@actions/core')).warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
     if (ran.exitCode !== 0) {
