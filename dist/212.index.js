@@ -40,10 +40,13 @@ var external_node_stream_ = __webpack_require__(57075);
 var promises_ = __webpack_require__(46466);
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __webpack_require__(38522);
+// EXTERNAL MODULE: ./src/os/quote.ts
+var quote = __webpack_require__(47722);
 ;// CONCATENATED MODULE: ./src/rescue/artifact-zip.ts
 // A rescue artifact's zip, read by the restore itself and within bounds: the artifact client would unpack whatever
 // a zip holds (a megabyte that inflates to a gigabyte) into the runner's temp folder before the restore could look.
 // Only the central directory is believed for sizes, and no entry writes more than it says.
+
 
 
 
@@ -105,16 +108,16 @@ async function extractEntry(file, entry, to) {
         external_node_fs_.closeSync(fd);
     }
     if (header.readUInt32LE(0) !== LOCAL_HEADER)
-        throw new Error(`${entry.name} is not where its zip says`);
+        throw new Error(`${(0,quote/* quoted */.TL)(entry.name)} is not where its zip says`);
     if (entry.method !== 0 && entry.method !== 8)
-        throw new Error(`${entry.name} is compressed by method ${entry.method}, which no rescue uses`);
+        throw new Error(`${(0,quote/* quoted */.TL)(entry.name)} is compressed by method ${entry.method}, which no rescue uses`);
     // The local header's name and extra fields may differ in length from the central directory's.
     const start = entry.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
     let written = 0;
     const bounded = new external_node_stream_.Transform({
         transform(chunk, _encoding, done) {
             written += chunk.length;
-            done(written > entry.size ? new Error(`${entry.name} holds more than the ${entry.size} bytes its zip says`) : null, chunk);
+            done(written > entry.size ? new Error(`${(0,quote/* quoted */.TL)(entry.name)} holds more than the ${entry.size} bytes its zip says`) : null, chunk);
         }
     });
     const out = external_node_fs_.createWriteStream(to, { flags: 'wx', mode: 0o600 });
@@ -145,6 +148,7 @@ var lfs = __webpack_require__(60646);
 // records it: HEAD where the agent had it, the index as it was staged, the files as they were left, and every
 // other unsaved commit kept by a ref of the worktree. A rescue is agent-made data: git fetches and checks it,
 // the files it holds are written as bytes, and no program sees them but the filters the repository had at enter.
+
 
 
 
@@ -245,7 +249,7 @@ async function rescueBranches(repo, push) {
         .finally(() => view.dispose());
     if (listed.exitCode !== 0) {
         (0,git_command_manager/* throwIfCancelled */.dZ)();
-        throw new Error(`git ls-remote ${push.remote} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`);
+        throw new Error(`git ls-remote ${(0,quote/* quoted */.TL)(push.remote)} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`);
     }
     return listed.stdout
         .split('\n')
@@ -269,8 +273,8 @@ async function fetchBranch(repo, name, ref, push, input) {
         return;
     (0,git_command_manager/* throwIfCancelled */.dZ)();
     if (/couldn't find remote ref/i.test(fetched.stderr))
-        throw new settings/* InputError */.d(input, name, `${push.remote} has no such branch`, FIX);
-    throw new Error(`git fetch ${push.remote} ${name} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`);
+        throw new settings/* InputError */.d(input, name, `${(0,quote/* quoted */.TL)(push.remote)} has no such branch`, FIX);
+    throw new Error(`git fetch ${(0,quote/* quoted */.TL)(push.remote)} ${(0,quote/* quoted */.TL)(name)} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`);
 }
 /**
  * A fetch of `what` from the remote of enter, through a view (fetchThroughView), telling it the commits this clone
@@ -310,7 +314,7 @@ async function service(call, name, input) {
             : /GHES|not currently supported/.test(said)
                 ? ' GitHub Enterprise Server has no artifact service for this client: restore a branch.'
                 : ' An artifact of an earlier attempt may not be readable there: rescue to a branch too (rescue: artifact,branch).';
-        throw new Error(`The artifact service could not hand over ${name}: ${said.split('\n')[0]}.${hint}`, { cause: error });
+        throw new Error(`The artifact service could not hand over ${(0,quote/* quoted */.TL)(name)}: ${said.split('\n')[0]}.${hint}`, { cause: error });
     }
     finally {
         clearTimeout(timer);
@@ -443,7 +447,7 @@ async function fetchMissing(repo, name, push, ids, input) {
     if (fetched.exitCode === 0)
         return true;
     (0,git_command_manager/* throwIfCancelled */.dZ)();
-    throw new settings/* InputError */.d(input, name, `it builds on commits ${push.remote} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`, FIX);
+    throw new settings/* InputError */.d(input, name, `it builds on commits ${(0,quote/* quoted */.TL)(push.remote)} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`, FIX);
 }
 /** The snapshot commit at `ref`, when it is one: a rescue's subject, its trailers, HEAD its first parent, an index tree. */
 /** Every path of an index tree is one git would check out: no "..", "." or empty segment, and no .git one. */
@@ -597,7 +601,7 @@ async function fetchObjects(commonDir, record, pointers) {
             return endpoint.unpinned;
         const fetched = await (0,lfs/* downloadObjects */.Xs)(view, { url: record.push.url, endpoint }, pointers.map(p => p.blob), { env: { GIT_ALLOW_PROTOCOL: rescue/* REMOTE_PROTOCOLS */.Rq }, stallMs: git_command_manager/* STALL_MS */.Gn });
         (0,lfs/* storeObjects */.KN)((0,lfs/* lfsStore */.Xj)(view.dir), commonDir, lfsEntries(view.dir));
-        return fetched.exitCode === 0 ? undefined : `git lfs fetch ${record.push.remote} failed: ${lastWords(fetched.stderr)}`;
+        return fetched.exitCode === 0 ? undefined : `git lfs fetch ${(0,quote/* quoted */.TL)(record.push.remote)} failed: ${lastWords(fetched.stderr)}`;
     }
     finally {
         view.dispose();
