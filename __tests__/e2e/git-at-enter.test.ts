@@ -69,7 +69,7 @@ describe('the workflow’s git set-up of enter authenticates the rescue push', (
     expect(main.exitCode, said(main)).toBe(0)
     write(main.outputs['worktree-path'], 'notes.txt', 'notes\n')
     const [post] = await j.runPosts()
-    expect(warnings(post).join('\n'), said(post)).toContain('pushed to the branch agent-worktree-rescue/over-ssh/')
+    expect(warnings(post).join('\n'), said(post)).toContain('pushed to the branch `agent-worktree-rescue/over-ssh/')
     expect(rescueBranches()).toEqual(['agent-worktree-rescue/over-ssh/agents-5-1'])
     expect(ran().some(line => line.includes('git-receive-pack'))).toBe(true)
     // A later job restores it over the same ssh set-up.
@@ -90,7 +90,7 @@ describe('the workflow’s git set-up of enter authenticates the rescue push', (
     const main = await j.uses('.', { name: 'helper', rescue: 'branch' })
     write(main.outputs['worktree-path'], 'notes.txt', 'notes\n')
     const [post] = await j.runPosts()
-    expect(warnings(post).join('\n'), said(post)).toContain('pushed to the branch agent-worktree-rescue/helper/')
+    expect(warnings(post).join('\n'), said(post)).toContain('pushed to the branch `agent-worktree-rescue/helper/')
     expect(origin.requests.some(r => r.url.endsWith('git-receive-pack') && r.authorised)).toBe(true)
   })
 
@@ -104,7 +104,7 @@ describe('the workflow’s git set-up of enter authenticates the rescue push', (
     const main = await j.uses('.', { name: 'instead', rescue: 'branch' })
     write(main.outputs['worktree-path'], 'notes.txt', 'notes\n')
     const [post] = await j.runPosts()
-    expect(warnings(post).join('\n'), said(post)).toContain('pushed to the branch agent-worktree-rescue/instead/')
+    expect(warnings(post).join('\n'), said(post)).toContain('pushed to the branch `agent-worktree-rescue/instead/')
   })
 
   it('an extra header in GIT_CONFIG_COUNT/KEY/VALUE of the job’s env; the agent’s own header exported later takes no part', async () => {
@@ -129,7 +129,7 @@ describe('the workflow’s git set-up of enter authenticates the rescue push', (
     const main = await j.uses('.', { name: 'header', rescue: 'branch' })
     write(main.outputs['worktree-path'], 'notes.txt', 'notes\n')
     const [post] = await j.runPosts()
-    expect(warnings(post).join('\n'), said(post)).toContain('pushed to the branch agent-worktree-rescue/header/')
+    expect(warnings(post).join('\n'), said(post)).toContain('pushed to the branch `agent-worktree-rescue/header/')
   })
 })
 

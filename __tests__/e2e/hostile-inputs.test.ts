@@ -80,7 +80,7 @@ describe('refs and paths that lead astray', () => {
     execFileSync('mkfifo', [fifo])
     for (const value of [file, fifo]) {
       const step = await job.uses('.', { 'repository-path': value })
-      expect(errorOf(step)).toContain(`Input 'repository-path' has the value "${value}": it is not a folder`)
+      expect(errorOf(step)).toContain(`Input 'repository-path' has the value \`${value}\`: it is not a folder`)
     }
   })
 
@@ -98,7 +98,7 @@ describe('refs and paths that lead astray', () => {
     const link = path.join(repos.root, 'link')
     fs.symlinkSync(target, link)
     const step = await job.uses('.', { 'worktrees-dir': link })
-    expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value "${link}": it is a symbolic link (to ${target})`)
+    expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value \`${link}\`: it is a symbolic link (to \`${target}\`)`)
     expect(fs.readdirSync(target)).toEqual([])
   })
 
@@ -113,7 +113,7 @@ describe('refs and paths that lead astray', () => {
     const wt = path.join(repos.root, 'other-wt')
     git(other, 'worktree', 'add', '--quiet', '-b', 'x', wt)
     const step = await job.uses('.', { path: wt })
-    expect(errorOf(step)).toContain(`it is not a worktree of ${repos.clone}`)
+    expect(errorOf(step)).toContain(`it is not a worktree of \`${repos.clone}\``)
   })
 })
 
@@ -128,7 +128,7 @@ describe('a worktrees-dir where no folder can be made', () => {
     ['a folder in /sys', () => '/sys/agent-worktrees', "on the kernel's sysfs file system"],
     ['a path through a named pipe', () => fifo('pipe') + '/wt', 'on the way is a named pipe, not a folder'],
     ['a path through a file', () => file('plain') + '/wt', 'on the way is a file, not a folder'],
-    ['a path through a device', () => '/dev/null/wt', '/dev/null on the way is a device, not a folder'],
+    ['a path through a device', () => '/dev/null/wt', '`/dev/null` on the way is a device, not a folder'],
     ['a named pipe', () => fifo('pipe2'), 'it is a named pipe, not a folder']
   ]
   function fifo(name: string): string {
@@ -148,7 +148,7 @@ describe('a worktrees-dir where no folder can be made', () => {
     const step = await job.uses('.', { 'worktrees-dir': dir }, { cancel: { afterMs: 3000 }, recordGit: true })
     expect(step.signals.filter(s => s.signal !== 'SIGINT')).toEqual([])
     expect(step.exitCode).toBe(1)
-    expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value "${dir}": `)
+    expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value \`${dir}\`: `)
     expect(errorOf(step)).toContain(problem)
     expect(step.gitCalls!.filter(c => /^worktree add|^branch/.test(c))).toEqual([])
     expect(made()).toEqual(before)
@@ -161,7 +161,7 @@ describe('a worktrees-dir where no folder can be made', () => {
     expect(step.exitCode).toBe(1)
     expect(step.signals).toEqual([])
     expect(errorOf(step)).toBe(
-      `Input 'include-file' has the value "pipe": ${path.join(repos.clone, 'pipe')} is not a regular file. Name a gitignore-style file in the checkout.`
+      `Input 'include-file' has the value \`pipe\`: \`${path.join(repos.clone, 'pipe')}\` is not a regular file. Name a gitignore-style file in the checkout.`
     )
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
     await job.runPosts()
@@ -177,7 +177,7 @@ describe('a worktrees-dir where no folder can be made', () => {
     }
     try {
       const step = await job.uses('.', { 'worktrees-dir': path.join(ro, 'wt') })
-      expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value "${ro}/wt": ${ro} is on a read-only file system`)
+      expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value \`${ro}/wt\`: \`${ro}\` is on a read-only file system`)
       expect(worktreePaths(repos.clone)).toEqual([repos.clone])
     } finally {
       execFileSync('umount', [ro])
@@ -186,6 +186,6 @@ describe('a worktrees-dir where no folder can be made', () => {
 
   it('a Windows path on Linux is quoted as typed, its backslashes single', async () => {
     const step = await job.uses('.', { 'worktrees-dir': 'C:\\agents\\wt' })
-    expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value "C:\\agents\\wt": it is inside the checkout ${repos.clone}`)
+    expect(errorOf(step)).toContain(`Input 'worktrees-dir' has the value \`C:\\agents\\wt\`: it is inside the checkout \`${repos.clone}\``)
   })
 })

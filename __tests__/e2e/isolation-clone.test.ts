@@ -160,7 +160,7 @@ describe.concurrent('isolation: clone', () => {
     const main = await enter(later, { 'repository-path': repos.clone, isolation: 'clone', name: 'next' })
     expect(fs.existsSync(clean), main.stdout).toBe(false)
     expect(git(dirty, 'rev-parse', 'HEAD')).toBe(made)
-    expect(main.stdout).toContain(`Kept ${dirty}: it has 1 unsaved commit.`)
+    expect(main.stdout).toContain(`Kept \`${dirty}\`: it has 1 unsaved commit.`)
     const borrowed = git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/agent-worktree/borrowed/').split('\n')
     expect(borrowed.sort()).toEqual(['refs/agent-worktree/borrowed/dirty', 'refs/agent-worktree/borrowed/next'])
     git(repos.clone, 'merge-base', '--is-ancestor', made, git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/agent-worktree/kept/'))
@@ -175,7 +175,7 @@ describe.concurrent('isolation: clone', () => {
     git(one, 'push', '--quiet', 'origin', 'HEAD:refs/heads/agent/one')
     git(one, 'stash', 'drop', '--quiet')
     const [post] = await first.runPosts()
-    expect(post.stdout).toContain(`Parked ${one} in the pool`)
+    expect(post.stdout).toContain(`Parked \`${one}\` in the pool`)
     expect(fs.existsSync(one)).toBe(true)
     // The original moved on meanwhile: the next job starts from it.
     const newer = commit(repos.clone, 'newer.txt')
@@ -183,7 +183,7 @@ describe.concurrent('isolation: clone', () => {
     const second = job(repos, 'pool-2')
     const main = await enter(second, { 'repository-path': repos.clone, isolation: 'clone', recycle: 'true', name: 'two' })
     const two = main.outputs['worktree-path']
-    expect(main.stdout).toContain(`Took ${two} from the pool`)
+    expect(main.stdout).toContain(`Took \`${two}\` from the pool`)
     expect(fs.existsSync(one)).toBe(false)
     expect(git(two, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('worktree-two')
     expect(git(two, 'rev-parse', 'HEAD', 'origin/main')).toBe(`${newer}\n${newer}`)
@@ -193,7 +193,7 @@ describe.concurrent('isolation: clone', () => {
     expect(fs.existsSync(path.join(two, '.git', 'hooks'))).toBe(false)
     expect(fs.readFileSync(path.join(two, 'newer.txt'), 'utf8')).toBe('newer.txt\n')
     const [again] = await second.runPosts()
-    expect(again.stdout).toContain(`Parked ${two} in the pool`)
+    expect(again.stdout).toContain(`Parked \`${two}\` in the pool`)
   })
 
   it('refuses path with clone, and a value it does not know, before anything is created', async t => {
@@ -201,9 +201,9 @@ describe.concurrent('isolation: clone', () => {
     const j = job(repos, 'inputs')
     const byPath = await j.uses('.', { 'repository-path': repos.clone, isolation: 'clone', path: repos.clone })
     expect(byPath.exitCode).toBe(1)
-    expect(byPath.stdout).toContain(`Input 'isolation' has the value "clone": a clone is made only for a new worktree`)
+    expect(byPath.stdout).toContain(`Input 'isolation' has the value \`clone\`: a clone is made only for a new worktree`)
     const wrong = await j.uses('.', { 'repository-path': repos.clone, isolation: 'copy' })
-    expect(wrong.stdout).toContain(`Input 'isolation' has the value "copy": it is neither worktree nor clone`)
+    expect(wrong.stdout).toContain(`Input 'isolation' has the value \`copy\`: it is neither worktree nor clone`)
     expect(fs.existsSync(`${repos.clone}.worktrees`)).toBe(false)
   })
 

@@ -41,8 +41,8 @@ it('runs main and post from .env.example, against the repository it names', () =
   fs.writeFileSync(env, fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8').replace('INPUT_REPOSITORY-PATH=.', `INPUT_REPOSITORY-PATH=${repos.clone}`))
   const out = localAction(env)
   const worktree = path.join(`${repos.clone}.worktrees`, 'local-demo')
-  expect(out).toContain(`Created worktree ${worktree} on branch worktree-local-demo`)
-  expect(out).toContain(`Removed ${worktree} and deleted its branch worktree-local-demo: nothing unsaved was found.`)
+  expect(out).toContain(`Created worktree \`${worktree}\` on branch \`worktree-local-demo\``)
+  expect(out).toContain(`Removed \`${worktree}\` and deleted its branch \`worktree-local-demo\`: nothing unsaved was found.`)
   expect(worktreePaths(repos.clone)).toEqual([repos.clone])
   // Nothing of the action left behind: no snapshot of the checkout in the temp folder (tsx, which runs
   // the TypeScript, keeps a cache there), and no empty worktrees folder.
@@ -71,7 +71,7 @@ it('rescues kept work as an artifact through its stand-in for @actions/artifact'
       .replace('LOCAL_ACTION_ARTIFACT_PATH=.local-artifacts', `LOCAL_ACTION_ARTIFACT_PATH=${artifacts}`)
   )
   const out = localAction(env)
-  expect(out).toContain('uploaded as the artifact agent-worktree-rescue-agent-wt-')
+  expect(out).toContain('uploaded as the artifact `agent-worktree-rescue-agent-wt-')
   const [zip] = fs.readdirSync(artifacts)
   expect(zip).toMatch(/^agent-worktree-rescue-agent-wt-.*\.zip$/)
   const listing = execFileSync('unzip', ['-l', path.join(artifacts, zip)], { encoding: 'utf8' })

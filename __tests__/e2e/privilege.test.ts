@@ -189,7 +189,7 @@ describe('1. programs named by what the agent planted never run in our steps, an
     // Exactly one ref more on the remote: the rescue branch, and no tag.
     const added = remoteRefs().filter(ref => !before.includes(ref))
     expect(added).toEqual([expect.stringMatching(/^refs\/heads\/agent-worktree-rescue\/planted\//)])
-    expect(warnings(post).join('\n')).toContain('pushed to the branch agent-worktree-rescue/planted/')
+    expect(warnings(post).join('\n')).toContain('pushed to the branch `agent-worktree-rescue/planted/')
   })
 
   it('exit sub-action: the same, through its own rescue; and the post after it', async () => {
@@ -272,7 +272,7 @@ describe('2. the rescue push sends one ref, to the remote of enter, with the cre
     git(repos.clone, 'push', '--quiet', 'origin', `${someone}:refs/heads/agent-worktree-rescue/taken/agents-5-1`)
     const [post] = await j.runPosts()
     // The name is taken: the rescue takes the next one, and the branch that was there stays as it was.
-    expect(warnings(post).join('\n')).toContain('pushed to the branch agent-worktree-rescue/taken/agents-5-1-take2 of origin')
+    expect(warnings(post).join('\n')).toContain('pushed to the branch `agent-worktree-rescue/taken/agents-5-1-take2` of `origin`')
     expect(git(repos.origin, 'rev-parse', 'refs/heads/agent-worktree-rescue/taken/agents-5-1')).toBe(someone)
     expect(git(repos.origin, 'show', 'refs/heads/agent-worktree-rescue/taken/agents-5-1-take2:notes.txt')).toBe('notes')
   })
@@ -330,9 +330,9 @@ describe('4. named pipes, sockets and devices: work, never read; no step waits o
     expect(post.durationMs).toBeLessThan(20_000)
     const said = warnings(post).join('\n')
     expect(said).toMatch(/Kept/)
-    expect(said).toContain('src/app.txt (a named pipe)')
+    expect(said).toContain('`src/app.txt` (a named pipe)')
     expect(said).toMatch(/pushed to the branch/)
-    const branch = /pushed to the branch (\S+) of/.exec(said)?.[1] ?? ''
+    const branch = /pushed to the branch `(\S+)` of/.exec(said)?.[1] ?? ''
     expect(git(repos.origin, 'show', `refs/heads/${branch}:notes.txt`)).toBe('notes')
   })
 
@@ -403,8 +403,8 @@ describe('4. named pipes, sockets and devices: work, never read; no step waits o
     const [post] = await j.runPosts({ timeoutMinutes: 1 })
     expect(post.stoppedBy).toBeUndefined()
     const said = warnings(post).join('\n')
-    expect(said).toContain('src/app.txt (a socket)')
-    if (root) expect(said).toContain('README.md (a device)')
+    expect(said).toContain('`src/app.txt` (a socket)')
+    if (root) expect(said).toContain('`README.md` (a device)')
     expect(fs.existsSync(wt)).toBe(true)
   })
 })
@@ -422,7 +422,7 @@ describe('5. removal never crosses a mount point', () => {
     execFileSync('mount', ['--bind', elsewhere, point])
     cleanups.push(() => void spawnSync('umount', ['-l', point]))
     const [post] = await j.runPosts()
-    expect(warnings(post).join('\n')).toMatch(/another file system is mounted inside it \(.*build\)/)
+    expect(warnings(post).join('\n')).toMatch(/another file system is mounted inside it \(`.*build`\)/)
     expect(readOrNull(path.join(elsewhere, 'precious.txt'))).toBe('precious\n')
     expect(fs.existsSync(wt)).toBe(true)
   })

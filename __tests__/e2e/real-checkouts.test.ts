@@ -274,7 +274,7 @@ describe('a kept worktree and the next job’s actions/checkout', () => {
     const [post] = await j.runPosts()
     checkoutPost()
     expect(post.exitCode).toBe(0)
-    expect(post.stdout).toContain(`It was detached from its branch ${branch} at the same commit`)
+    expect(post.stdout).toContain(`It was detached from its branch \`${branch}\` at the same commit`)
     expect(spawnSync('git', ['symbolic-ref', '--quiet', 'HEAD'], { cwd: wt }).status).toBe(1)
     expect(git(wt, 'rev-parse', 'HEAD')).toBe(after)
     await j.end()
@@ -521,8 +521,8 @@ describe.concurrent('submodules two deep, and nested repositories as gitlinks', 
     expect(git(wt, 'status', '--porcelain')).toBe('')
     const [post] = await j.runPosts()
     expect(warnings(post)).toMatch(/Kept .*2 unsaved commits/)
-    expect(warnings(post)).toMatch(/lib: [0-9a-f]+ add lib-work\.txt/)
-    expect(warnings(post)).toMatch(/lib\/inner: [0-9a-f]+ add inner-work\.txt/)
+    expect(warnings(post)).toMatch(/`lib`: [0-9a-f]+ `add lib-work\.txt`/)
+    expect(warnings(post)).toMatch(/`lib\/inner`: [0-9a-f]+ `add inner-work\.txt`/)
     expect(fs.existsSync(path.join(inner, 'inner-work.txt'))).toBe(true)
   })
 
@@ -537,7 +537,7 @@ describe.concurrent('submodules two deep, and nested repositories as gitlinks', 
     git(wt, 'push', '--quiet', 'origin', 'HEAD')
     const [post] = await j.runPosts()
     expect(warnings(post)).toMatch(/Kept .*1 unsaved commit/)
-    expect(warnings(post)).toMatch(/vendor\/tool: [0-9a-f]+ add tool\.txt/)
+    expect(warnings(post)).toMatch(/`vendor\/tool`: [0-9a-f]+ `add tool\.txt`/)
     expect(fs.existsSync(path.join(nested, 'tool.txt'))).toBe(true)
   })
 })
@@ -734,7 +734,7 @@ describe('removal that fails half-way, as a non-root user', () => {
     const main = await j.uses('.', { name: 'no-room', 'worktrees-dir': path.join(locked, 'wts') })
     expect(main.exitCode).toBe(1)
     expect(errors(main)).toBe(
-      `Input 'worktrees-dir' has the value ${JSON.stringify(path.join(locked, 'wts'))}: the runner's user (uid ${NOBODY.uid}) cannot create wts in ${locked} (EACCES). Give a folder that user can write, or let it write there.`
+      `Input 'worktrees-dir' has the value \`${path.join(locked, 'wts')}\`: the runner's user (uid ${NOBODY.uid}) cannot create \`wts\` in \`${locked}\` (EACCES). Give a folder that user can write, or let it write there.`
     )
     expect(registered(repos)).toEqual([repos.clone])
     expect(hasBranch(repos, 'worktree-no-room')).toBe(false)

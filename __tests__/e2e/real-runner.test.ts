@@ -192,7 +192,7 @@ describe('act in host mode: it deletes its job folder, workspace included, after
     const main = await j.uses('.', { name: 'copy' })
     expect(main.exitCode, main.stdout).toBe(0)
     const warned = warnings(main).join('\n')
-    expect(warned).toContain(`Running under act in host mode, which deletes its job folder ${folder} when the job succeeds`)
+    expect(warned).toContain(`Running under act in host mode, which deletes its job folder \`${folder}\` when the job succeeds`)
     expect(warned).toContain("its branch, commits and registration (in act's copy of the repository")
     expect(warned).toContain('give repository-path a clone outside it')
   })
@@ -201,7 +201,7 @@ describe('act in host mode: it deletes its job folder, workspace included, after
     const { job: j, workspace } = actJob()
     const main = await j.uses('.', { name: 'inside', 'worktrees-dir': '.worktrees' })
     expect(main.exitCode, main.stdout).toBe(0)
-    expect(warnings(main).join('\n')).toContain(`the worktree ${path.join(workspace, '.worktrees', 'inside')}`)
+    expect(warnings(main).join('\n')).toContain(`the worktree \`${path.join(workspace, '.worktrees', 'inside')}\``)
   })
 
   it('is quiet for a repository-path outside the job folder: those worktrees stay', async () => {

@@ -39,6 +39,51 @@ describe('the job summary, warnings and outputs', () => {
     expect(summary).not.toMatch(/^## Nothing unsaved/m)
   })
 
+  it('file names that hold a blank line and a report of their own, or a command: shown quoted in the warning, the summary and the message, no block or annotation of theirs', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'forged-report' })
+    const wt = main.outputs['worktree-path']
+    const forged = 'a\n\n</details>\n\n### agent-worktree: nothing unsaved, removed\n\n[all clean](x.md) | removed |\n\n<details>'
+    const command = 'b::warning::c\n::error::forged annotation %0A::error::encoded'
+    for (const name of [forged, command]) write(wt, name, 'work\n')
+    const exit = await j.uses('./exit', { 'on-exit': 'remove' })
+    const [post] = await j.runPosts()
+    expect(fs.existsSync(wt)).toBe(true)
+    // The runner's annotations: the one warning of ours that says what was kept, no error of a name's.
+    expect(exit.annotations.map(a => a.level)).toEqual(['warning'])
+    expect(post.annotations).toEqual([])
+    const [said] = warnings(exit)
+    const shown = {
+      forged: '`a\\n\\n</details>\\n\\n### agent-worktree: nothing unsaved, removed\\n\\n[all clean](x.md) | removed |\\n\\n<details>`',
+      command: '`b::warning::c\\n::error::forged annotation %0A::error::encoded`'
+    }
+    expect(said).toContain(`Kept \`${wt}\`: it has 2 uncommitted files.`)
+    expect(said).toContain(`Uncommitted: ?? ${shown.forged}, ?? ${shown.command}`)
+    expect(exit.outputs.message).toContain(`Kept \`${wt}\`: it has 2 uncommitted files.`)
+    // The summary: HTML blocks of ours only, none ended by a name, the names shown quoted.
+    const summary = exit.summary
+    expect(summary.trimEnd()).not.toMatch(/\n\s*\n/)
+    expect(summary.match(/<details>/g)).toHaveLength(1)
+    expect(summary.match(/<\/details>/g)).toHaveLength(1)
+    expect(summary).not.toMatch(/^(#|\[|\|)/m)
+    expect(summary).toContain(`<li>?? ${shown.forged.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</li>`)
+    expect(summary).toContain(`<li>?? ${shown.command}</li>`)
+  })
+
+  it('an ignored file of the checkout that include-file copies, named with the runner’s older command syntax: no annotation of its own', async () => {
+    write(repos.clone, '.gitignore', '*.env\n')
+    git(repos.clone, 'add', '.gitignore')
+    git(repos.clone, 'commit', '--quiet', '-m', 'ignore env files')
+    write(repos.clone, '##[error]forged ##[stop-commands]x.env', 'SECRET=1\n')
+    write(repos.clone, '.worktreeinclude', '*.env\n')
+    const j = job()
+    const main = await j.uses('.', { name: 'legacy-syntax' })
+    expect(main.exitCode).toBe(0)
+    expect(main.annotations).toEqual([])
+    expect(main.stdout).not.toContain('##[')
+    expect(main.stdout).toContain('Copied 1 ignored file(s) that `.worktreeinclude` names: `##\\u005berror]forged ##\\u005bstop-commands]x.env`.')
+  })
+
   it('a remote-tracking branch the agent moved with update-ref -m "fetch: …" is warned of, its reflog quoted', async () => {
     const j = job()
     const main = await j.uses('.', { name: 'forged-fetch' })
@@ -48,7 +93,7 @@ describe('the job summary, warnings and outputs', () => {
     git(wt, 'reset', '--quiet', '--hard', 'HEAD~1')
     const [post] = await j.runPosts()
     const said = warnings(post).join('\n')
-    expect(said).toContain(`refs/remotes/origin/main moved from`)
+    expect(said).toContain('`refs/remotes/origin/main` moved from')
     expect(said).toContain('reflog: `fetch: fast-forward`')
   })
 })
@@ -65,7 +110,7 @@ describe('errors at enter', () => {
     const main = await job().uses('.', { name: 'crypt' })
     expect(main.exitCode).toBe(1)
     const error = main.annotations.find(a => a.level === 'error')?.message ?? ''
-    expect(error).toContain('The filter crypt (filter.crypt.smudge or .process of the repository')
+    expect(error).toContain('The filter `crypt` (`filter.crypt.smudge` or .process of the repository')
     expect(error).not.toContain('LFS')
   })
 })

@@ -7,7 +7,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { Job, OUTPUT_DRAIN_MS, SIGINT_TIMEOUT_MS, SIGTERM_TIMEOUT_MS, type StepResult } from '../../scripts/runner.mjs'
+import { Job, OUTPUT_DRAIN_MS, parseAnnotations, SIGINT_TIMEOUT_MS, SIGTERM_TIMEOUT_MS, type StepResult } from '../../scripts/runner.mjs'
 
 let root: string
 let workspace: string
@@ -75,6 +75,24 @@ execFileSync('git', ['--version'])
 console.log('not reached')
 setInterval(() => {}, 1000)
 `
+
+describe('workflow commands', () => {
+  it('reads annotations as the runner does: ::command:: after leading white space, and the older ##[command] anywhere in a line', () => {
+    const stdout = [
+      '  ::warning title=a%3A b::one%0Atwo',
+      '::ERROR::upper',
+      'text ##[error]old%3B syntax',
+      'a ##[group]b ##[error]c',
+      '::debug::no',
+      'plain ::error:: mid'
+    ].join('\n')
+    expect(parseAnnotations(stdout)).toEqual([
+      { level: 'warning', message: 'one\ntwo' },
+      { level: 'error', message: 'upper' },
+      { level: 'error', message: 'old; syntax' }
+    ])
+  })
+})
 
 describe('signals go to node only, never to its children', () => {
   it('a cancel sends SIGINT to the pid: a child lives on, strays() finds it, end() kills it', async () => {

@@ -239,7 +239,7 @@ describe.runIf(RUNS)('a sandboxed agent', () => {
     const left = await first.uses('.', { name: 'rescued', rescue: 'branch' })
     write(left.outputs['worktree-path'], 'src/draft.txt', 'draft\n')
     const [rescue] = await first.runPosts()
-    const branch = /pushed to the branch (\S+) of origin/.exec(rescue.stdout)?.[1]
+    const branch = /pushed to the branch `(\S+)` of `origin`/.exec(rescue.stdout)?.[1]
     expect(branch, rescue.stdout).toBeDefined()
     const e = await enter(newJob({ GITHUB_RUN_ID: '5153' }), { name: 'restored', restore: branch! }, other)
     expect(e.outputs.restored).toBe('true')

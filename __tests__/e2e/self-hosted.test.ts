@@ -53,11 +53,11 @@ describe('the sweep at enter', () => {
       warnings(first).some(
         w =>
           w.startsWith('Left by an earlier job of this runner (run 1 attempt 1 job agents runner runner-1') &&
-          w.includes(`: Kept ${dirty['worktree-path']}: it has 1 uncommitted file.`)
+          w.includes(`: Kept \`${dirty['worktree-path']}\`: it has 1 uncommitted file.`)
       )
     ).toBe(true)
     expect(branchExists(repos.clone, goneWithWork.branch)).toBe(true)
-    expect(warnings(first).some(w => w.includes(`Kept ${goneWithWork['worktree-path']}: it has 1 unsaved commit.`))).toBe(true)
+    expect(warnings(first).some(w => w.includes(`Kept \`${goneWithWork['worktree-path']}\`: it has 1 unsaved commit.`))).toBe(true)
     // Kept on purpose, another runner's, not made by this action: untouched.
     for (const untouched of [kept['worktree-path'], otherRunner['worktree-path'], foreign]) {
       expect(fs.existsSync(untouched)).toBe(true)
@@ -97,10 +97,10 @@ describe('fetch', () => {
   it('refuses a base that is not a remote-tracking branch, and a remote branch that does not exist', async () => {
     const local = await job('r', 1).uses('.', { 'base-ref': 'main', fetch: 'true' })
     expect(local.exitCode).toBe(1)
-    expect(local.annotations[0].message).toContain('Input \'base-ref\' has the value "main": fetch: true needs a remote-tracking branch')
+    expect(local.annotations[0].message).toContain("Input 'base-ref' has the value `main`: fetch: true needs a remote-tracking branch")
     const missing = await job('r', 1).uses('.', { 'base-ref': 'origin/nope', fetch: 'true' })
     expect(missing.exitCode).toBe(1)
-    expect(missing.annotations[0].message).toContain('git fetch origin nope failed')
+    expect(missing.annotations[0].message).toContain('git fetch `origin` `nope` failed')
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
   })
 })

@@ -278,7 +278,7 @@ describe('6. "removing": true written into the record by the agent', () => {
     fs.rmSync(path.join(aside, '.git'))
     const [post] = await a.runPosts()
     expect(readOrNull(path.join(aside, 'uncommitted.txt'))).toBe('uncommitted\n')
-    expect(warnings(post).join('\n')).toContain(`Kept ${aside}`)
+    expect(warnings(post).join('\n')).toContain(`Kept \`${aside}\``)
   })
 })
 

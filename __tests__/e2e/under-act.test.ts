@@ -184,6 +184,6 @@ describe.skipIf(!act)('under act (host mode)', () => {
       branches(run.origin).filter(b => b.startsWith('worktree-')),
       run.log
     ).toHaveLength(1)
-    expect(run.log).toMatch(/Removed \S+ and deleted its branch worktree-\S+: nothing unsaved was found/)
+    expect(run.log).toMatch(/Removed `\S+` and deleted its branch `worktree-\S+`: nothing unsaved was found/)
   }, 60_000)
 })

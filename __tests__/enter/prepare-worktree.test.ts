@@ -42,8 +42,8 @@ describe('copying ignored files named by .worktreeinclude', () => {
     expect(fs.readFileSync(path.join(wt, '.env'), 'utf8')).toBe('TOKEN=local\n')
     expect(fs.readFileSync(path.join(wt, 'config/dev.local.json'), 'utf8')).toBe('{"dev":true}\n')
     for (const absent of ['secrets.txt', 'debug.log', '.env.outside']) expect(fs.existsSync(path.join(wt, absent))).toBe(false)
-    expect(main.stdout).toContain('Copied 2 ignored file(s) that .worktreeinclude names: .env, config/dev.local.json.')
-    expect(main.stdout).toContain('.env.outside (a symbolic link leading outside the checkout)')
+    expect(main.stdout).toContain('Copied 2 ignored file(s) that `.worktreeinclude` names: `.env`, `config/dev.local.json`.')
+    expect(main.stdout).toContain('`.env.outside` (a symbolic link leading outside the checkout)')
     const [post] = await job.runPosts()
     expect(warnings(post)).toEqual([])
     expect(fs.existsSync(wt)).toBe(false)
@@ -58,7 +58,7 @@ describe('copying ignored files named by .worktreeinclude', () => {
     expect(fs.existsSync(path.join(main.outputs['worktree-path'], '.env'))).toBe(false)
     const missing = await job.uses('.', { name: 'missing', 'include-file': 'nope.include' })
     expect(missing.exitCode).toBe(1)
-    expect(errorOf(missing)).toContain('Input \'include-file\' has the value "nope.include": there is no file')
+    expect(errorOf(missing)).toContain("Input 'include-file' has the value `nope.include`: there is no file")
     expect(worktreePaths(repos.clone)).toHaveLength(2)
   })
 })
@@ -98,11 +98,11 @@ describe('symlink-dirs', () => {
   it('warns about a folder the checkout lacks, and refuses a tracked one or a path that leaves the checkout', async () => {
     const missing = await job.uses('.', { name: 'nolink', 'symlink-dirs': 'node_modules, .cache' })
     expect(missing.exitCode).toBe(0)
-    expect(warnings(missing)).toEqual(['symlink-dirs: .cache not found in ' + repos.clone + ', so not linked.'])
+    expect(warnings(missing)).toEqual(['symlink-dirs: `.cache` not found in `' + repos.clone + '`, so not linked.'])
     const tracked = await job.uses('.', { name: 'tracked', 'symlink-dirs': 'packages/a' })
-    expect(errorOf(tracked)).toContain('Input \'symlink-dirs\' has the value "packages/a": it is tracked in the base commit')
+    expect(errorOf(tracked)).toContain("Input 'symlink-dirs' has the value `packages/a`: it is tracked in the base commit")
     const outside = await job.uses('.', { name: 'outside', 'symlink-dirs': '../other' })
-    expect(errorOf(outside)).toContain('Input \'symlink-dirs\' has the value "../other"')
+    expect(errorOf(outside)).toContain("Input 'symlink-dirs' has the value `../other`")
   })
 })
 
@@ -128,6 +128,6 @@ describe('sparse-paths', () => {
 
   it('refuses a path that leaves the checkout', async () => {
     const step = await job.uses('.', { 'sparse-paths': 'packages/a,/etc' })
-    expect(errorOf(step)).toContain('Input \'sparse-paths\' has the value "/etc"')
+    expect(errorOf(step)).toContain("Input 'sparse-paths' has the value `/etc`")
   })
 })

@@ -66,7 +66,7 @@ describe('ownership', () => {
     writeRecordFile(git(wt, 'rev-parse', '--absolute-git-dir'), record)
     const result = await exitAs(record, { onExit: 'remove', discardChanges: true, step: 'exit' })
     expect(result).toMatchObject({ removed: false, warning: true })
-    expect(result.message).toContain('locked by someone else (on a removable disk)')
+    expect(result.message).toContain('locked by someone else (`on a removable disk`)')
     expect(fs.existsSync(wt)).toBe(true)
   })
 
@@ -118,7 +118,7 @@ describe('saved means the remote has it, by its own word', () => {
     expect(git(repos.clone, 'rev-parse', `refs/remotes/origin/${record.branch}`)).toBe(tip)
     const result = await exitAs(record)
     expect(result).toMatchObject({ removed: false, reason: 'unsaved' })
-    expect(result.findings?.remoteUnasked).toMatch(/ls-remote origin failed/)
+    expect(result.findings?.remoteUnasked).toMatch(/ls-remote `origin` failed/)
     expect(result.message).toContain('the remote could not be asked whether it has them')
   })
 })
@@ -212,7 +212,7 @@ describe('submodules', () => {
     git(sub, 'switch', '--quiet', '--detach', 'HEAD~1')
     const result = await exitAs(record, remove)
     expect(result.removed).toBe(false)
-    expect(result.findings?.unsavedCommits.map(describeCommit)).toEqual([expect.stringMatching(/^lib: [0-9a-f]+ add fix\.txt$/)])
+    expect(result.findings?.unsavedCommits.map(describeCommit)).toEqual([expect.stringMatching(/^`lib`: [0-9a-f]+ `add fix\.txt`$/)])
   })
 })
 
@@ -238,7 +238,7 @@ describe('what counts as unsaved', () => {
     const result = await exitAs(record, remove)
     expect(result.removed).toBe(false)
     expect(result.findings?.uncommitted.map(describeUncommitted).sort()).toEqual(
-      ['?? deep/new/file.txt', 'A  staged.txt', ' D README.md', ' M src/app.txt'].sort()
+      ['?? `deep/new/file.txt`', 'A  `staged.txt`', ' D `README.md`', ' M `src/app.txt`'].sort()
     )
   })
 

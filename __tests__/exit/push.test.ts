@@ -67,7 +67,7 @@ describe('push', () => {
     expect(git(elsewhere, 'for-each-ref')).toBe('')
     expect(readOrNull(markerLog)).toBeNull()
     expect(exit.outputs).toMatchObject({ pushed: 'true', 'pushed-branch': main.outputs.branch, 'pushed-commit': head, removed: 'true', reason: 'clean' })
-    expect(exit.stdout).toContain(`Pushed ${head.slice(0, 12)} to the branch ${main.outputs.branch} of origin`)
+    expect(exit.stdout).toContain(`Pushed ${head.slice(0, 12)} to the branch \`${main.outputs.branch}\` of \`origin\``)
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
     // What the workflow's own `git push` would have met: the planted receive-pack, at the planted push URL.
     spawnSync('git', ['push', 'origin', `${head}:refs/heads/control`], { cwd: repos.clone })
@@ -112,7 +112,9 @@ describe('push', () => {
     expect(exit.exitCode).not.toBe(0)
     expect(remoteBranch(repos.origin, 'taken')).toBe(theirs)
     expect(exit.outputs).toMatchObject({ pushed: 'false', removed: 'false', reason: 'unsaved' })
-    expect(exit.annotations.find(a => a.level === 'error')?.message).toMatch(/was not pushed to the branch taken: git push origin taken failed: .*rejected/)
+    expect(exit.annotations.find(a => a.level === 'error')?.message).toMatch(
+      /was not pushed to the branch `taken`: git push `origin` `taken` failed: .*rejected/
+    )
     expect(fs.existsSync(wt)).toBe(true)
   })
 
@@ -123,7 +125,7 @@ describe('push', () => {
     commit(wt, 'feature.txt')
     const bad = await j.uses('exit', { push: 'no..dots' })
     expect(bad.exitCode).not.toBe(0)
-    expect(bad.annotations[0].message).toMatch(/^Input 'push' has the value "no\.\.dots": "no\.\.dots" is not a valid branch name/)
+    expect(bad.annotations[0].message).toMatch(/^Input 'push' has the value `no\.\.dots`: `no\.\.dots` is not a valid branch name/)
     expect(fs.existsSync(wt)).toBe(true)
     const kept = await j.uses('exit', { push: 'false' })
     expect(kept.outputs).toMatchObject({ pushed: 'false', reason: 'unsaved' })
@@ -133,14 +135,14 @@ describe('push', () => {
   it('main fails fast, before anything is created: a bad branch name, no remote, a detached worktree with push: true', async () => {
     const bad = await job().uses('.', { name: 'bad', push: 'no..dots' })
     expect(bad.exitCode).not.toBe(0)
-    expect(bad.annotations[0].message).toMatch(/^Input 'push' has the value "no\.\.dots": "no\.\.dots" is not a valid branch name/)
+    expect(bad.annotations[0].message).toMatch(/^Input 'push' has the value `no\.\.dots`: `no\.\.dots` is not a valid branch name/)
     const detached = path.join(repos.root, 'detached')
     git(repos.clone, 'worktree', 'add', '--quiet', '--detach', detached)
     const byPath = await job().uses('.', { path: detached, push: 'true' })
-    expect(byPath.annotations[0].message).toMatch(/^Input 'push' has the value "true": the worktree has no branch of its own/)
+    expect(byPath.annotations[0].message).toMatch(/^Input 'push' has the value `true`: the worktree has no branch of its own/)
     git(repos.clone, 'remote', 'remove', 'origin')
     const none = await job().uses('.', { name: 'no-remote', push: 'true' })
-    expect(none.annotations[0].message).toMatch(/^Input 'push' has the value "true": .* has no remote to push to/)
+    expect(none.annotations[0].message).toMatch(/^Input 'push' has the value `true`: .* has no remote to push to/)
     expect(worktreePaths(repos.clone)).toEqual([repos.clone, detached])
   })
 })

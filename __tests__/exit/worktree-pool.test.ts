@@ -91,7 +91,7 @@ describe('the worktree pool', () => {
     const second = await job().uses('.', { name: 'fresh', recycle: 'true' })
     expect(second.exitCode).toBe(0)
     expect(second.stdout).not.toContain('Took')
-    expect(warnings(second).join('\n')).toContain(`taken out of the pool and kept: ${first['worktree-path']}: it holds 1 uncommitted file`)
+    expect(warnings(second).join('\n')).toContain(`taken out of the pool and kept: \`${first['worktree-path']}\`: it holds 1 uncommitted file`)
     expect(fs.readFileSync(path.join(first['worktree-path'], 'notes.txt'), 'utf8')).toBe('someone worked here\n')
     expect(git(repos.clone, 'worktree', 'list', '--porcelain')).toContain('taken out of the pool: it holds 1 uncommitted file')
     expect(parked()).toEqual([])

@@ -96,7 +96,7 @@ describe('1. variables a later step exports through GITHUB_ENV', () => {
     expect(readOrNull(path.join(wt, 'notes.txt'))).toBe('the agent’s notes\n')
     if (fsmonitor) expect(readOrNull(path.join(wt, 'src/app.txt'))).toBe('edited\n')
     expect(worktreePaths(repos.clone)).toContain(wt)
-    const kept = warnings(post).find(w => w.includes(`Kept ${wt}`))
+    const kept = warnings(post).find(w => w.includes(`Kept \`${wt}\``))
     expect(kept).toContain('notes.txt')
     if (fsmonitor) expect(kept).toContain('src/app.txt')
     expect(fingerprint(other)).toBe(before)
@@ -133,7 +133,7 @@ describe('3. the worktree’s index deleted', () => {
     expect(post.exitCode).toBe(0)
     expect(readOrNull(path.join(wt, 'src/app.txt'))).toBe('work\n')
     expect(worktreePaths(repos.clone)).toContain(wt)
-    expect(warnings(post).some(w => w.includes(`Kept ${wt}`) && /could not be determined|unknown/i.test(w))).toBe(true)
+    expect(warnings(post).some(w => w.includes(`Kept \`${wt}\``) && /could not be determined|unknown/i.test(w))).toBe(true)
   })
 })
 
@@ -175,7 +175,7 @@ describe('4. commits made and stepped away from', () => {
     expect(fs.existsSync(wt)).toBe(true)
     expect(worktreePaths(repos.clone)).toContain(wt)
     expect(git(wt, 'rev-list', '--all', '--reflog').split('\n')).toContain(sha)
-    expect(warnings(post).some(w => w.includes(`Kept ${wt}`) && /unsaved commit/.test(w))).toBe(true)
+    expect(warnings(post).some(w => w.includes(`Kept \`${wt}\``) && /unsaved commit/.test(w))).toBe(true)
   })
 })
 
@@ -219,7 +219,7 @@ describe('5. the agent moves its worktree', () => {
     if (work) {
       expect(readOrNull(path.join(to, 'notes.txt'))).toBe('notes\n')
       expect(git(to, 'rev-parse', 'HEAD')).toBe(sha)
-      expect(warnings(post).some(w => w.includes(`Kept ${to}`))).toBe(true)
+      expect(warnings(post).some(w => w.includes(`Kept \`${to}\``))).toBe(true)
     }
   })
 })
@@ -237,6 +237,6 @@ describe('6. a nested worktree in an ignored folder', () => {
     expect(post.exitCode).toBe(0)
     expect(fs.existsSync(wt)).toBe(true)
     expect(readOrNull(path.join(nested, 'nested-notes.txt'))).toBe('nested work\n')
-    expect(warnings(post).some(w => w.includes(`Kept ${wt}`))).toBe(true)
+    expect(warnings(post).some(w => w.includes(`Kept \`${wt}\``))).toBe(true)
   })
 })

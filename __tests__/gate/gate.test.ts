@@ -79,7 +79,7 @@ describe('files that git is told to hide', () => {
     write(record.path, 'new.txt', 'new\n')
     const result = await exitAs(record)
     expect(result.removed).toBe(false)
-    expect(result.findings?.uncommitted.map(describeUncommitted).sort()).toEqual([' M src/app.txt', '?? new.txt'])
+    expect(result.findings?.uncommitted.map(describeUncommitted).sort()).toEqual([' M `src/app.txt`', '?? `new.txt`'])
   })
 
   it('runs no hook of the repository: hooksPath and a reference-transaction hook stay silent', async () => {
@@ -236,7 +236,7 @@ describe('nested repositories and worktrees', () => {
     write(nested, 'draft.txt', 'inner work\n')
     const result = await exitAs(record)
     expect(result.removed).toBe(false)
-    expect(result.findings?.nested.map(describeNested)).toEqual([expect.stringContaining('.claude/worktrees/inner: a worktree with 1 uncommitted file')])
+    expect(result.findings?.nested.map(describeNested)).toEqual([expect.stringContaining('`.claude/worktrees/inner`: a worktree with 1 uncommitted file')])
     expect(fs.readFileSync(path.join(nested, 'draft.txt'), 'utf8')).toBe('inner work\n')
   })
 
@@ -246,7 +246,7 @@ describe('nested repositories and worktrees', () => {
     git(repos.root, 'clone', '--quiet', repos.origin, inner)
     commit(inner, 'patch.txt')
     const result = await exitAs(record)
-    expect(result.findings?.nested.map(describeNested)).toEqual([expect.stringContaining('build/vendor: a repository with commits that no remote has')])
+    expect(result.findings?.nested.map(describeNested)).toEqual([expect.stringContaining('`build/vendor`: a repository with commits that no remote has')])
     expect(result.removed).toBe(false)
   })
 
@@ -300,7 +300,7 @@ describe('no window between the gate and the deletion', () => {
       await new Promise(resolve => setTimeout(resolve, 100))
       const result = await exitAs(record)
       expect(result).toMatchObject({ removed: false, reason: 'busy' })
-      expect(result.message).toContain(`${child.pid} (sleep 30)`)
+      expect(result.message).toContain(`${child.pid} (\`sleep 30\`)`)
       expect(fs.existsSync(record.path)).toBe(true)
     } finally {
       child.kill()

@@ -102,7 +102,7 @@ describe('the repository lock', () => {
     fs.writeFileSync(lockFile, JSON.stringify({ pid: process.pid, host: os.hostname(), id: 'live' }))
     const error = await withRepositoryLock(dir, async () => 'never', { timeoutMs: 400, staleMs: 30_000 }).catch((e: Error) => e)
     expect(error).toBeInstanceOf(Error)
-    expect((error as Error).message).toContain(`Timed out after 0 s waiting for ${lockFile}, held by process ${process.pid} on ${os.hostname()}`)
+    expect((error as Error).message).toContain(`Timed out after 0 s waiting for \`${lockFile}\`, held by process ${process.pid} on ${os.hostname()}`)
     expect((error as Error).message).toContain('if none is, delete that file')
     expect(fs.existsSync(lockFile)).toBe(true)
   })

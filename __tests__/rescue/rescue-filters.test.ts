@@ -45,7 +45,7 @@ describe('files under a clean filter of enter are rescued as the filter stores t
     write(wt, 'secret.txt', 'the new plan\n')
     if (unattributed) write(wt, '.gitattributes', '')
     const [post] = await j.runPosts()
-    expect(warnings(post).join('\n')).toContain('pushed to the branch agent-worktree-rescue/crypt/agents-5-1')
+    expect(warnings(post).join('\n')).toContain('pushed to the branch `agent-worktree-rescue/crypt/agents-5-1')
     expect(git(repos.origin, 'show', 'agent-worktree-rescue/crypt/agents-5-1:secret.txt')).toBe('ENC:the new plan')
   })
 })

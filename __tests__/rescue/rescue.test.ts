@@ -96,9 +96,9 @@ describe('rescue to a branch', () => {
     const [before, seen] = [digest(wt), state(wt)]
     const [post] = await j.runPosts()
     expect(post.exitCode).toBe(0)
-    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
     const branch = `agent-worktree-rescue/${outputs.name}/agents-77-2`
-    expect(post.stdout).toContain(`pushed to the branch ${branch} of origin`)
+    expect(post.stdout).toContain(`pushed to the branch \`${branch}\` of \`origin\``)
     expect(state(wt)).toBe(seen)
     expect(digest(wt)).toBe(before)
     const restored = path.join(repos.root, 'restored')
@@ -216,7 +216,7 @@ describe('rescue to an artifact', () => {
     const [post] = await j.runPosts()
     expect(post.exitCode).toBe(0)
     const name = `agent-worktree-rescue-${outputs.name}-agents-77-2`
-    expect(post.stdout).toContain(`uploaded as the artifact ${name}`)
+    expect(post.stdout).toContain(`uploaded as the artifact \`${name}\``)
     expect(post.stdout).toContain(`gh run download 77 --repo octo/sample --name ${name}`)
     expect(service.requests).toContain('POST /twirp/github.actions.results.api.v1.ArtifactService/FinalizeArtifact')
     const zip = path.join(repos.root, 'artifact.zip')
@@ -265,7 +265,7 @@ describe('rescue to an artifact', () => {
     write(wt, 'big.bin', 'x'.repeat(20_000))
     const [post] = await j.runPosts()
     expect(post.exitCode).toBe(0)
-    expect(post.annotations.map(a => a.message).join('\n')).toContain('left out 1 file(s) over the size limit: big.bin')
+    expect(post.annotations.map(a => a.message).join('\n')).toContain('left out 1 file(s) over the size limit: `big.bin`')
     expect(post.stdout).toContain('uploaded as the artifact')
     expect(fs.statSync(path.join(wt, 'big.bin')).size).toBe(20_000)
   })
@@ -280,7 +280,7 @@ describe('rescue to an artifact', () => {
     fs.rmSync(path.join(wt, 'model.bin')) // staged, then gone from disk: only the index has it
     write(wt, 'notes.txt', 'notes\n')
     const [post] = await j.runPosts()
-    expect(post.annotations.map(a => a.message).join('\n')).toContain('left out 1 file(s) over the size limit: model.bin')
+    expect(post.annotations.map(a => a.message).join('\n')).toContain('left out 1 file(s) over the size limit: `model.bin`')
     const branch = `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2`
     expect(git(repos.origin, 'ls-tree', '-r', '--name-only', branch)).not.toContain('model.bin')
     expect(git(repos.origin, 'show', `${branch}:notes.txt`)).toBe('notes')
@@ -301,7 +301,7 @@ describe('rescue to an artifact', () => {
     expect(post.annotations.map(a => a.message).join('\n')).toMatch(/nothing was sent: it would send (19|20)(\.\d)? MB .*more than rescue-max-size/)
     expect(service.artifacts.size).toBe(0)
     expect(git(repos.origin, 'for-each-ref', 'refs/heads/agent-worktree-rescue')).toBe('')
-    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
   })
 })
 
@@ -342,8 +342,8 @@ describe('what the job brought in stays on the machine', () => {
     write(wt, '.env', 'TOKEN=another secret\n')
     write(wt, 'notes.txt', 'notes\n')
     const [post] = await j.runPosts()
-    expect(post.stdout).toContain(`Kept ${wt}`)
-    expect(post.annotations.map(a => a.message).join('\n')).toContain('.env (brought in by include-file and changed since: it may hold secrets)')
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
+    expect(post.annotations.map(a => a.message).join('\n')).toContain('`.env` (brought in by include-file and changed since: it may hold secrets)')
     const branch = `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2`
     expect(git(repos.origin, 'ls-tree', '-r', '--name-only', branch).split('\n')).toEqual(expect.arrayContaining(['notes.txt']))
     expect(git(repos.origin, 'ls-tree', '-r', '--name-only', branch)).not.toMatch(/^\.env$/m)
@@ -360,7 +360,7 @@ describe('what the job brought in stays on the machine', () => {
     git(repos.clone, 'config', 'core.excludesFile', path.join(repos.root, 'agent-ignore'))
     write(repos.root, 'agent-ignore', 'notes.txt\n')
     const [post] = await j.runPosts()
-    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
     expect(git(repos.origin, 'show', `refs/heads/agent-worktree-rescue/${outputs.name}/agents-77-2:notes.txt`)).toBe('notes')
   })
 })

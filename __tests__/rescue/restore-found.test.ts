@@ -97,7 +97,7 @@ describe.concurrent('restored work is work', { timeout: SLOW_MS }, () => {
     })
     expect(main.exitCode, main.stdout).toBe(0)
     const [post] = await j.runPosts()
-    expect(post.stdout).toContain(`Kept ${wt}`)
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
     expect(fs.readFileSync(path.join(wt, 'notes.local'), 'utf8')).toBe('two hours of findings\n')
   })
 
@@ -141,7 +141,7 @@ describe.concurrent('what git or the file system refuses is named, or an input e
     })
     expect(main.exitCode, main.stdout).toBe(0)
     expect(fs.readFileSync(path.join(wt, 'zz-after.txt'), 'utf8')).toBe('after\n')
-    expect(main.annotations.map(a => a.message).join('\n')).toMatch(/not put back: d{300}\/f\.txt \(ENAMETOOLONG\)/)
+    expect(main.annotations.map(a => a.message).join('\n')).toMatch(/not put back: `d{300}\/f\.txt` \(ENAMETOOLONG\)/)
   })
 
   it('files of more than a string of git’s output can hold (600 MB, a few hundred KB sent) are restored', async t => {
@@ -168,7 +168,7 @@ describe.concurrent('what git or the file system refuses is named, or an input e
       {},
       /its artifact unpacks to 300\.0 MB, more than a rescue within this step's rescue-max-size holds/
     ],
-    ['says it holds a megabyte and inflates to 300 MB', { 'rescue.bundle': 1024 * 1024 }, /rescue\.bundle holds more than the 1048576 bytes its zip says/]
+    ['says it holds a megabyte and inflates to 300 MB', { 'rescue.bundle': 1024 * 1024 }, /`rescue\.bundle` holds more than the 1048576 bytes its zip says/]
   ] as const)('an artifact of a few hundred KB that %s: refused, and no more than it may hold is written', async ([, claims, error], t) => {
     const l = lab(t, 'push')
     const service = await startResultsService()
@@ -188,7 +188,7 @@ describe.concurrent('what git or the file system refuses is named, or an input e
       index: repo => [['040000', '.git', rawTree(repo, [['100644', 'config', blob(repo, '[core]\n\tbare = true\n')]])]]
     })
     expect(main.exitCode).toBe(1)
-    expect(main.annotations.find(a => a.level === 'error')?.message).toContain(`Input 'restore' has the value "${NAME}"`)
+    expect(main.annotations.find(a => a.level === 'error')?.message).toContain(`Input 'restore' has the value \`${NAME}\``)
     expect(worktreePaths(workspace)).toEqual([workspace])
   })
 
@@ -196,7 +196,7 @@ describe.concurrent('what git or the file system refuses is named, or an input e
     const l = lab(t, 'push')
     for (const name of ['agent-worktree-rescue/a/b.lock', 'agent-worktree-rescue/.a/b']) {
       const main = await hostedJob(l).uses('.', { restore: name })
-      expect(main.annotations.find(a => a.level === 'error')?.message, name).toContain(`Input 'restore' has the value "${name}": git refuses it`)
+      expect(main.annotations.find(a => a.level === 'error')?.message, name).toContain(`Input 'restore' has the value \`${name}\`: git refuses it`)
     }
   })
 })

@@ -47,8 +47,8 @@ async function rescued(t: TestContext, kind: Checkout, work: (wt: string) => str
   const before = { files: digest(wt), git: gitView(wt) }
   const [post] = await first.runPosts()
   expect(post.exitCode, post.stdout).toBe(0)
-  const artifact = /uploaded as the artifact (\S+?)\./.exec(post.stdout)?.[1]
-  const branch = /pushed to the branch (\S+) of origin/.exec(post.stdout)?.[1]
+  const artifact = /uploaded as the artifact `(\S+?)`\./.exec(post.stdout)?.[1]
+  const branch = /pushed to the branch `(\S+)` of `origin`/.exec(post.stdout)?.[1]
   expect(artifact, post.stdout).toBeDefined()
   expect(branch, post.stdout).toBeDefined()
   return { l, service, commits, before, artifact: artifact!, branch: branch! }
@@ -79,7 +79,7 @@ describe.concurrent('a re-run and a later job pick up a rescue as it was left, b
     const rerun = await laterJob(l, service, { GITHUB_RUN_ATTEMPT: '2' }, { restore: 'auto', rescue: 'artifact' })
     expect(rerun.main.exitCode, rerun.main.stdout).toBe(0)
     expect(rerun.main.outputs).toMatchObject({ restored: 'true', 'restored-from': artifact })
-    expect(rerun.main.stdout).toContain(`Restored the artifact ${artifact} into ${rerun.wt}`)
+    expect(rerun.main.stdout).toContain(`Restored the artifact \`${artifact}\` into \`${rerun.wt}\``)
     expectAsLeft(rerun.wt, before, commits)
     const later = await laterJob(l, service, { GITHUB_JOB: 'publish' }, { restore: branch, rescue: 'none' })
     expect(later.main.exitCode, later.main.stdout).toBe(0)
@@ -162,7 +162,7 @@ describe.concurrent('what a restore refuses, and what it says when there is noth
     git(other, 'push', '--quiet', 'origin', 'HEAD:refs/heads/agent-worktree-rescue/plain/agents-41-1')
     const cases: [string, RegExp][] = [
       ['agent-worktree-rescue-gone-agents-41-1', /this run has no artifact of that name/],
-      ['agent-worktree-rescue/gone/agents-41-1', /origin has no such branch/],
+      ['agent-worktree-rescue/gone/agents-41-1', /`origin` has no such branch/],
       ['agent-worktree-rescue-notes-agents-41-1', /it is not a rescue: it holds no git bundle rescue\.bundle/],
       ['agent-worktree-rescue/plain/agents-41-1', /it is not a rescue: its commit is not a snapshot agent-worktree made/],
       ['main', /it is neither none, auto, nor the name of a rescue/]
@@ -171,7 +171,7 @@ describe.concurrent('what a restore refuses, and what it says when there is noth
       const main = await hostedJob(l, service.env).uses('.', { restore: name })
       expect(main.exitCode, name).toBe(1)
       const error = main.annotations.find(a => a.level === 'error')?.message ?? ''
-      expect(error, name).toContain(`Input 'restore' has the value ${JSON.stringify(name)}`)
+      expect(error, name).toContain(`Input 'restore' has the value \`${name}\``)
       expect(error, name).toMatch(why)
       nothingCreated(l.workspace)
     }
@@ -243,10 +243,10 @@ describe.concurrent('a restored worktree exits like any other', () => {
     expectAsLeft(rerun.wt, before, commits)
     const [post] = await rerun.j.runPosts()
     expect(post.exitCode, post.stdout).toBe(0)
-    expect(post.stdout).toContain(`Kept ${rerun.wt}`)
+    expect(post.stdout).toContain(`Kept \`${rerun.wt}\``)
     // What the restore fetched into the repository (the old base, at depth 1) is no change of the checkout.
     expect(post.annotations.map(a => a.message).join('\n')).not.toContain('isolation breach')
-    expect(post.stdout).toMatch(/uploaded as the artifact agent-worktree-rescue-agents-41-2-[0-9a-f]{12}-agents-41-2\./)
+    expect(post.stdout).toMatch(/uploaded as the artifact `agent-worktree-rescue-agents-41-2-[0-9a-f]{12}-agents-41-2`\./)
     expect(fs.existsSync(rerun.wt)).toBe(true)
   })
 
@@ -305,7 +305,7 @@ describe.concurrent('a restored worktree exits like any other', () => {
     expect(git(l.repos.origin, 'show', 'agent/fix:src/new-test.txt')).toBe('a new test')
     expect(git(l.repos.origin, 'show', 'agent/fix~1:src/fix.txt')).toBe('the fix')
     const [post] = await later.j.runPosts()
-    expect(post.stdout).toContain(`Removed ${wt} and deleted its branch ${later.main.outputs.branch}: nothing unsaved was found.`)
+    expect(post.stdout).toContain(`Removed \`${wt}\` and deleted its branch \`${later.main.outputs.branch}\`: nothing unsaved was found.`)
     expect(fs.existsSync(wt)).toBe(false)
     // The ref the rescue was fetched into went with the main step.
     expect(git(later.workspace, 'for-each-ref', 'refs/agent-worktree/restore/')).toBe('')

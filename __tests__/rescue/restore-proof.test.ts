@@ -53,7 +53,7 @@ describe.concurrent('restore: auto takes only a rescue it can prove is this step
   it('a forged snapshot pushed as -take9 beside the real rescue: the real one (its artifact) is restored', async t => {
     const { l, service } = await setUp(t)
     const post = await rescuedJob(l, service, { name: 'fix', rescue: 'artifact,branch' }, 'src/real.txt')
-    expect(post.stdout).toContain('pushed to the branch agent-worktree-rescue/fix/agents-41-1 of origin')
+    expect(post.stdout).toContain('pushed to the branch `agent-worktree-rescue/fix/agents-41-1` of `origin`')
     pushForged(l, 'agent-worktree-rescue/fix/agents-41-1-take9')
     const main = await rerun(l, service, { name: 'fix', rescue: 'artifact,branch' })
     expect(main.exitCode, main.stdout).toBe(0)

@@ -32,11 +32,11 @@ describe('act', () => {
     const copy = { path: `${folder}/hostexecutor.worktrees/a`, commonDir: `${folder}/hostexecutor/.git`, rescue: [] }
     const note = actNote(copy, host)
     expect(note?.level).toBe('warning')
-    expect(note?.message).toContain(`deletes its job folder ${folder} when the job succeeds (it keeps it after a failure)`)
-    expect(note?.message).toContain(`the worktree ${copy.path} and its branch, commits and registration`)
+    expect(note?.message).toContain(`deletes its job folder \`${folder}\` when the job succeeds (it keeps it after a failure)`)
+    expect(note?.message).toContain(`the worktree \`${copy.path}\` and its branch, commits and registration`)
     // A worktree of the developer's own clone put inside the job folder goes too, its commits stay.
     const inside = actNote({ path: `${folder}/hostexecutor/.worktrees/a`, commonDir: '/home/dev/project/.git', rescue: [] }, host)
-    expect(inside?.message).toContain(`the worktree ${folder}/hostexecutor/.worktrees/a go with it`)
+    expect(inside?.message).toContain(`the worktree \`${folder}/hostexecutor/.worktrees/a\` go with it`)
     expect(inside?.message).not.toContain('commits')
   })
 
@@ -50,9 +50,9 @@ describe('act', () => {
   it('in a container warns for what lies outside the workspace, and says the workspace stays only with --bind', () => {
     const beside = actNote({ path: '/home/dev/project.worktrees/a', commonDir: '/home/dev/project/.git', rescue: [] }, container)
     expect(beside?.level).toBe('warning')
-    expect(beside?.message).toContain('the worktree /home/dev/project.worktrees/a lies outside the workspace')
+    expect(beside?.message).toContain('the worktree `/home/dev/project.worktrees/a` lies outside the workspace')
     const shared = actNote({ path: '/home/dev/project/.worktrees/a', commonDir: '/srv/clone/.git', rescue: [] }, container)
-    expect(shared?.message).toContain('its repository /srv/clone/.git lies outside the workspace')
+    expect(shared?.message).toContain('its repository `/srv/clone/.git` lies outside the workspace')
     const inside = actNote({ path: '/home/dev/project/.worktrees/a', commonDir: '/home/dev/project/.git', rescue: [] }, container)
     expect(inside).toEqual({ level: 'info', message: expect.stringContaining('stays only if act runs with --bind') })
   })

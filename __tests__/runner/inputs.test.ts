@@ -1,6 +1,7 @@
 // Covers: src/runner/inputs.ts (push, run's inputs too), src/record/names.ts, src/rescue/names.ts.
 import * as fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
+import { quoted } from '../../src/os/quote.js'
 import { flattenName } from '../../src/record/names.js'
 import { InputError } from '../../src/record/settings.js'
 import {
@@ -19,11 +20,11 @@ import {
 } from '../../src/runner/inputs.js'
 
 describe('an input error', () => {
-  it('quotes the value as it was typed, escaping only quotes and control characters', () => {
+  it('quotes the value as every name is quoted: as it was typed, in a code span, its control characters escaped', () => {
     expect(new InputError('worktrees-dir', 'C:\\agents\\wt', 'a problem', 'A fix.').message).toBe(
-      'Input \'worktrees-dir\' has the value "C:\\agents\\wt": a problem. A fix.'
+      "Input 'worktrees-dir' has the value `C:\\agents\\wt`: a problem. A fix."
     )
-    expect(new InputError('name', 'a"b\nc', 'a problem', 'A fix.').message).toBe('Input \'name\' has the value "a\\"b\\nc": a problem. A fix.')
+    expect(new InputError('name', 'a"b\nc`', 'a problem', 'A fix.').message).toBe("Input 'name' has the value `` a\"b\\nc` ``: a problem. A fix.")
   })
 })
 
@@ -35,7 +36,7 @@ describe('leg', () => {
     expect(parseLeg('leg', LEG_DEFAULT)).toBeUndefined()
     // nektos/act leaves the strategy context empty, in a matrix or not.
     expect(parseLeg('leg', '/')).toBeUndefined()
-    expect(() => parseLeg('leg', 'x/2')).toThrow(/Input 'leg' has the value "x\/2": it is not <index>\/<total>/)
+    expect(() => parseLeg('leg', 'x/2')).toThrow(/Input 'leg' has the value `x\/2`: it is not <index>\/<total>/)
   })
 
   it("is action.yml's default", () => {
@@ -82,7 +83,7 @@ describe('booleans, by the YAML 1.2 core schema', () => {
   it.each(['yes', 'no', 'on', '1', '0', 'tRUE', ' true'])('refuses %j, naming the input, the value and the fix', value => {
     expect(() => parseBoolean('discard-changes', value)).toThrow(InputError)
     expect(() => parseBoolean('discard-changes', value)).toThrow(
-      `Input 'discard-changes' has the value ${JSON.stringify(value)}: it is not a boolean. Use true or false.`
+      `Input 'discard-changes' has the value ${quoted(value)}: it is not a boolean. Use true or false.`
     )
   })
 })
@@ -142,7 +143,7 @@ describe('reading the inputs as the runner passes them', () => {
     expect(parsePush('push', 'False')).toBe(false)
     expect(parsePush('push', 'true')).toEqual({})
     expect(parsePush('push', 'agent/fix')).toEqual({ branch: 'agent/fix' })
-    expect(() => parsePush('push', '--force')).toThrow(/^Input 'push' has the value "--force": it is neither true, false nor a branch name/)
+    expect(() => parsePush('push', '--force')).toThrow(/^Input 'push' has the value `--force`: it is neither true, false nor a branch name/)
     inputs({ push: 'agent/fix' })
     expect(getEnterSettings().push).toEqual({ branch: 'agent/fix' })
     inputs({ push: 'false' })
@@ -162,9 +163,9 @@ describe('reading the inputs as the runner passes them', () => {
       allowUnconfined: false
     })
     inputs({ command: '  ' })
-    expect(() => getRunSettings()).toThrow(/^Input 'command' has the value "": it is empty/)
+    expect(() => getRunSettings()).toThrow(/^Input 'command' has the value ``: it is empty/)
     inputs({ command: 'true', 'allowed-domains': 'https://example.com' })
-    expect(() => getRunSettings()).toThrow(/"https:\/\/example.com" is not a domain/)
+    expect(() => getRunSettings()).toThrow(/`https:\/\/example.com` is not a domain/)
   })
 
   it('reads every input of the exit sub-action', () => {
@@ -178,8 +179,8 @@ describe('reading the inputs as the runner passes them', () => {
     expect(parseRescue('rescue', '', { RUNNER_ENVIRONMENT: 'self-hosted' })).toEqual([])
     expect(parseRescue('rescue', 'none', { RUNNER_ENVIRONMENT: 'github-hosted' })).toEqual([])
     expect(parseRescue('rescue', 'branch, artifact', {})).toEqual(['branch', 'artifact'])
-    expect(() => parseRescue('rescue', 'auto, branch', {})).toThrow('Input \'rescue\' has the value "auto, branch": auto and none stand alone')
-    expect(() => parseRescue('rescue', 'cloud', {})).toThrow('"cloud" is not a rescue target')
+    expect(() => parseRescue('rescue', 'auto, branch', {})).toThrow("Input 'rescue' has the value `auto, branch`: auto and none stand alone")
+    expect(() => parseRescue('rescue', 'cloud', {})).toThrow('`cloud` is not a rescue target')
     expect(parseSize('rescue-max-size', '100MB')).toBe(100 * 1024 ** 2)
     expect(parseSize('rescue-max-size', '1.5 gb')).toBe(1.5 * 1024 ** 3)
     expect(parseSize('rescue-max-size', '512')).toBe(512)
@@ -187,7 +188,7 @@ describe('reading the inputs as the runner passes them', () => {
     // Zero is no size for a rescue: the error names the input that rescues nothing.
     for (const zero of ['0', '0MB', '0.0001KB'])
       expect(() => parseSize('rescue-max-size', zero)).toThrow(
-        `Input 'rescue-max-size' has the value "${zero}": a rescue of no bytes would hold nothing. To rescue nothing, set rescue: none; else give a size such as 100MB.`
+        `Input 'rescue-max-size' has the value \`${zero}\`: a rescue of no bytes would hold nothing. To rescue nothing, set rescue: none; else give a size such as 100MB.`
       )
   })
 
@@ -209,13 +210,13 @@ describe('reading the inputs as the runner passes them', () => {
       '-x'
     ])
       expect(() => parseRestore('restore', value), value).toThrow(
-        `Input 'restore' has the value ${JSON.stringify(value)}: it is neither none, auto, nor the name of a rescue`
+        `Input 'restore' has the value ${quoted(value)}: it is neither none, auto, nor the name of a rescue`
       )
   })
 
   it.each([
     [{ name: 'a', path: '/x' }, "Input 'path'"],
-    [{ path: '/x', restore: 'auto' }, 'Input \'restore\' has the value "auto": a rescue is restored only into a new worktree, and path enters an existing one'],
+    [{ path: '/x', restore: 'auto' }, "Input 'restore' has the value `auto`: a rescue is restored only into a new worktree, and path enters an existing one"],
     [{ recycle: 'true', restore: 'agent-worktree-rescue-a-b-1-1' }, 'and recycle takes one from the pool'],
     [{ path: '/x', branch: 'b' }, "Input 'branch'"],
     [{ path: '/x', 'worktrees-dir': '/y' }, "Input 'worktrees-dir'"],

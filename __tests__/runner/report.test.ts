@@ -1,9 +1,35 @@
 // Covers: src/runner/report.ts.
 // The report turns what the gate found, which is data, into words: the counts of a message, and each item as
-// the summary and the warnings list it.
-import { describe, expect, it } from 'vitest'
+// the summary and the warnings list it; every name in them quoted (src/os/quote.ts), whatever it holds.
+import * as core from '@actions/core'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+import { parseAnnotations } from '../../scripts/runner.mjs'
+import type { ExitResult } from '../../src/exit/exit-worktree.js'
 import type { Findings } from '../../src/gate/safety-gate.js'
-import { describeCommit, describeFindings, describeNested, describeSpecial, describeUncommitted } from '../../src/runner/report.js'
+import { oneLine, quoted } from '../../src/os/quote.js'
+import type { RescueResult } from '../../src/rescue/rescue.js'
+import { OVER_LIMIT } from '../../src/rescue/snapshot.js'
+import {
+  describeCommit,
+  describeFindings,
+  describeNested,
+  describeShared,
+  describeSpecial,
+  describeUncommitted,
+  messageOf,
+  pushFailure,
+  report,
+  reportEntered,
+  reportPrepared,
+  reportSweep,
+  reportTaken,
+  reportTakeover,
+  rescueProblems,
+  writeSummary
+} from '../../src/runner/report.js'
 
 const none = { nested: [], tips: [] }
 const clean: Findings = { uncommitted: [], unsavedCommits: [], ...none }
@@ -25,17 +51,17 @@ describe('describing what was found', () => {
   })
 
   it('names each item as git shows it', () => {
-    expect(describeUncommitted({ code: ' M', path: 'src/a: b.txt' })).toBe(' M src/a: b.txt')
-    expect(describeCommit({ commit: 'abc123456789', subject: 'fix: the flaky test' })).toBe('abc123456789 fix: the flaky test')
-    expect(describeCommit({ commit: 'abc1234', subject: 'add fix.txt', submodule: 'lib' })).toBe('lib: abc1234 add fix.txt')
-    expect(describeSpecial({ path: 'pipe', kind: 'fifo' })).toBe('pipe (a named pipe)')
+    expect(describeUncommitted({ code: ' M', path: 'src/a: b.txt' })).toBe(' M `src/a: b.txt`')
+    expect(describeCommit({ commit: 'abc123456789', subject: 'fix: the flaky test' })).toBe('abc123456789 `fix: the flaky test`')
+    expect(describeCommit({ commit: 'abc1234', subject: 'add fix.txt', submodule: 'lib' })).toBe('`lib`: abc1234 `add fix.txt`')
+    expect(describeSpecial({ path: 'pipe', kind: 'fifo' })).toBe('`pipe` (a named pipe)')
   })
 
   it('says what a nested repository holds, at any depth', () => {
-    expect(describeNested({ path: 'vendor', what: 'repository', state: 'commits' })).toBe('vendor: a repository with commits that no remote has')
-    expect(describeNested({ path: 'b', what: 'bare repository', state: 'commits' })).toBe('b: a bare repository with commits')
-    expect(describeNested({ path: 'w', what: 'worktree', state: 'uncommitted', files: 1 })).toBe('w: a worktree with 1 uncommitted file')
-    expect(describeNested({ path: 'lib', what: 'submodule', state: 'too-deep' })).toBe('lib: a submodule nested too deep to look into')
+    expect(describeNested({ path: 'vendor', what: 'repository', state: 'commits' })).toBe('`vendor`: a repository with commits that no remote has')
+    expect(describeNested({ path: 'b', what: 'bare repository', state: 'commits' })).toBe('`b`: a bare repository with commits')
+    expect(describeNested({ path: 'w', what: 'worktree', state: 'uncommitted', files: 1 })).toBe('`w`: a worktree with 1 uncommitted file')
+    expect(describeNested({ path: 'lib', what: 'submodule', state: 'too-deep' })).toBe('`lib`: a submodule nested too deep to look into')
     expect(
       describeNested({
         path: 'outer',
@@ -46,6 +72,163 @@ describe('describing what was found', () => {
           { path: 'x', what: 'worktree', state: 'locked' }
         ]
       })
-    ).toBe('outer: a repository holding inner: a repository with 2 uncommitted files; x: a locked worktree')
+    ).toBe('`outer`: a repository holding `inner`: a repository with 2 uncommitted files; `x`: a locked worktree')
+  })
+})
+
+/** Names an agent (or the repository) chooses: each ends a line, a block or a command, or forms Markdown or HTML, unquoted. */
+const HOSTILE = [
+  'notes\n\n## Nothing unsaved: removed\n\n**all clean**\n\n</details>',
+  'x\n::error::forged',
+  '%0A::error::encoded',
+  '##[error]legacy',
+  '##[stop-commands]token',
+  '</code></pre><img src=x>',
+  '[ok](https://example.com) | a | b |',
+  'a`b`` and nothing unsaved`',
+  '\u001b[2Kreport\u202etxt.exe',
+  'zero\u200bwidth\u2028sep'
+]
+
+/** Everything the step printed while `act` ran, and the annotations the runner reads from it. */
+function printed(act: () => void): { stdout: string; annotations: ReturnType<typeof parseAnnotations> } {
+  const lines: string[] = []
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation(chunk => {
+    lines.push(String(chunk))
+    return true
+  })
+  try {
+    act()
+  } finally {
+    spy.mockRestore()
+  }
+  const stdout = lines.join('')
+  return { stdout, annotations: parseAnnotations(stdout) }
+}
+
+/** A kept worktree whose every name is `name`: files, a commit's subject, a submodule, a nested repository, refs, rescues. */
+function keptWith(name: string): ExitResult {
+  const evidence = { repository: `/w/${name}`, path: `/w/wt-${name}`, name: 'fix', branch: `b-${name}`, believed: {}, source: 'record' }
+  return {
+    evidence,
+    path: `/w/wt-${name}`,
+    action: 'keep',
+    removed: false,
+    reason: 'unsaved',
+    verdict: 'keep-unsaved',
+    warning: true,
+    detached: `b-${name}`,
+    keptRef: 'refs/agent-worktree/kept/fix/t',
+    findings: {
+      uncommitted: [{ code: '??', path: name }],
+      unsavedCommits: [{ commit: 'abc123456789', subject: name, submodule: `lib-${name}` }],
+      nested: [{ path: `vendor-${name}`, what: 'repository', state: 'commits' }],
+      special: [{ path: `pipe-${name}`, kind: 'fifo' }],
+      broughtChanged: [`.env-${name}`],
+      tips: []
+    },
+    breach: [`${quoted(`orig-${name}`)} (added)`],
+    shared: [{ kind: 'ref', name: `refs/heads/${name}`, change: 'created', to: 'abc123456789', origin: { reflog: name } }],
+    rescue: {
+      targets: ['branch'],
+      snapshot: {
+        commit: 'abc123456789',
+        ref: 'refs/agent-worktree/kept/fix/t',
+        leftOut: [{ file: `big-${name}`, why: OVER_LIMIT }],
+        base: 'abc',
+        head: 'abc'
+      },
+      branch: { remote: 'origin', name: 'agent-worktree-rescue/fix/agents-1-1' },
+      failures: []
+    }
+  } as unknown as ExitResult
+}
+
+describe('names in our words', () => {
+  it.each(HOSTILE.map(name => [JSON.stringify(name), name]))(
+    '%s: every warning shows it quoted, and no line or annotation of the name’s own appears',
+    (_, name) => {
+      const result = keptWith(name)
+      const { stdout, annotations } = printed(() => report(result))
+      // Ours: the breach, the shared change, the rescue's left-out file, and the kept worktree.
+      expect(annotations.map(a => a.level)).toEqual(['warning', 'warning', 'warning', 'warning'])
+      expect(stdout.split('\n').filter(line => line && !line.startsWith('::warning title=agent-worktree'))).toEqual([])
+      expect(stdout).not.toContain('##[')
+      const said = annotations.map(a => a.message).join('\n')
+      for (const shown of [
+        name,
+        `/w/wt-${name}`,
+        `/w/${name}`,
+        `b-${name}`,
+        `lib-${name}`,
+        `vendor-${name}`,
+        `pipe-${name}`,
+        `.env-${name}`,
+        `big-${name}`,
+        `orig-${name}`,
+        `refs/heads/${name}`
+      ])
+        expect(said).toContain(oneLine(quoted(shown)))
+      expect(messageOf(result)).toContain(`Kept ${quoted(`/w/wt-${name}`)}: it has`)
+    }
+  )
+
+  it.each(HOSTILE.map(name => [JSON.stringify(name), name]))('%s: the lines of the log say it quoted and start no command', (_, name) => {
+    const { stdout, annotations } = printed(() => {
+      reportTaken(`/w/${name}`)
+      reportTakeover(`/w/${name}`, 'this job')
+      reportSweep({ repository: `/r/${name}`, expired: [`/w/${name}`], kept: [{ path: `/w/${name}`, over: 'an earlier job' }], orphans: [] })
+      reportPrepared({
+        toplevel: '/r',
+        missingLinks: [],
+        unlinked: [],
+        includeFile: '/r/.worktreeinclude',
+        copied: [name],
+        notCopied: [{ file: name, why: 'x', outside: false }]
+      })
+      reportEntered({ created: true, path: `/w/${name}`, branch: `b-${name}`, baseSha: 'abc123456789' }, undefined)
+    })
+    expect(annotations).toEqual([])
+    expect(stdout.split('\n').filter(Boolean)).toHaveLength(7)
+    expect(stdout).toContain(`Took ${oneLine(quoted(`/w/${name}`))} from the pool`)
+    expect(stdout).toContain(`on branch ${oneLine(quoted(`b-${name}`))} at`)
+  })
+
+  it('names a withheld file, a push’s branch and a restore’s names quoted', () => {
+    const name = HOSTILE[0]
+    const withheld = rescueProblems({ targets: ['branch'], withheld: { why: 'brought', file: name }, failures: [] } as unknown as RescueResult)
+    expect(withheld[0]).toContain(`carry the bytes of ${quoted(name)}, which`)
+    expect(pushFailure({ branch: name, failed: 'rejected' })).toContain(`pushed to the branch ${quoted(name)}: rejected`)
+    expect(describeShared({ kind: 'config', name, change: 'added' })).toBe(`config ${quoted(name)} added`)
+    expect(describeShared({ kind: 'ref', name: 'refs/remotes/origin/HEAD', change: 'moved', from: 'ref:refs/remotes/origin/main', to: `ref:${name}` })).toBe(
+      `${quoted('refs/remotes/origin/HEAD')} moved from ${quoted('ref:refs/remotes/origin/main')} to ${quoted(`ref:${name}`)}`
+    )
+  })
+
+  it('writes the job summary with no block a name ends and no Markdown or HTML of a name’s', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-summary-'))
+    const file = path.join(dir, 'summary.md')
+    fs.writeFileSync(file, '')
+    const before = process.env.GITHUB_STEP_SUMMARY
+    process.env.GITHUB_STEP_SUMMARY = file
+    try {
+      for (const name of HOSTILE) {
+        fs.writeFileSync(file, '')
+        ;(core.summary as unknown as { emptyBuffer(): void }).emptyBuffer()
+        await writeSummary(keptWith(name))
+        const summary = fs.readFileSync(file, 'utf8')
+        // HTML blocks only, none ended early: no blank line, and every tag is ours.
+        expect(summary.trimEnd()).not.toMatch(/\n\s*\n/)
+        expect(summary.match(/<\/details>/g)).toHaveLength(5)
+        expect(summary.match(/<\/pre>/g)).toHaveLength(1)
+        expect(summary).not.toMatch(/<(img|code|\/code)\b/)
+        expect(summary).not.toMatch(/^(#|\*|\||\[)/m)
+        expect(summary).toContain(`<li>?? ${oneLine(quoted(name)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</li>`)
+      }
+    } finally {
+      if (before === undefined) delete process.env.GITHUB_STEP_SUMMARY
+      else process.env.GITHUB_STEP_SUMMARY = before
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

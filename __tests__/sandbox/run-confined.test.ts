@@ -219,6 +219,88 @@ echo "pid-1 $(cat /proc/1/cmdline | tr '\\0' ' ')"
     expect(fs.existsSync(ran) ? fs.readFileSync(ran, 'utf8') : '').toBe('')
   })
 
+  for (const domains of ['', 'example.com']) {
+    it(`runs bubblewrap, socat, ripgrep and which of enter, never those an earlier step put on GITHUB_PATH; the command keeps its PATH (allowed-domains: ${domains || 'none'})`, async () => {
+      const j = job()
+      await j.uses('.', { name: 'planted-tools' })
+      // An earlier, unconfined step: each program first on PATH, noting that it ran (and where) and passing the call on.
+      const bin = path.join(repos.root, 'planted-bin')
+      const ran = path.join(repos.root, 'planted-ran')
+      fs.mkdirSync(bin)
+      for (const tool of ['bwrap', 'socat', 'rg', 'which']) {
+        const real = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim()
+        fs.writeFileSync(path.join(bin, tool), `#!/bin/sh\necho ${tool} >> ${ran}\nexec ${real} "$@"\n`, { mode: 0o755 })
+      }
+      j.addPath(bin)
+      const run = await j.uses('run', { command: 'echo "path=$PATH"', ...(domains && { 'allowed-domains': domains }) })
+      expect(run.exitCode, run.stderr).toBe(0)
+      expect(fs.existsSync(ran) ? fs.readFileSync(ran, 'utf8') : '').toBe('')
+      // What the workflow added (setup-node's node, say) is still there for the command, inside.
+      expect(run.stdout).toMatch(new RegExp(`^path=${bin}:`, 'm'))
+    })
+  }
+
+  it('git add -A and stash -u work inside: nothing of the sandbox is left in the worktree', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'add-all' })
+    const wt = main.outputs['worktree-path']
+    const run = await j.uses('run', {
+      command:
+        'echo a > new.txt && git add -A && git commit -qm all && echo u > untracked.txt && git stash -u -q && git stash pop -q >/dev/null && git status --porcelain --ignored'
+    })
+    expect(run.exitCode, run.stderr).toBe(0)
+    expect(run.stdout).toBe('?? untracked.txt\n')
+    expect(git(wt, 'show', '--name-only', '--format=', 'HEAD')).toBe('new.txt')
+    expect(git(wt, 'status', '--porcelain', '--ignored')).toBe('?? untracked.txt')
+  })
+
+  it('where the sandbox cannot be made for what the agent left, the step fails, and allow-unconfined never runs the command unconfined', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'unwrappable' })
+    // A confined agent leaves thousands of folders beside the worktrees' git dirs: each one more read-only
+    // bind for the next run, more than bubblewrap takes.
+    const worktrees = path.join(repos.clone, '.git', 'worktrees')
+    const plant = await j.uses('run', { command: `cd ${worktrees} && mkdir x{1..3500}` })
+    expect(plant.exitCode, plant.stderr).toBe(0)
+    const marker = path.join(repos.root, 'ran')
+    const next = await j.uses('run', { command: `touch ${marker}; echo "[alias]" >> ${home}/.gitconfig`, 'allow-unconfined': 'true' })
+    expect(next.exitCode).not.toBe(0)
+    expect(fs.existsSync(marker)).toBe(false)
+    expect(fs.readFileSync(path.join(home, '.gitconfig'), 'utf8')).not.toContain('[alias]')
+    expect(warnings(next)).toEqual([])
+    const errors = next.annotations.filter(a => a.level === 'error').map(a => a.message)
+    expect(errors).toEqual([expect.stringMatching(/^The command was not run: the sandbox could not be made for this worktree: /)])
+    expect(main.exitCode).toBe(0)
+  })
+
+  for (const domains of ['', 'example.com']) {
+    it(`the host's /tmp/claude is out of reach, and nothing the command writes there or in its TMPDIR stays (allowed-domains: ${domains || 'none'})`, async () => {
+      fs.mkdirSync('/tmp/claude', { recursive: true })
+      const name = `run-confined-${process.pid}-${domains ? 'limited' : 'open'}`
+      const host = path.join('/tmp/claude', `${name}-host`)
+      fs.writeFileSync(host, 'the host wrote this\n')
+      try {
+        const j = job()
+        await j.uses('.', { name: 'tmp-claude' })
+        const command = `${TRY}try read-host cat ${host}
+try write sh -c 'echo x > /tmp/claude/${name}-inside'
+f=$(mktemp) && echo x > "$f" && echo "made $f"
+`
+        const run = await j.uses('run', { command, ...(domains && { 'allowed-domains': domains }) })
+        expect(run.exitCode, run.stderr).toBe(0)
+        expect(run.stdout).toMatch(/^read-host refused$/m)
+        const made = /^made (.+)$/m.exec(run.stdout)?.[1]
+        expect(made).toBeDefined()
+        expect(made).not.toMatch(/^\/tmp\/claude\//)
+        expect(fs.existsSync(made!)).toBe(false)
+        expect(fs.existsSync(path.join('/tmp/claude', `${name}-inside`))).toBe(false)
+      } finally {
+        fs.rmSync(host, { force: true })
+        fs.rmSync(path.join('/tmp/claude', `${name}-inside`), { force: true })
+      }
+    })
+  }
+
   it('takes every path as a name: a checkout whose folder holds glob characters is confined as any other', async () => {
     const clone = path.join(repos.root, 'work', 'my[1]*repo?')
     git(repos.root, 'clone', '--quiet', repos.origin, clone)
@@ -255,17 +337,20 @@ describe.skipIf(missing !== undefined || process.platform !== 'linux')('the Linu
       { home: path.join(root, 'home'), tmp: path.join(root, 'tmp') },
       { HOME: home, RUNNER_TEMP: path.join(root, 'temp') }
     )
+    // As the step wraps: from its own temp folder.
     const cwd = process.cwd()
-    process.chdir(path.join(root, 'worktree'))
+    process.chdir(path.join(root, 'tmp'))
     try {
       const wrapped = []
-      for (const sandbox of [await linuxWrapper(), await managerWrapper(undefined)]) {
+      for (const sandbox of [await linuxWrapper({}, undefined), await managerWrapper(undefined)]) {
         wrapped.push(await sandbox.wrap('true', filesystem))
         sandbox.cleanup()
       }
-      // Only the names of the empty folders sandbox-runtime makes differ from one wrap to the next.
+      // Only the names of the empty folders sandbox-runtime makes differ from one wrap to the next; and the manager
+      // binds the host's /tmp/claude back over its read deny, where it exists, which the wrapper does not.
       const same = (command: string): string => command.replace(/claude-empty-[A-Za-z0-9]+/g, 'claude-empty-X')
-      expect(same(wrapped[0])).toBe(same(wrapped[1]))
+      expect(wrapped[0]).not.toContain('--bind /tmp/claude ')
+      expect(same(wrapped[0])).toBe(same(wrapped[1]).replace(/ --bind \/tmp\/claude \/tmp\/claude/g, ''))
       expect(wrapped[0]).toContain(`--ro-bind ${shellQuoted(path.join(root, 'common', 'config'))}`)
     } finally {
       process.chdir(cwd)

@@ -12,11 +12,11 @@ describe('comparing snapshots of the original checkout', () => {
     const after = { head: 'b'.repeat(40), files: { 'dirty.txt': ' M 9:2', 'new.txt': '?? 1:1', 'gone.txt': ' D missing', 'edited.txt': ' M 2:2' } }
     expect(compareSnapshots(before, after)).toEqual([
       'HEAD moved from aaaaaaaaaaaa to bbbbbbbbbbbb',
-      'dirty.txt (modified)',
-      'reverted.txt (reverted)',
-      'new.txt (added)',
-      'gone.txt (deleted)',
-      'edited.txt (modified)'
+      '`dirty.txt` (modified)',
+      '`reverted.txt` (reverted)',
+      '`new.txt` (added)',
+      '`gone.txt` (deleted)',
+      '`edited.txt` (modified)'
     ])
     expect(compareSnapshots(before, before)).toEqual([])
   })
@@ -44,8 +44,8 @@ describe('the isolation breach report', () => {
     write(repos.clone, 'already-dirty.txt', 'and changed this further\n')
     const [post] = await job.runPosts()
     const [warning] = breaches(post)
-    expect(warning).toContain(`The original checkout ${repos.clone} changed while the job worked in`)
-    for (const change of ['src/app.txt (modified)', 'stray.txt (added)', 'README.md (deleted)', 'already-dirty.txt (modified)'])
+    expect(warning).toContain(`The original checkout \`${repos.clone}\` changed while the job worked in`)
+    for (const change of ['`src/app.txt` (modified)', '`stray.txt` (added)', '`README.md` (deleted)', '`already-dirty.txt` (modified)'])
       expect(warning).toContain(change)
     expect(warning).not.toContain('untouched-dirty.txt')
     expect(post.summary).toContain('Changed in the original checkout')
@@ -66,6 +66,6 @@ describe('the isolation breach report', () => {
     await job.uses('.', { name: 'outside' })
     write(repos.clone, 'stray.txt', 'outside\n')
     const loud = await job.uses('exit')
-    expect(breaches(loud)[0]).toContain('stray.txt (added)')
+    expect(breaches(loud)[0]).toContain('`stray.txt` (added)')
   })
 })

@@ -52,14 +52,14 @@ describe.concurrent('what every worktree shares, at exit', () => {
     const exit = await j.uses('exit', { 'discard-changes': 'true' })
     const [warning] = sharedWarnings(exit)
     for (const named of [
-      `refs/heads/release moved from ${release.slice(0, 12)} to ${moved.slice(0, 12)}`,
-      `refs/tags/v1.0.0 deleted (it was at ${release.slice(0, 12)})`,
-      `refs/tags/v2.0.0 created at ${moved.slice(0, 12)}`,
-      'refs/stash created at',
+      `\`refs/heads/release\` moved from ${release.slice(0, 12)} to ${moved.slice(0, 12)}`,
+      `\`refs/tags/v1.0.0\` deleted (it was at ${release.slice(0, 12)})`,
+      `\`refs/tags/v2.0.0\` created at ${moved.slice(0, 12)}`,
+      '`refs/stash` created at',
       'reflog: `WIP on worktree-kinds',
-      'config user.email added',
-      `hook ${repos.clone}/.git/hooks/pre-commit added`,
-      `hook ${repos.clone}/.git/hooks/post-checkout changed`,
+      'config `user.email` added',
+      `hook \`${repos.clone}/.git/hooks/pre-commit\` added`,
+      `hook \`${repos.clone}/.git/hooks/post-checkout\` changed`,
       'may come from another job running at the same time',
       'Nothing was put back'
     ])
@@ -70,7 +70,7 @@ describe.concurrent('what every worktree shares, at exit', () => {
     expect(changes).toContainEqual(expect.objectContaining({ kind: 'ref', name: 'refs/heads/release', change: 'moved', from: release, to: moved }))
     expect(changes).toContainEqual(expect.objectContaining({ kind: 'config', name: 'user.email', change: 'added' }))
     expect(changes.map(c => c.name)).toEqual(expect.arrayContaining(['refs/tags/v1.0.0', 'refs/tags/v2.0.0', 'refs/stash']))
-    expect(exit.summary).toContain(`Changed in what every worktree of ${repos.clone} shares (7)`)
+    expect(exit.summary).toContain(`Changed in what every worktree of \`${repos.clone}\` shares (7)`)
     // Nothing is put back, and the decision is the gate's alone (in the workspace, a local branch or tag saves
     // nothing: the agent's commit is discarded, as asked).
     expect(git(repos.clone, 'rev-parse', 'release')).toBe(moved)
@@ -83,7 +83,7 @@ describe.concurrent('what every worktree shares, at exit', () => {
     const { wt } = await enter(j, {})
     git(wt, 'tag', 'made-by-the-agent')
     const [post] = await j.runPosts()
-    expect(sharedWarnings(post)[0]).toContain('refs/tags/made-by-the-agent created at')
+    expect(sharedWarnings(post)[0]).toContain('`refs/tags/made-by-the-agent` created at')
     expect(post.summary).toContain('shares (1)')
     expect(post.stdout).toContain('Removed')
   })
@@ -139,18 +139,18 @@ describe.concurrent('what every worktree shares, at exit', () => {
     const [post] = await first.runPosts()
     // Placed in the other job's worktree: said in the log, not warned about.
     const [info] = sharedInfo(post)
-    expect(info, post.stdout).toContain(`refs/heads/release moved`)
-    expect(info).toContain(`made in the worktree ${wt}, which another job holds (run 7 attempt 1 job second runner second`)
-    expect(info).toContain(`refs/heads/worktree-second created at`)
-    expect(info).toContain(`the branch of the worktree ${wt}`)
+    expect(info, post.stdout).toContain('`refs/heads/release` moved')
+    expect(info).toContain(`made in the worktree \`${wt}\`, which another job holds (run 7 attempt 1 job second runner second`)
+    expect(info).toContain('`refs/heads/worktree-second` created at')
+    expect(info).toContain(`the branch of the worktree \`${wt}\``)
     // A tag has no reflog: it cannot be placed, and may be this job's.
     const [warning] = sharedWarnings(post)
-    expect(warning).toContain('refs/tags/from-second created at')
+    expect(warning).toContain('`refs/tags/from-second` created at')
     expect(warning).toContain('may come from another job')
     expect(warning).not.toContain('release')
     // The second job's own post says the move was made in its worktree.
     const [own] = await second.runPosts()
-    expect(sharedWarnings(own)[0]).toContain(`refs/heads/release moved`)
+    expect(sharedWarnings(own)[0]).toContain('`refs/heads/release` moved')
     expect(sharedWarnings(own)[0]).toContain(`made in this job's worktree`)
     expect(git(repos.clone, 'rev-parse', 'release')).toBe(moved)
   })
@@ -171,8 +171,8 @@ describe.concurrent('what every worktree shares, at exit', () => {
     git(wt, 'tag', '--force', 't6000', moved)
     const exit = await j.uses('exit')
     const [warning] = sharedWarnings(exit)
-    expect(warning).toContain('refs/tags/t5000 deleted (it was at an id not recorded at enter)')
-    expect(warning).toContain(`refs/tags/t6000 moved from an id not recorded at enter to ${moved.slice(0, 12)}`)
+    expect(warning).toContain('`refs/tags/t5000` deleted (it was at an id not recorded at enter)')
+    expect(warning).toContain(`\`refs/tags/t6000\` moved from an id not recorded at enter to ${moved.slice(0, 12)}`)
     // In the output, an id not known is null.
     expect(JSON.parse(exit.outputs['shared-changes'])).toEqual([
       { kind: 'ref', name: 'refs/tags/t5000', change: 'deleted', from: null },
@@ -190,7 +190,7 @@ describe.concurrent('what every worktree shares, at exit', () => {
     expect(main.state.worktree.length).toBeLessThan(8 * 1024)
     git(wt, 'tag', '--delete', 't5000')
     const exit = await j.uses('exit')
-    expect(sharedWarnings(exit)[0]).toContain('refs/tags/t5000 deleted')
+    expect(sharedWarnings(exit)[0]).toContain('`refs/tags/t5000` deleted')
 
     // A record file that is not what the main step wrote is not believed: nothing is reported from it.
     const other = job(repos, 'tampered')

@@ -29967,13 +29967,77 @@ pki.verifyCertificateChain = function(caStore, chain, options) {
 /***/ 2653:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  SandboxManager: () => (/* reexport */ SandboxManager)
+  CredentialsConfigSchema: () => (/* reexport */ CredentialsConfigSchema),
+  DEFAULT_WINDOWS_PROXY_PORT_RANGE: () => (/* reexport */ DEFAULT_WINDOWS_PROXY_PORT_RANGE),
+  FilesystemConfigSchema: () => (/* reexport */ FilesystemConfigSchema),
+  GitConfigSchema: () => (/* reexport */ GitConfigSchema),
+  IgnoreViolationsConfigSchema: () => (/* reexport */ IgnoreViolationsConfigSchema),
+  LinuxSandboxProfileError: () => (/* reexport */ linux_sandbox_utils.LinuxSandboxProfileError),
+  NetworkConfigSchema: () => (/* reexport */ NetworkConfigSchema),
+  RipgrepConfigSchema: () => (/* reexport */ RipgrepConfigSchema),
+  SRT_WIN_DISPATCH_ARG1: () => (/* reexport */ SRT_WIN_DISPATCH_ARG1),
+  SandboxInitializeConflictError: () => (/* reexport */ SandboxInitializeConflictError),
+  SandboxManager: () => (/* reexport */ SandboxManager),
+  SandboxRuntimeConfigSchema: () => (/* reexport */ SandboxRuntimeConfigSchema),
+  SandboxViolationStore: () => (/* reexport */ SandboxViolationStore),
+  SrtWinConfigSchema: () => (/* reexport */ SrtWinConfigSchema),
+  VENDORED_SRT_WIN_EXE: () => (/* reexport */ VENDORED_SRT_WIN_EXE),
+  WINDOWS_ALLOW_LOOPBACK_EFFECT: () => (/* reexport */ WINDOWS_ALLOW_LOOPBACK_EFFECT),
+  WINDOWS_LOOPBACK_PROBE_PORT: () => (/* reexport */ WINDOWS_LOOPBACK_PROBE_PORT),
+  WINDOWS_PROFILE_READ_ENV_VARS: () => (/* reexport */ WINDOWS_PROFILE_READ_ENV_VARS),
+  WindowsConfigSchema: () => (/* reexport */ WindowsConfigSchema),
+  WindowsSandboxError: () => (/* reexport */ WindowsSandboxError),
+  buildGitConfigEnv: () => (/* reexport */ sandbox_utils.buildGitConfigEnv),
+  certThumbprint: () => (/* reexport */ certThumbprint),
+  checkWindowsDependenciesAsync: () => (/* reexport */ checkWindowsDependenciesAsync),
+  checkWindowsSandboxStatus: () => (/* reexport */ checkWindowsSandboxStatus),
+  checkWindowsSandboxStatusAsync: () => (/* reexport */ checkWindowsSandboxStatusAsync),
+  ensurePersistentWindowsCa: () => (/* reexport */ ensurePersistentWindowsCa),
+  expandWindowsFsPaths: () => (/* reexport */ expandWindowsFsPaths),
+  forgetWindowsProfileRead: () => (/* reexport */ forgetWindowsProfileRead),
+  forgetWindowsProfileReadAsync: () => (/* reexport */ forgetWindowsProfileReadAsync),
+  generateCa: () => (/* reexport */ generateCa),
+  getDefaultWritePaths: () => (/* reexport */ sandbox_utils.getDefaultWritePaths),
+  getSrtWinPath: () => (/* reexport */ getSrtWinPath),
+  getWindowsProfileReadStatus: () => (/* reexport */ getWindowsProfileReadStatus),
+  getWindowsProfileReadStatusAsync: () => (/* reexport */ getWindowsProfileReadStatusAsync),
+  getWindowsSandboxCaCert: () => (/* reexport */ getWindowsSandboxCaCert),
+  getWindowsSandboxUserStatus: () => (/* reexport */ getWindowsSandboxUserStatus),
+  getWindowsSandboxUserStatusAsync: () => (/* reexport */ getWindowsSandboxUserStatusAsync),
+  getWindowsWfpStatus: () => (/* reexport */ getWindowsWfpStatus),
+  getWindowsWfpStatusAsync: () => (/* reexport */ getWindowsWfpStatusAsync),
+  getWslVersion: () => (/* reexport */ utils_platform/* getWslVersion */.p),
+  grantWindowsAcl: () => (/* reexport */ grantWindowsAcl),
+  grantWindowsProfileRead: () => (/* reexport */ grantWindowsProfileRead),
+  installWindowsSandbox: () => (/* reexport */ installWindowsSandbox),
+  installWindowsSandboxAsync: () => (/* reexport */ installWindowsSandboxAsync),
+  isUncPath: () => (/* reexport */ sandbox_utils.isUncPath),
+  parseWindowsBinShell: () => (/* reexport */ parseWindowsBinShell),
+  parseWindowsSandboxError: () => (/* reexport */ parseWindowsSandboxError),
+  realPathOf: () => (/* reexport */ real_path/* realPathOf */.d),
+  resolveSrtWin: () => (/* reexport */ resolveSrtWin),
+  restoreWindowsAcl: () => (/* reexport */ restoreWindowsAcl),
+  revokeWindowsAcl: () => (/* reexport */ revokeWindowsAcl),
+  revokeWindowsAclChecked: () => (/* reexport */ revokeWindowsAclChecked),
+  stampWindowsAcl: () => (/* reexport */ stampWindowsAcl),
+  uninstallWindowsSandbox: () => (/* reexport */ uninstallWindowsSandbox),
+  validateCaPair: () => (/* reexport */ validateCaPair),
+  verifyWindowsWfpEgress: () => (/* reexport */ verifyWindowsWfpEgress),
+  windowsInstallInstructions: () => (/* reexport */ windowsInstallInstructions),
+  windowsProfileExclusionConflicts: () => (/* reexport */ windowsProfileExclusionConflicts),
+  windowsProfileGrantNotice: () => (/* reexport */ windowsProfileGrantNotice),
+  windowsProfileGrantSkipReason: () => (/* reexport */ windowsProfileGrantSkipReason),
+  windowsProfileReadEnv: () => (/* reexport */ windowsProfileReadEnv),
+  windowsStateDir: () => (/* reexport */ windowsStateDir),
+  windowsTrustCa: () => (/* reexport */ windowsTrustCa),
+  windowsTrustCaAsync: () => (/* reexport */ windowsTrustCaAsync),
+  writeRootsOf: () => (/* reexport */ path_entries/* writeRootsOf */.ai)
 });
-
-// UNUSED EXPORTS: CredentialsConfigSchema, DEFAULT_WINDOWS_PROXY_PORT_RANGE, FilesystemConfigSchema, GitConfigSchema, IgnoreViolationsConfigSchema, LinuxSandboxProfileError, NetworkConfigSchema, RipgrepConfigSchema, SRT_WIN_DISPATCH_ARG1, SandboxInitializeConflictError, SandboxRuntimeConfigSchema, SandboxViolationStore, SrtWinConfigSchema, VENDORED_SRT_WIN_EXE, WINDOWS_ALLOW_LOOPBACK_EFFECT, WINDOWS_LOOPBACK_PROBE_PORT, WINDOWS_PROFILE_READ_ENV_VARS, WindowsConfigSchema, WindowsSandboxError, buildGitConfigEnv, certThumbprint, checkWindowsDependenciesAsync, checkWindowsSandboxStatus, checkWindowsSandboxStatusAsync, ensurePersistentWindowsCa, expandWindowsFsPaths, forgetWindowsProfileRead, forgetWindowsProfileReadAsync, generateCa, getDefaultWritePaths, getSrtWinPath, getWindowsProfileReadStatus, getWindowsProfileReadStatusAsync, getWindowsSandboxCaCert, getWindowsSandboxUserStatus, getWindowsSandboxUserStatusAsync, getWindowsWfpStatus, getWindowsWfpStatusAsync, getWslVersion, grantWindowsAcl, grantWindowsProfileRead, installWindowsSandbox, installWindowsSandboxAsync, isUncPath, parseWindowsBinShell, parseWindowsSandboxError, realPathOf, resolveSrtWin, restoreWindowsAcl, revokeWindowsAcl, revokeWindowsAclChecked, stampWindowsAcl, uninstallWindowsSandbox, validateCaPair, verifyWindowsWfpEgress, windowsInstallInstructions, windowsProfileExclusionConflicts, windowsProfileGrantNotice, windowsProfileGrantSkipReason, windowsProfileReadEnv, windowsStateDir, windowsTrustCa, windowsTrustCaAsync, writeRootsOf
 
 // EXTERNAL MODULE: ./node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/path-entries.js
 var path_entries = __webpack_require__(2698);
@@ -38889,11 +38953,11 @@ function getSrtWinPath() {
     const arch = nodeArchToDir[process.arch];
     const candidates = [];
     if (arch) {
-        candidates.push(path.join(root, 'vendor', 'srt-win', arch, 'srt-win.exe'));
+        candidates.push(external_node_path_.join(root, 'vendor', 'srt-win', arch, 'srt-win.exe'));
     }
-    candidates.push(path.join(root, 'vendor', 'srt-win-src', 'target', 'release', 'srt-win.exe'));
+    candidates.push(external_node_path_.join(root, 'vendor', 'srt-win-src', 'target', 'release', 'srt-win.exe'));
     for (const c of candidates) {
-        if (fs.existsSync(c))
+        if (external_node_fs_.existsSync(c))
             return c;
     }
     throw new WindowsSandboxError('srt_win_not_found', `srt-win.exe not found. Set windows.srtWin.path or build with ` +
@@ -39953,7 +40017,7 @@ function remapInstallTimeout(e) {
 //   1  other error (stderr has detail)
 // Throws on any failure code; the caller reads back state on 0/10.
 function throwOnInstallFailure(r) {
-    logForDebugging(`[Sandbox Windows] install exit=${r.status}: ${r.stderr || r.stdout}`);
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] install exit=${r.status}: ${r.stderr || r.stdout}`);
     if (r.status === 0 || r.status === 10)
         return;
     if (rejectsAllowLoopback(r))
@@ -40023,7 +40087,7 @@ function installWindowsSandbox(opts = {}) {
     const skip = installProfileGrantSkip(opts, state.user);
     if (skip)
         return { ...state, profileGrant: skip };
-    opts.onProfileGrantStart?.(windowsProfileGrantNotice(os.homedir()));
+    opts.onProfileGrantStart?.(windowsProfileGrantNotice(external_node_os_.homedir()));
     try {
         const result = grantWindowsProfileReadSync(installProfileGrantOptions(opts, srtWin));
         return {
@@ -40063,7 +40127,7 @@ async function installWindowsSandboxAsync(opts = {}) {
     const skip = installProfileGrantSkip(opts, state.user);
     if (skip)
         return { ...state, profileGrant: skip };
-    opts.onProfileGrantStart?.(windowsProfileGrantNotice(os.homedir()));
+    opts.onProfileGrantStart?.(windowsProfileGrantNotice(external_node_os_.homedir()));
     try {
         const result = await grantWindowsProfileRead(installProfileGrantOptions(opts, srtWin));
         return {
@@ -40179,7 +40243,7 @@ function uninstallWindowsSandbox(opts = {}) {
                 : INSTALL_TIMEOUT_MS + PROFILE_GRANT_TIMEOUT_MS),
         srtWin: opts.srtWin,
     });
-    logForDebugging(`[Sandbox Windows] uninstall exit=${r.status}: ${r.stderr || r.stdout}`);
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] uninstall exit=${r.status}: ${r.stderr || r.stdout}`);
     if (r.status === 10)
         return { cancelled: true };
     if (r.status !== 0) {
@@ -40507,7 +40571,7 @@ function stampWindowsAcl(opts) {
         '--sandbox-user-sid',
         opts.sandboxUserSid,
     ], { timeoutMs: 60000, stdin, srtWin: opts.srtWin });
-    logForDebugging(`[Sandbox Windows] acl stamp exit=${r.status}: ${r.stderr || r.stdout}`);
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] acl stamp exit=${r.status}: ${r.stderr || r.stdout}`);
     if (r.status !== 0) {
         throw new WindowsSandboxError('acl_stamp_failed', `srt-win acl stamp exited ${r.status} ` +
             (r.status === 2 ? '(partial — some inputs skipped)' : '(failed)') +
@@ -40619,7 +40683,7 @@ function grantWindowsAcl(opts) {
         opts.sandboxUserSid,
         ...allowProfileExclusionArgs(opts),
     ], { timeoutMs: 60000, stdin, srtWin: opts.srtWin });
-    logForDebugging(`[Sandbox Windows] acl grant exit=${r.status}: ${r.stderr || r.stdout}`);
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] acl grant exit=${r.status}: ${r.stderr || r.stdout}`);
     if (r.status !== 0) {
         throw new WindowsSandboxError('acl_grant_failed', `srt-win acl grant exited ${r.status}: ${r.stderr || r.stdout}`);
     }
@@ -41089,7 +41153,7 @@ async function forgetWindowsProfileReadAsync(opts = {}) {
     return profileForgetResult(r);
 }
 function profileForgetResult(r) {
-    logForDebugging(`[Sandbox Windows] profile forget exit=${r.status}: ` +
+    (0,debug/* logForDebugging */.o)(`[Sandbox Windows] profile forget exit=${r.status}: ` +
         `${r.stderr || r.stdout}`);
     if (r.status !== 0) {
         throw new WindowsSandboxError('profile_forget_failed', `The profile read grant could not be removed (srt-win profile ` +
@@ -41104,7 +41168,7 @@ function profileForgetResult(r) {
     }
     const deferred = grantItems(raw.deferred);
     for (const d of deferred) {
-        logForDebugging(`[Sandbox Windows] profile forget could not reach ${d.path}: ` +
+        (0,debug/* logForDebugging */.o)(`[Sandbox Windows] profile forget could not reach ${d.path}: ` +
             `it may still carry the entry if its volume returns`, { level: 'warn' });
     }
     return { deferred };

@@ -21,6 +21,7 @@ import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, re
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
+import { submoduleUrls } from '../git/submodules.js'
 import { sweep } from './sweep.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
 import { nameItself, sandboxFacts } from '../sandbox/paths.js'
@@ -31,6 +32,7 @@ import { once } from '../os/once.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { fetchRef } from '../record/refs.js'
 import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
+import { quoted } from '../os/quote.js'
 
 /** What the main step entered, for its outputs. */
 export interface EnteredWorktree {
@@ -68,6 +70,11 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
       ? await enterByPath(repo, settings, settingsAtEnter, known)
       : await create(repo, settings, folder!, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
     const entry = entryOf(repo.commonDir, record)
+    // Without a .gitmodules checked out, the base has no submodule to ask about: no git call.
+    if (fs.existsSync(path.join(record.path, '.gitmodules'))) {
+      const submodules = await submoduleUrls(repo.git, record.baseSha, entries, settingsAtEnter.push && remotes[settingsAtEnter.push.remote])
+      if (Object.keys(submodules).length) record.submodules = writeStepFile(submodules, record.token, 'submodules')
+    }
     record.original = writeSnapshotFile(snapshot, record.token)
     // What the job brought in (the ignore rules of enter, the files include-file copied) is never the agent's
     // work and never leaves the machine.
@@ -149,7 +156,7 @@ async function create(repo: Repository, settings: EnterSettings, folder: string,
       if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
       if (taken?.gitDir) record.taken = new Date().toISOString()
       record.id = path.basename(taken?.gitDir || adminDirOf(repo.commonDir, record.path) || '')
-      if (!record.id) throw new Error(`git created ${record.path} but did not register it`)
+      if (!record.id) throw new Error(`git created ${quoted(record.path)} but did not register it`)
     }
     if (!taken?.gitDir) await shapeCheckout(record, gitDirOf(repo.commonDir, record), settings)
     writeRecordFile(entryOf(repo.commonDir, record), record)
@@ -259,7 +266,7 @@ async function prefetchBlobs(repo: Repository, tips: string[], sparsePaths: stri
   if (fetched.exitCode !== 0) {
     throwIfCancelled()
     throw new Error(
-      `This is a partial clone, and the files of ${tips[0].slice(0, 12)} could not be fetched from ${promisor.remote}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`
+      `This is a partial clone, and the files of ${tips[0].slice(0, 12)} could not be fetched from ${quoted(promisor.remote)}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`
     )
   }
 }
@@ -302,12 +309,12 @@ async function addWorktree(repo: Repository, settings: EnterSettings, record: Wo
   if (/No space left/i.test(text) || diskFull(path.dirname(record.path)))
     throw diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), path.dirname(record.path))
   const inputs = [
-    settings.name !== undefined && `name: ${settings.name}`,
-    settings.branch !== undefined && `branch: ${settings.branch}`,
-    settings.worktreesDir !== undefined && `worktrees-dir: ${settings.worktreesDir}`
+    settings.name !== undefined && `name: ${quoted(settings.name)}`,
+    settings.branch !== undefined && `branch: ${quoted(settings.branch)}`,
+    settings.worktreesDir !== undefined && `worktrees-dir: ${quoted(settings.worktreesDir)}`
   ]
   throw new Error(
-    `git could not create the worktree ${record.path} on branch ${record.branch}: ${text}. Check the inputs that shape it (${inputs.filter(Boolean).join(', ') || 'name, branch, worktrees-dir'}), or the folder ${path.dirname(record.path)}.`
+    `git could not create the worktree ${quoted(record.path)} on branch ${quoted(record.branch)}: ${text}. Check the inputs that shape it (${inputs.filter(Boolean).join(', ') || 'name, branch, worktrees-dir'}), or the folder ${quoted(path.dirname(record.path))}.`
   )
 }
 
@@ -338,13 +345,15 @@ function checkoutError(error: Error, record: WorktreeRecord): Error {
   const said = text.trim().split('\n').slice(-2).join(' ')
   if (driver === 'lfs' || (!driver && /git-lfs|Error downloading object/i.test(text))) {
     return new Error(
-      `Git LFS could not provide the files of ${record.path} (${said}). Check out with actions/checkout lfs: true (the objects are then copied from the checkout), or make the LFS server reachable.`
+      `Git LFS could not provide the files of ${quoted(record.path)} (${said}). Check out with actions/checkout lfs: true (the objects are then copied from the checkout), or make the LFS server reachable.`
     )
   }
   if (driver || command) {
-    const which = driver ? `the filter ${driver} (filter.${driver}.smudge or .process of the repository's config)` : `the filter program ${command}`
+    const which = driver
+      ? `the filter ${quoted(driver)} (${quoted(`filter.${driver}.smudge`)} or .process of the repository's config)`
+      : `the filter program ${quoted(command ?? '')}`
     return new Error(
-      `${which} failed while the files of ${record.path} were checked out (${said}). Make the filter work on this runner (its program installed, its keys given before this step), or check out without it.`.replace(
+      `${which} failed while the files of ${quoted(record.path)} were checked out (${said}). Make the filter work on this runner (its program installed, its keys given before this step), or check out without it.`.replace(
         /^t/,
         'T'
       )
@@ -356,7 +365,7 @@ function checkoutError(error: Error, record: WorktreeRecord): Error {
 /** Links the folders planned and copies included files, and says what was not. Returns what each copy is. */
 async function prepare(repo: Repository, plan: Plan, excludesFile: string): Promise<Record<string, string>> {
   const { record, missingLinks, includeFile } = plan
-  const unlinked = createLinks(repo.toplevel, record.path, record.links ?? []).map(n => `${n.file} (${n.why})`)
+  const unlinked = createLinks(repo.toplevel, record.path, record.links ?? []).map(n => `${quoted(n.file)} (${n.why})`)
   const { copied, skipped, identities } = includeFile
     ? await copyIncludedFiles(repo.toplevel, record.path, includeFile, excludesFile)
     : { copied: [], skipped: [], identities: {} }
@@ -383,7 +392,7 @@ async function fetchBase(
     throw new InputError(
       'base-ref',
       baseRef,
-      `fetch: true needs a remote-tracking branch as base, <remote>/<branch>, and the remotes are ${names.join(', ') || 'none'}`,
+      `fetch: true needs a remote-tracking branch as base, <remote>/<branch>, and the remotes are ${names.map(quoted).join(', ') || 'none'}`,
       'Use for example base-ref: origin/main, or fetch: false.'
     )
   }
@@ -403,7 +412,7 @@ async function fetchBase(
   throw new InputError(
     'base-ref',
     baseRef,
-    `git fetch ${remote} ${branch} failed: ${result.stderr.trim()}`,
+    `git fetch ${quoted(remote)} ${quoted(branch)} failed: ${result.stderr.trim()}`,
     'Check that the branch exists on the remote, that the job can read it, and that the remote answers.'
   )
 }
@@ -419,7 +428,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     throw new InputError(
       'path',
       given,
-      `it is not a worktree of ${repo.toplevel}`,
+      `it is not a worktree of ${quoted(repo.toplevel)}`,
       'Give a path that git worktree list shows, or omit path to create a new worktree.'
     )
   }

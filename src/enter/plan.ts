@@ -13,6 +13,7 @@ import { adminDirOf, folderOf, listWorktrees, type Repository } from '../git/rep
 import { refsNamed } from '../shared/shared-refs.js'
 import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { cloneEntries } from '../exit/clones.js'
+import { quoted } from '../os/quote.js'
 
 export interface Plan {
   record: WorktreeRecord
@@ -44,7 +45,7 @@ export async function planCreate(
     throw new InputError(
       nameInput,
       name,
-      `the worktree ${worktreePath} already exists`,
+      `the worktree ${quoted(worktreePath)} already exists`,
       'Choose another name, or enter the existing worktree with path (or remove it: see Troubleshooting in the README).'
     )
   }
@@ -87,7 +88,7 @@ export async function pushPlan(
     throw new InputError(
       'push',
       settings.push.branch ?? 'true',
-      `${repo.toplevel} has no remote to push to`,
+      `${quoted(repo.toplevel)} has no remote to push to`,
       'Add one (actions/checkout adds origin), or remove push.'
     )
   return { pushTo: await pushBranch(repo, settings.push, branch) }
@@ -108,7 +109,7 @@ export async function pushBranch(repo: Pick<Repository, 'git'>, request: PushReq
     throw new InputError(
       'push',
       value,
-      `"${to}" is not a valid branch name (see git check-ref-format)`,
+      `${quoted(to)} is not a valid branch name (see git check-ref-format)`,
       "Give a valid branch name, or true for the worktree's own."
     )
   return to
@@ -149,21 +150,21 @@ export function inWorkspace(commonDir: string, env: NodeJS.ProcessEnv = process.
  */
 async function branchProblem(repo: Repository, branch: string): Promise<string | undefined> {
   if (branch.startsWith('-') || !(await repo.git.isValidBranchName(branch))) {
-    return `"${branch}" is not a valid branch name (see git check-ref-format: no "..", no spaces, no leading "-", no trailing ".lock")`
+    return `${quoted(branch)} is not a valid branch name (see git check-ref-format: no "..", no spaces, no leading "-", no trailing ".lock")`
   }
   const long = branch.split('/').find(part => Buffer.byteLength(part) > NAME_MAX - 10)
   if (long) return `a part of the branch name is ${Buffer.byteLength(long)} bytes long, more than a file name may be`
-  if (/^[0-9a-f]{4,64}$/i.test(branch)) return `"${branch}" looks like a commit id, which git would read instead`
-  if (/^[A-Z_]*HEAD$/.test(branch)) return `"${branch}" is a name git uses for its own refs`
+  if (/^[0-9a-f]{4,64}$/i.test(branch)) return `${quoted(branch)} looks like a commit id, which git would read instead`
+  if (/^[A-Z_]*HEAD$/.test(branch)) return `${quoted(branch)} is a name git uses for its own refs`
   const [taken, remotes] = await Promise.all([
     refsNamed(repo.git, repo.commonDir, [`refs/heads/${branch}`, `refs/tags/${branch}`, `refs/remotes/${branch}`, `refs/${branch}`]),
     repo.git.exec(['remote'])
   ])
-  if (taken.includes(`refs/heads/${branch}`)) return `the branch ${branch} already exists`
+  if (taken.includes(`refs/heads/${branch}`)) return `the branch ${quoted(branch)} already exists`
   if (taken.length)
-    return `${taken[0]} exists, and a branch ${branch} would ${taken[0].startsWith(`refs/heads/${branch}/`) ? 'clash with it' : 'make the name ambiguous'}`
+    return `${quoted(taken[0])} exists, and a branch ${quoted(branch)} would ${taken[0].startsWith(`refs/heads/${branch}/`) ? 'clash with it' : 'make the name ambiguous'}`
   const remote = remotes.split('\n').find(r => r && branch.startsWith(`${r}/`))
-  if (remote) return `it starts with the remote name ${remote}/, so it would shadow the remote-tracking branch ${branch} for every later job`
+  if (remote) return `it starts with the remote name ${quoted(remote)}, so it would shadow the remote-tracking branch ${quoted(branch)} for every later job`
   return undefined
 }
 
@@ -177,7 +178,7 @@ async function resolveBase(repo: Repository, settings: EnterSettings): Promise<s
         'base-ref',
         ref,
         'it names more than one ref (for example a local branch and a remote-tracking branch of the same name)',
-        `Write it in full (refs/remotes/${ref} or refs/heads/${ref}), or delete the local branch that shadows it.`
+        `Write it in full (${quoted(`refs/remotes/${ref}`)} or ${quoted(`refs/heads/${ref}`)}), or delete the local branch that shadows it.`
       )
     }
     return result.stdout.trim()
@@ -194,7 +195,7 @@ async function resolveBase(repo: Repository, settings: EnterSettings): Promise<s
     /^[^/]+\//.test(ref) && !settings.fetch
       ? ' If it is a branch of the remote, set fetch: true to fetch it first (a pull_request checkout has only the merge commit), or check out with fetch-depth: 0.'
       : ''
-  throw new InputError('base-ref', ref, `it does not name a commit in ${repo.toplevel}`, `Use a branch, tag or commit that exists there.${remote}`)
+  throw new InputError('base-ref', ref, `it does not name a commit in ${quoted(repo.toplevel)}`, `Use a branch, tag or commit that exists there.${remote}`)
 }
 
 /**
@@ -245,7 +246,7 @@ export function checkWorktreesFolder(given: string | undefined, toplevel: string
     throw new InputError(input, value, 'the path is too long for the file system (a name over 255 bytes, or a path near 4096)', 'Give a shorter path.')
   const stat = entryAt(dir)
   if (stat?.isSymbolicLink())
-    throw new InputError(input, value, `it is a symbolic link (to ${fs.readlinkSync(dir)})`, 'Give the real path of the folder instead.')
+    throw new InputError(input, value, `it is a symbolic link (to ${quoted(fs.readlinkSync(dir))})`, 'Give the real path of the folder instead.')
   if (stat && !stat.isDirectory())
     throw new InputError(input, value, `it is ${kindOf(stat)}, not a folder`, 'Point it at a folder, or at a path that does not exist yet.')
   let nearest = dir
@@ -255,7 +256,7 @@ export function checkWorktreesFolder(given: string | undefined, toplevel: string
     throw new InputError(
       input,
       value,
-      `${nearest} on the way is ${above ? kindOf(above) : 'a link that leads nowhere'}, not a folder`,
+      `${quoted(nearest)} on the way is ${above ? kindOf(above) : 'a link that leads nowhere'}, not a folder`,
       'Give a path whose folders are folders.'
     )
   const real = realPath(dir)
@@ -272,12 +273,12 @@ export function checkWorktreesFolder(given: string | undefined, toplevel: string
     fs.accessSync(folder, fs.constants.W_OK | fs.constants.X_OK)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EACCES'
-    const what = folder === real ? 'write to' : `create ${path.relative(folder, real)} in`
-    if (code === 'EROFS') throw new InputError(input, value, `${folder} is on a read-only file system`, 'Give a folder on a disk the job may write.')
+    const what = folder === real ? 'write to' : `create ${quoted(path.relative(folder, real))} in`
+    if (code === 'EROFS') throw new InputError(input, value, `${quoted(folder)} is on a read-only file system`, 'Give a folder on a disk the job may write.')
     throw new InputError(
       input,
       value,
-      `the runner's user${process.getuid ? ` (uid ${process.getuid()})` : ''} cannot ${what} ${folder} (${code})`,
+      `the runner's user${process.getuid ? ` (uid ${process.getuid()})` : ''} cannot ${what} ${quoted(folder)} (${code})`,
       'Give a folder that user can write, or let it write there.'
     )
   }
@@ -295,11 +296,16 @@ async function checkWorktreesDir(repo: Repository, real: string, given: string |
   const input = given === undefined ? 'worktrees-dir (default)' : 'worktrees-dir'
   const value = given ?? defaultWorktreesDir(repo.toplevel)
   if (isReallyInside(real, repo.commonDir))
-    throw new InputError(input, value, `it is inside the git dir ${repo.commonDir}`, 'Give a folder outside .git, such as the default beside the checkout.')
+    throw new InputError(
+      input,
+      value,
+      `it is inside the git dir ${quoted(repo.commonDir)}`,
+      'Give a folder outside .git, such as the default beside the checkout.'
+    )
   const entries = await listWorktrees(repo)
   for (const entry of entries.slice(1)) {
     if (isInside(real, entry.path) || isReallyInside(real, entry.path))
-      throw new InputError(input, value, `it is inside the worktree ${entry.path}`, 'Give a folder outside every worktree.')
+      throw new InputError(input, value, `it is inside the worktree ${quoted(entry.path)}`, 'Give a folder outside every worktree.')
   }
   if (isReallyInside(real, repo.toplevel)) {
     const relative = path.relative(realPath(repo.toplevel), real)
@@ -308,8 +314,8 @@ async function checkWorktreesDir(repo: Repository, real: string, given: string |
       throw new InputError(
         input,
         value,
-        `it is inside the checkout ${repo.toplevel}, which git does not ignore there`,
-        `Add ${relative || '.'}/ to .gitignore, or give a folder outside the checkout (the default is beside it).`
+        `it is inside the checkout ${quoted(repo.toplevel)}, which git does not ignore there`,
+        `Add ${quoted(`${relative || '.'}/`)} to .gitignore, or give a folder outside the checkout (the default is beside it).`
       )
     }
   }

@@ -6,6 +6,7 @@ import { Git } from '../git/git-command-manager.js'
 import { InputError } from '../record/settings.js'
 import { isReallyInside } from '../os/paths.js'
 import { identityOf } from '../os/untrusted-files.js'
+import { quoted } from '../os/quote.js'
 
 export const DEFAULT_INCLUDE_FILE = '.worktreeinclude'
 
@@ -18,12 +19,12 @@ export function resolveIncludeFile(toplevel: string, given: string | undefined):
     throw new InputError(
       given === undefined ? 'include-file (default)' : 'include-file',
       given ?? DEFAULT_INCLUDE_FILE,
-      `${file} is not a regular file`,
+      `${quoted(file)} is not a regular file`,
       'Name a gitignore-style file in the checkout.'
     )
   if (stat) return file
   if (given !== undefined)
-    throw new InputError('include-file', given, `there is no file ${file}`, 'Name a gitignore-style file in the checkout, or remove include-file.')
+    throw new InputError('include-file', given, `there is no file ${quoted(file)}`, 'Name a gitignore-style file in the checkout, or remove include-file.')
   return undefined
 }
 
@@ -61,8 +62,8 @@ export function prepareParents(worktree: string, file: string): Omit<NotDone, 'f
     const stat = fs.lstatSync(dir, { throwIfNoEntry: false })
     if (!stat) fs.mkdirSync(dir)
     else if (stat.isSymbolicLink() && !isReallyInside(dir, worktree))
-      return { why: `${path.relative(worktree, dir)} is a symbolic link to ${fs.readlinkSync(dir)}`, outside: true }
-    else if (!stat.isSymbolicLink() && !stat.isDirectory()) return { why: `${path.relative(worktree, dir)} is not a folder`, outside: false }
+      return { why: `${quoted(path.relative(worktree, dir))} is a symbolic link to ${quoted(fs.readlinkSync(dir))}`, outside: true }
+    else if (!stat.isSymbolicLink() && !stat.isDirectory()) return { why: `${quoted(path.relative(worktree, dir))} is not a folder`, outside: false }
   }
   return undefined
 }

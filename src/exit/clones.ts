@@ -16,6 +16,7 @@ import { folderOf, listConfig, type ConfigEntry, type Repository } from '../git/
 import { privateTemp, quote } from '../git/sealed-git.js'
 import type { WorktreeRecord } from '../record/state-helper.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
+import { quoted } from '../os/quote.js'
 
 /** The folder of the original's common dir that holds one folder of ours per clone: `<dir>/<id>`. */
 export const CLONES_DIR = 'agent-worktree-clones'
@@ -222,7 +223,7 @@ export async function bringIn(repo: Repository, cloneGitDir: string, commit: str
       { env: { GIT_ALLOW_PROTOCOL: 'file' }, stallMs: STALL_MS, interruptible: true, remote: true }
     )
     if (fetched.exitCode !== 0)
-      throw new Error(`the clone's commit ${commit.slice(0, 12)} could not be brought into ${repo.commonDir}: ${fetched.stderr.trim()}`)
+      throw new Error(`the clone's commit ${commit.slice(0, 12)} could not be brought into ${quoted(repo.commonDir)}: ${fetched.stderr.trim()}`)
   } finally {
     fs.rmSync(view, { recursive: true, force: true })
   }

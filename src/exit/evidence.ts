@@ -54,6 +54,8 @@ export interface Believed {
   push?: PushTarget
   /** The job's git set-up of enter: what our git may use. */
   git?: GitSetup
+  /** The URL each submodule of the base had at enter, by its path: the only remote whose word saves a commit there. */
+  submodules?: Record<string, string>
   /** The branch was created with the worktree and may go with it (otherwise only if the worktree has it checked out). */
   ownBranch: boolean
   /** This step's own main may have been cut short in the middle of its add (the post of a create). */
@@ -106,6 +108,7 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         filters: record.filters,
         push: record.push,
         git: record.git,
+        submodules: readStepFile<Record<string, string>>(record.submodules),
         ownBranch: record.created,
         ownAdd: source === 'state' && record.created,
         brought: readStepFile<BroughtIn>(record.brought),

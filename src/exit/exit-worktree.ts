@@ -17,7 +17,7 @@ import { residentsOf, type Resident } from '../os/processes.js'
 import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type Outcome, type Settled } from './remove-worktree.js'
 import { adminDirs, folderOf, folderProblem, lockOf, type Repository } from '../git/repository.js'
 import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
-import { remoteTips, rescue, type RescueResult } from '../rescue/rescue.js'
+import { advertisedTips, remoteTips, rescue, type RescueResult } from '../rescue/rescue.js'
 import { borrowedRef, keptRef } from '../record/refs.js'
 import { keepSnapshot } from '../rescue/snapshot.js'
 import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type OnRemote, type Verdict } from '../gate/safety-gate.js'
@@ -27,6 +27,7 @@ import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { park, parkClone } from './worktree-pool.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
+import { quoted } from '../os/quote.js'
 
 /** A short, stable code for what was found and done, for workflows to branch on. */
 export type Reason =
@@ -76,7 +77,7 @@ export interface ExitResult {
   reason: Reason
   findings?: Findings
   verdict?: Verdict
-  /** What the agent changed in the original checkout, which it should have left alone. */
+  /** What the agent changed in the original checkout, which it should have left alone: one line each, its file quoted. */
   breach: string[]
   /** What changed in what every worktree of the repository shares (refs, config, hooks): the job's agent, or another job. */
   shared: SharedChange[]
@@ -158,7 +159,10 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
 
 /** A rescue a person should hear about: it failed, sent nothing, or left something out. */
 function rescueWarns(rescue: RescueResult | undefined): boolean {
-  return !!rescue && (!!rescue.failures.length || rescue.unmade !== undefined || !!rescue.withheld || !!rescue.snapshot?.leftOut.length)
+  return (
+    !!rescue &&
+    (!!rescue.failures.length || rescue.unmade !== undefined || !!rescue.withheld || !!rescue.snapshot?.leftOut.length || !!rescue.lfsUnread?.length)
+  )
 }
 
 /** One exit under way: what it was handed, and the git dir it found. */
@@ -238,6 +242,21 @@ function remoteOf(repo: Repository, evidence: Evidence, found: Located, options:
   return evidence.believed.push || !options.onRemote ? once(() => remoteTips(repo, evidence.believed.push, has)) : options.onRemote
 }
 
+/**
+ * Asks the remote a submodule had at enter, by its path, what it has: at most once per remote and exit. None for a
+ * submodule whose remote of enter is not known (one the agent added, one deeper down, or a record that is a hint).
+ */
+function submoduleRemotesOf(repo: Repository, evidence: Evidence): (submodule: string) => Promise<OnRemote> | undefined {
+  const urls = evidence.believed.submodules ?? {}
+  const asked = new Map<string, Promise<OnRemote>>()
+  return submodule => {
+    if (!Object.hasOwn(urls, submodule)) return undefined
+    const url = urls[submodule]
+    if (!asked.has(url)) asked.set(url, advertisedTips(repo.commonDir, url, `(${quoted(submodule)}'s remote of enter)`))
+    return asked.get(url)
+  }
+}
+
 /** What the folder's .git must name: the worktree's git dir, or, for a clone, itself (a folder, where it is). */
 function pointerOf(found: Located): string {
   return found.clone ? '.git' : found.gitDir
@@ -285,6 +304,7 @@ async function gateFor(
     baseSha: evidence.believed.base,
     branchesToDelete: found.clone ? [] : await branchToDelete(repo, evidence, found.gitDir),
     onRemote,
+    onSubmoduleRemote: submoduleRemotesOf(repo, evidence),
     machineStays: !evidence.believed.ephemeral,
     localRefsSurvive: !found.clone && !evidence.believed.ephemeral && !evidence.believed.inWorkspace,
     // What a clone borrowed: as its main step recorded it, or (a hint) as the original's ref keeps it, which is

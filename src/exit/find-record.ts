@@ -11,6 +11,7 @@ import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../r
 import { InputError } from '../record/settings.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, readSetupFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
 import { CLONES_DIR, cloneEntries, cloneEntryOf } from './clones.js'
+import { quoted } from '../os/quote.js'
 
 /** The worktree a later step works on, and how its errors name it: the path given, or the one the main step exported. */
 function targetOf(given: string | undefined): { target: string; input: string } {
@@ -101,7 +102,8 @@ export async function findRecord(
   if (opened && !gitDir && !fs.existsSync(target)) {
     // Moved (git worktree move): its record, in its git dir, still names the path it was entered at.
     const moved = adminDirs(opened.commonDir).find(dir => readRecordFile(dir)?.path === target)
-    if (moved) throw new InputError(input, target, `the worktree was moved to ${folderOf(moved) ?? 'another folder'}`, 'Give its new path.')
+    const movedTo = moved && folderOf(moved)
+    if (moved) throw new InputError(input, target, `the worktree was moved to ${movedTo ? quoted(movedTo) : 'another folder'}`, 'Give its new path.')
     // Nothing at the path, and git has no worktree there: an earlier exit removed it, or the agent did.
     return { gone: target, repository: opened.toplevel }
   }
@@ -113,7 +115,7 @@ export async function findRecord(
   const lock = lockOf(gitDir)
   const parked = record.exited === 'parked' && parseLock(lock).kind === 'parked'
   if (!parked && lockToken(lock) !== record.token) {
-    throw new InputError(input, target, `its lock (${lock ?? 'none'}) is not the one agent-worktree set when it entered`, FIX)
+    throw new InputError(input, target, `its lock (${lock === undefined ? 'none' : quoted(lock)}) is not the one agent-worktree set when it entered`, FIX)
   }
   if (!sameJob(record.owner, currentOwner())) {
     throw new InputError(input, target, `another job entered it (${describeOwner(record.owner)})`, FIX)

@@ -1,11 +1,15 @@
 // The push input: at exit, the worktree's HEAD goes to a branch of the remote the repository had at enter, by
 // the rescue's sealed push (no hook, setting or credential of the agent's takes part). What it pushed is then on
-// a remote-tracking ref, as after any push, and the gate counts it saved.
+// a remote-tracking ref, as after any push, and the gate counts it saved: so the Git LFS objects its commits point
+// to go first, as a rescue's do, and without them nothing goes.
 import * as path from 'node:path'
 import { Git } from '../git/git-command-manager.js'
 import type { Repository } from '../git/repository.js'
 import { writeRef } from '../git/worktree-refs.js'
-import { pushCommit, pushRefusal, RESCUE_TIME_LIMIT_MS } from '../rescue/rescue.js'
+import { pushCommit, pushRefusal, remoteTips, RESCUE_TIME_LIMIT_MS, sendObjects } from '../rescue/rescue.js'
+import { lfsStore, pointedTo } from '../rescue/lfs.js'
+import { sent } from '../rescue/snapshot.js'
+import { kindOf } from '../os/untrusted-files.js'
 import type { PushTarget } from '../record/state-helper.js'
 import type { Evidence } from './evidence.js'
 
@@ -34,7 +38,15 @@ export async function pushWorktree(repo: Repository, evidence: Evidence, gitDir:
   // A clone's commits are in its own objects (which borrow the original's).
   const clone = evidence.isolation === 'clone'
   const objects = path.join(clone ? gitDir : repo.commonDir, 'objects')
-  const pushed = await pushCommit(repo, target, commit, branch, { deadline: Date.now() + RESCUE_TIME_LIMIT_MS, objects })
+  const deadline = Date.now() + RESCUE_TIME_LIMIT_MS
+  const own = clone ? { commonDir: gitDir, git: new Git(repo.commonDir, [`--git-dir=${gitDir}`]) } : repo
+  // The Git LFS objects its commits point to go first: once the remote has the commits, the gate counts them saved.
+  if (kindOf(lfsStore(own.commonDir)) === 'directory') {
+    const lfs = await pointedTo(own.git, own.commonDir, sent(commit, (await remoteTips(repo, target, own.git)).tips))
+    const failed = lfs && (await sendObjects(repo, lfs, target, evidence.believed.base, deadline))
+    if (failed) return { branch, failed: `${failed}; so the commit was not pushed either` }
+  }
+  const pushed = await pushCommit(repo, target, commit, branch, { deadline, objects })
   if (pushed.exitCode !== 0) return { branch, failed: pushRefusal(target, branch, pushed) }
   // As git push itself records it, in its words: the remote has the commit now (in the repository that has it).
   const tracking = `refs/remotes/${target.remote}/${branch}`

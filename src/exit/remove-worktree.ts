@@ -17,6 +17,7 @@ import { keptRef } from '../record/refs.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
 import { readRecordFile, writeHints } from '../record/state-helper.js'
 import { kindOf } from '../os/untrusted-files.js'
+import { quoted } from '../os/quote.js'
 
 /** What a removal did: removed (and its branch), parked, or why the worktree stays. */
 export type Outcome =
@@ -173,7 +174,7 @@ export async function removeWorktreeFolder(repo: Repository, evidence: Evidence,
   const clone = samePath(path.dirname(gitDir), path.join(repo.commonDir, CLONES_DIR))
   // Never anything but a linked worktree's git dir or a clone's folder of ours, whatever a record named.
   if (!clone && !samePath(path.dirname(gitDir), path.join(repo.commonDir, 'worktrees')))
-    throw new Error(`${gitDir} is not a git dir of a worktree of ${repo.commonDir}`)
+    throw new Error(`${quoted(gitDir)} is not a git dir of a worktree of ${quoted(repo.commonDir)}`)
   if (gate.folder) {
     const removed = await removeFolder(evidence, gitDir, findings, gate, gate.folder)
     if (removed) return removed

@@ -13,6 +13,7 @@ import { openView } from '../git/sealed-git.js'
 import type { FilterDriver } from '../record/state-helper.js'
 import { identityOf, identitySize, isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from '../os/untrusted-files.js'
 import { deleteRef, gitDirCommits, refReflogCommits } from '../git/worktree-refs.js'
+import { quoted } from '../os/quote.js'
 
 /** A file git counts as uncommitted: its status code as `git status --porcelain` gives it (`??` untracked), and its path. */
 export interface Uncommitted {
@@ -48,6 +49,8 @@ export interface SpecialFile {
  */
 export interface OnRemote {
   tips: string[]
+  /** Every tip it named, also those this repository lacks: what a repository nested in the worktree may have. */
+  advertised?: string[]
   unasked?: string
 }
 
@@ -78,6 +81,8 @@ export interface Findings {
   broughtChanged?: string[]
   /** Why the remote could not be asked whether it has the commits: then they count as unsaved. */
   remoteUnasked?: string
+  /** Why no remote of enter could say it has the commits of a submodule, by its path: then they count as unsaved. */
+  submoduleUnasked?: Record<string, string>
   /** Set when the state could not be determined: then nothing may be removed. */
   error?: string
 }
@@ -107,6 +112,12 @@ export interface GateInput {
   branchesToDelete: string[]
   /** Asked only when a commit is not saved otherwise; once per exit. */
   onRemote: () => Promise<OnRemote>
+  /**
+   * The remote a submodule had at enter, by its path, asked only when a commit there is not saved otherwise; once
+   * per remote and exit. Undefined (or none given) where no remote of enter is known for it: then only what the
+   * base pins saves a commit there.
+   */
+  onSubmoduleRemote?: (submodule: string) => Promise<OnRemote> | undefined
   /** The machine outlives the job (self-hosted): the shared stash and notes outlive the removal. */
   machineStays: boolean
   /**
@@ -182,7 +193,7 @@ class Unknown extends Error {}
  * A git call whose answer the gate needs. `seeAll`: a listing of what may be work, which must have seen
  * every folder (git warns past one it cannot open, deeper than PATH_MAX or unreadable, and goes on).
  */
-async function must(git: Git, args: string[], input?: string, seeAll = false): Promise<string> {
+async function must(git: Git, args: string[], input?: string | Buffer, seeAll = false): Promise<string> {
   const result = await git.run(args, { input, interruptible: true })
   if (result.exitCode !== 0) throw new Unknown(result.stderr.trim() || `git ${args[0]} exited with code ${result.exitCode}`)
   const unseen = seeAll && /^warning: could not open directory .*$/m.exec(result.stderr)
@@ -190,7 +201,7 @@ async function must(git: Git, args: string[], input?: string, seeAll = false): P
   return result.stdout
 }
 
-type Files = Pick<Findings, 'uncommitted' | 'nested' | 'special' | 'loose'> & { submoduleCommits: UnsavedCommit[] }
+type Files = Pick<Findings, 'uncommitted' | 'nested' | 'special' | 'loose' | 'submoduleUnasked'> & { submoduleCommits: UnsavedCommit[] }
 
 async function uncommitted(input: GateInput, head: string | undefined): Promise<Files> {
   const none: Files = { uncommitted: [], nested: [], submoduleCommits: [] }
@@ -211,7 +222,7 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
     excludes: input.excludes
   })
   try {
-    const staged = await clearHidingBits(view.git, folder, input.sparse)
+    const staged = await dropIndexHints(view.git, folder, input.sparse)
     // A removal cut short may have deleted .gitignore files: put them back (the folder goes anyway), so
     // that what is ignored stays ignored.
     if (input.tolerateDeletions) {
@@ -240,9 +251,9 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
         folder,
         entries.filter(e => !special.has(e.path))
       ),
-      nestedWork(folder, others, input.localRefsSurvive),
+      nestedWork(folder, others, input),
       selfHidingIgnores(view.git, others, new Set(newFiles)),
-      submoduleWork(folder, staged.submodules, { git: view.git, commit: input.baseSha }, 0)
+      submoduleWork(folder, staged.submodules, { git: view.git, commit: input.baseSha }, input, 0)
     ])
     const files = entries.filter(e => !unchanged.has(e.path) && !(e.code === '??' && e.path.endsWith('/')))
     files.push(...hiding.map(p => ({ code: '??', path: p })))
@@ -252,6 +263,7 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
       uncommitted: files.map(({ code, path }) => ({ code, path })),
       nested: [...nested, ...submodules.nested],
       submoduleCommits: submodules.commits,
+      ...(Object.keys(submodules.unasked).length ? { submoduleUnasked: submodules.unasked } : {}),
       loose,
       ...(broughtChanged.length ? { broughtChanged } : {}),
       ...(special.size ? { special: [...special].map(([path, kind]) => ({ path, kind })) } : {})
@@ -299,26 +311,30 @@ function specialFiles(folder: string, entries: StatusEntry[]): Map<string, FileK
 }
 
 /**
- * In a view's copy of the index, clears the bits that make git skip a file: assume-unchanged always,
- * skip-worktree except for files a sparse worktree leaves out on purpose (absent from its folder). Returns the
- * paths of the submodules (gitlinks) the index records.
+ * The index of a view, its entries kept and all else it says of the files dropped: the assume-unchanged and
+ * skip-worktree bits, and each entry's stat data (a file's size and times when git last looked at it). The agent
+ * writes the index as it likes: an entry can claim the size and times of a file whose bytes it no longer holds,
+ * and git, trusting them, would call the file unchanged. Without them git compares every file's bytes. In a
+ * sparse worktree a skip-worktree entry whose file is absent keeps its bit: it is not there to hide anything.
+ * Returns the paths of the submodules (gitlinks) the index records.
  */
-export async function clearHidingBits(git: Git, folder: string, sparse: boolean): Promise<{ submodules: string[] }> {
-  const assumed: string[] = []
-  const skipped: string[] = []
+export async function dropIndexHints(git: Git, folder: string, sparse: boolean): Promise<{ submodules: string[] }> {
+  const entries: string[] = []
   const submodules: string[] = []
-  for (const field of (await must(git, ['ls-files', '-v', '-s', '-z'])).split('\0')) {
+  // latin1: every byte of a name that is not UTF-8 goes back as it came.
+  const listed = await git.run(['ls-files', '-v', '-s', '-z'], { interruptible: true, encoding: 'latin1' })
+  if (listed.exitCode !== 0) throw new Unknown(listed.stderr.trim() || `git ls-files exited with code ${listed.exitCode}`)
+  for (const field of listed.stdout.split('\0')) {
     // "<tag> <mode> <object> <stage>\t<path>"
-    const match = /^(\S) (\d+) [0-9a-f]+ \d\t(.*)$/s.exec(field)
+    const match = /^(\S) ((\d+) [0-9a-f]+ \d\t(.*))$/s.exec(field)
     if (!match) continue
-    const [, tag, mode, file] = match
-    if (tag !== tag.toUpperCase()) assumed.push(file)
-    if (tag.toUpperCase() === 'S' && !(sparse && !fs.lstatSync(path.join(folder, file), { throwIfNoEntry: false }))) skipped.push(file)
-    if (mode === '160000') submodules.push(file)
+    const [, tag, entry, mode, file] = match
+    if (mode === '160000') submodules.push(Buffer.from(file, 'latin1').toString())
+    if (tag.toUpperCase() === 'S' && sparse && !fs.lstatSync(Buffer.from(path.join(folder, file), 'latin1'), { throwIfNoEntry: false })) continue
+    entries.push(entry)
   }
-  // One bit per call: update-index applies only the first mark to each path it reads.
-  if (assumed.length) await must(git, ['update-index', '--no-assume-unchanged', '-z', '--stdin'], assumed.join('\0'))
-  if (skipped.length) await must(git, ['update-index', '--no-skip-worktree', '-z', '--stdin'], skipped.join('\0'))
+  // Written again from the listing, an entry has no stat data, and neither bit.
+  if (entries.length) await must(git, ['update-index', '-z', '--index-info'], Buffer.from(`${entries.join('\0')}\0`, 'latin1'))
   return { submodules }
 }
 
@@ -370,13 +386,16 @@ async function selfHidingIgnores(git: Git, others: string, listed: Set<string>):
 /** Nested repositories are looked into this deep at most; deeper ones count as work unseen. */
 const NESTED_DEPTH = 4
 
+/** What judging a nested repository takes from the worktree's gate: what outlives the removal. */
+type Outliving = Pick<GateInput, 'localRefsSurvive' | 'onRemote' | 'baseSha'>
+
 /**
  * Repositories and worktrees inside the folder (git lists them as `dir/` and never looks inside; a bare
  * one shows as its files), ignored folders included: removing the folder would take their files, and a
  * clone's commits, with it. One is harmless only when it is provably clean, unlocked, holds no commit that
  * lives nowhere else, and holds no such repository itself.
  */
-async function nestedWork(folder: string, others: string, localRefsSurvive: boolean, depth = 0): Promise<NestedWork[]> {
+async function nestedWork(folder: string, others: string, outliving: Outliving, depth = 0): Promise<NestedWork[]> {
   const listed = others.split('\0').filter(Boolean)
   const repos = listed.filter(p => p.endsWith('/'))
   // A bare repository (HEAD, objects and refs) is all history: it goes with the folder.
@@ -391,7 +410,7 @@ async function nestedWork(folder: string, others: string, localRefsSurvive: bool
   for (const dir of repos) {
     const where = dir.replace(/\/$/, '')
     const work: Nested | undefined =
-      depth >= NESTED_DEPTH ? { what: 'repository', state: 'too-deep' } : await nestedProblem(path.join(folder, dir), folder, localRefsSurvive, depth)
+      depth >= NESTED_DEPTH ? { what: 'repository', state: 'too-deep' } : await nestedProblem(path.join(folder, dir), folder, outliving, depth)
     if (work) found.push({ path: where, ...work })
   }
   return found
@@ -418,7 +437,7 @@ async function nestedFiles(dir: string, layout: { gitDir: string; objects: strin
   const index = path.join(layout.gitDir, 'index')
   const view = openView({ objects: layout.objects, head, index: fs.existsSync(index) ? index : undefined, workTree: dir })
   try {
-    await clearHidingBits(view.git, dir, false)
+    await dropIndexHints(view.git, dir, false)
     const [status, untracked, others] = await Promise.all([
       must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
       must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
@@ -431,7 +450,13 @@ async function nestedFiles(dir: string, layout: { gitDir: string; objects: strin
   }
 }
 
-async function nestedProblem(dir: string, outer: string, localRefsSurvive: boolean, depth: number): Promise<Nested | undefined> {
+/**
+ * What a repository inside the folder holds. Its remote-tracking refs and remotes are its own, which the agent
+ * writes: only the base (which the repository keeps) and the remote of enter, by its word, save a commit there,
+ * the remote asked only when the repository is clean and has a commit the base does not save (a clone of the
+ * origin, untouched, is saved so).
+ */
+async function nestedProblem(dir: string, outer: string, outliving: Outliving, depth: number): Promise<Nested | undefined> {
   const layout = layoutOf(dir)
   if (!layout) return { what: 'repository', state: 'unreadable' }
   // A .git file names a git dir elsewhere: a worktree of another repository, whose commits stay there,
@@ -443,20 +468,24 @@ async function nestedProblem(dir: string, outer: string, localRefsSurvive: boole
   }
   const git = new Git(dir, [`--git-dir=${layout.gitDir}`])
   const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
+  // A worktree's commits stay in its repository, but for its HEAD: that, unless a branch or tag that outlives it has it.
+  const unsavedBeyond = (remote: string[]) =>
+    git.run(
+      kind === 'worktree'
+        ? ['rev-list', '-1', '--ignore-missing', 'HEAD', '--stdin', '--not', ...(outliving.localRefsSurvive ? ['--branches', '--tags'] : [])]
+        : ['rev-list', '-1', '--ignore-missing', '--all', '--reflog', '--stdin'],
+      { input: [...(outliving.baseSha ? [outliving.baseSha] : []), ...remote].map(tip => `^${tip}\n`).join(''), interruptible: true }
+    )
   try {
-    const [files, commits] = await Promise.all([
-      nestedFiles(dir, layout, head.exitCode === 0 ? head.stdout.trim() : undefined),
-      git.run(
-        kind === 'worktree'
-          ? ['rev-list', '-1', 'HEAD', '--not', '--remotes', ...(localRefsSurvive ? ['--branches', '--tags'] : [])]
-          : ['rev-list', '-1', '--all', '--reflog', '--not', '--remotes'],
-        { interruptible: true }
-      )
-    ])
-    if (commits.exitCode !== 0) return { what: kind, state: 'unreadable' }
+    const [files, unsaved] = await Promise.all([nestedFiles(dir, layout, head.exitCode === 0 ? head.stdout.trim() : undefined), unsavedBeyond([])])
+    if (unsaved.exitCode !== 0) return { what: kind, state: 'unreadable' }
     if (files.files.length) return { what: kind, state: 'uncommitted', files: files.files.length }
+    const remote = unsaved.stdout.trim() ? await outliving.onRemote() : undefined
+    const tips = remote?.advertised ?? remote?.tips ?? []
+    const commits = tips.length ? await unsavedBeyond(tips) : unsaved
+    if (commits.exitCode !== 0) return { what: kind, state: 'unreadable' }
     if (commits.stdout.trim()) return { what: kind, state: 'commits' }
-    const deeper = await nestedWork(dir, files.others, localRefsSurvive, depth + 1)
+    const deeper = await nestedWork(dir, files.others, outliving, depth + 1)
     if (deeper.length) return { what: kind, state: 'holding', inside: deeper }
     return undefined
   } catch {
@@ -467,18 +496,20 @@ async function nestedProblem(dir: string, outer: string, localRefsSurvive: boole
 /**
  * The worktree's submodules and nested repositories recorded as gitlinks (with a checkout), at any depth, each
  * judged like the worktree itself: files with work make it show as modified; commits its HEAD, reflog, branches
- * or stash hold are unsaved (`path: sha subject`) unless its remote-tracking refs hold them or they are what the
- * base pins there. Its git dir, tags included, lies in the worktree's git dir or inside the folder: it goes with
- * the worktree. `pinning` is the commit whose tree pins them: the base, then what the base pins one level up.
+ * or stash hold are unsaved (`path: sha subject`) unless they are what the base pins there or the remote that
+ * submodule had at enter says it has them (`ask`; its own remote-tracking refs and remotes are the agent's to
+ * write); repositories in its folders are judged as those in the worktree's. Its git dir, tags included, lies
+ * in the worktree's git dir or inside the folder: it goes with the worktree. `pinning` is the commit whose tree pins them: the base, then what the base pins one level up.
  */
 async function submoduleWork(
   folder: string,
   submodules: string[],
   pinning: { git: Git; commit?: string },
+  judging: Outliving & Pick<GateInput, 'onSubmoduleRemote'>,
   depth: number,
   prefix = ''
-): Promise<{ dirty: string[]; commits: UnsavedCommit[]; nested: NestedWork[] }> {
-  const result = { dirty: [] as string[], commits: [] as UnsavedCommit[], nested: [] as NestedWork[] }
+): Promise<{ dirty: string[]; commits: UnsavedCommit[]; nested: NestedWork[]; unasked: Record<string, string> }> {
+  const result = { dirty: [] as string[], commits: [] as UnsavedCommit[], nested: [] as NestedWork[], unasked: {} as Record<string, string> }
   const pins = await pinsOf(pinning.git, pinning.commit, submodules)
   for (const submodule of submodules) {
     const dir = path.join(folder, submodule)
@@ -501,13 +532,11 @@ async function submoduleWork(
     const pin = pins.get(submodule)
     const index = path.join(layout.gitDir, 'index')
     const view = openView({ objects: layout.objects, head: head.stdout.trim(), index: fs.existsSync(index) ? index : undefined, workTree: dir })
-    try {
-      const staged = await clearHidingBits(view.git, dir, false)
-      const [status, untracked, log] = await Promise.all([
-        must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
-        must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
-        // A pin its objects lack keeps nothing (--ignore-missing): then every commit there counts.
-        must(git, [
+    // A pin its objects lack keeps nothing (--ignore-missing): then every commit there counts; so do tips of the remote it lacks.
+    const unsavedBeyond = (remote: string[]): Promise<string> =>
+      must(
+        git,
+        [
           'log',
           '--no-color',
           '--format=%h %s',
@@ -516,13 +545,30 @@ async function submoduleWork(
           '--branches',
           '--reflog',
           '--glob=refs/stash',
+          '--stdin',
           '--not',
-          '--remotes',
           ...(pin ? [pin] : []),
           '--'
-        ])
+        ],
+        remote.map(tip => `^${tip}\n`).join('')
+      )
+    try {
+      const staged = await dropIndexHints(view.git, dir, false)
+      const [status, untracked, others, unsaved] = await Promise.all([
+        must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
+        must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
+        must(view.git, ['ls-files', '-z', '--others']),
+        unsavedBeyond([])
       ])
-      const deeper = await submoduleWork(dir, staged.submodules, { git: view.git, commit: pin }, depth + 1, `${shown}/`)
+      let log = unsaved
+      if (log.trim()) {
+        const remote = (await judging.onSubmoduleRemote?.(shown)) ?? { tips: [], unasked: `no remote of enter is known for ${quoted(shown)}` }
+        if (remote.tips.length) log = await unsavedBeyond(remote.tips)
+        if (log.trim() && remote.unasked) result.unasked[shown] = remote.unasked
+      }
+      const deeper = await submoduleWork(dir, staged.submodules, { git: view.git, commit: pin }, judging, depth + 1, `${shown}/`)
+      // Repositories in its folders, ignored ones too: they go with the worktree like those of the worktree's own.
+      const inside = await nestedWork(dir, others, judging, depth + 1)
       if (parseStatus(status).length || untracked.split('\0').some(Boolean) || deeper.dirty.length) result.dirty.push(submodule)
       result.commits.push(
         ...log
@@ -531,7 +577,8 @@ async function submoduleWork(
           .map(line => ({ ...commitOf(line), submodule: shown })),
         ...deeper.commits
       )
-      result.nested.push(...deeper.nested)
+      result.nested.push(...inside.map(found => ({ ...found, path: `${shown}/${found.path}` })), ...deeper.nested)
+      Object.assign(result.unasked, deeper.unasked)
     } finally {
       view.dispose()
     }

@@ -1,8 +1,10 @@
 // Every git call of the action goes through here, in an environment and with a configuration that the
 // repository and the job cannot redirect or blind, and under the step's cancellation.
 import { spawn } from 'node:child_process'
+import * as path from 'node:path'
 import { lockHeld, noteLockChild } from './repository-lock.js'
 import { childEnvironment, sampleTree, spawnOptions, stopTree } from '../os/processes.js'
+import { quoted } from '../os/quote.js'
 
 export interface GitResult {
   exitCode: number
@@ -16,7 +18,8 @@ export class GitError extends Error {
     readonly result: GitResult
   ) {
     const detail = result.stderr.trim() || result.stdout.trim() || `exit code ${result.exitCode}`
-    super(`git ${args.join(' ')} failed: ${detail}`)
+    // The command whole in one quoted span: its paths and refs are names of the repository's or the agent's.
+    super(`${quoted(['git', ...args].join(' '))} failed: ${detail}`)
   }
 }
 
@@ -49,6 +52,8 @@ export interface RunOptions {
   encoding?: 'utf8' | 'latin1'
   /** stdout goes to this file descriptor (a file of the step's own), not through the step. */
   stdout?: number
+  /** The call runs `git lfs`: git finds the git-lfs of enter (its folder first on PATH), or, pinned without one, none. */
+  lfs?: boolean
 }
 
 /**
@@ -176,6 +181,8 @@ export function gitEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.Pro
 export interface PinnedGit {
   /** The git program, as PATH found it at enter. */
   exe: string
+  /** The git-lfs program, as PATH found it at enter: none when it found none. */
+  lfs?: string
   /** The workflow's GIT_* variables of enter that git reads as they are (GIT_SSH_COMMAND, GIT_ASKPASS...). */
   variables: Record<string, string>
   /** Settings every call takes: the workflow's GIT_CONFIG_* of enter, safe.directory of the global config of enter. */
@@ -198,6 +205,9 @@ export function pinGit(pinned: PinnedGit): void {
 
 function callEnvironment(options: RunOptions, own: Record<string, string>): NodeJS.ProcessEnv {
   const base = gitEnvironment()
+  // A git-lfs a later step put on PATH, in a folder before the one of enter, is not the one of enter: git looks in
+  // that program's folder first. With none at enter, it looks on no PATH at all.
+  if (options.lfs && pinnedGit) base.PATH = pinnedGit.lfs ? [path.dirname(pinnedGit.lfs), base.PATH ?? ''].join(path.delimiter) : ''
   if (!pinnedGit) return { ...base, ...(options.remote ? {} : NO_REMOTE), ...own, ...options.env, ...configEnvironment(options.config ?? []) }
   const settings = [...pinnedGit.settings, ...(options.remote ? pinnedGit.transport : []), ...(options.config ?? [])]
   return {

@@ -9,6 +9,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git, pinGit } from './git-command-manager.js'
 import type { GitSetup } from '../record/state-helper.js'
+import { quoted } from '../os/quote.js'
 
 /**
  * The workflow's GIT_* variables our git keeps: how it reaches a remote and the settings it adds. Never one that
@@ -39,7 +40,14 @@ function hashOf(kind: 'variable' | 'setting', name: string, value: string): stri
 
 /** The git program PATH names: the first executable file called git (git.exe on Windows) of its folders. */
 function findGit(env: NodeJS.ProcessEnv): string {
-  const names = process.platform === 'win32' ? ['git.exe', 'git.cmd'] : ['git']
+  const found = findProgram(env, 'git')
+  if (found) return found
+  throw new Error(`git was not found on PATH (${quoted(env.PATH ?? '')}): install git 2.31 or newer`)
+}
+
+/** The first executable file of PATH's folders called `name` (name.exe, name.cmd on Windows). */
+export function findProgram(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const names = process.platform === 'win32' ? [`${name}.exe`, `${name}.cmd`] : [name]
   for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     for (const name of names) {
       const candidate = path.resolve(dir, name)
@@ -51,7 +59,7 @@ function findGit(env: NodeJS.ProcessEnv): string {
       }
     }
   }
-  throw new Error(`git was not found on PATH (${env.PATH ?? ''}): install git 2.31 or newer`)
+  return undefined
 }
 
 /** The settings GIT_CONFIG_COUNT/KEY/VALUE give, in order. */
@@ -91,11 +99,13 @@ function kept(entries: SetupEntry[], scopes: string[], pattern: RegExp, recorded
  */
 export function pinAtEnter(env: NodeJS.ProcessEnv = process.env): GitSetup {
   const exe = findGit(env)
+  // git-lfs too, as PATH names it now: the one a later step's rescue, push or restore uploads and downloads with.
+  const lfs = findProgram(env, 'git-lfs')
   const variables = keptVariables(env)
-  pinGit({ exe, variables: pinnedVariables(variables), settings: countedSettings(variables), transport: [], globalFile: true })
+  pinGit({ exe, lfs, variables: pinnedVariables(variables), settings: countedSettings(variables), transport: [], globalFile: true })
   const pinned: Record<string, string> = {}
   for (const name of PINNED_VARIABLES) if (env[name] !== undefined) pinned[name] = env[name]!
-  return { exe, env: pinned, hashes: Object.entries(variables).map(([name, value]) => hashOf('variable', name, value)) }
+  return { exe, ...(lfs ? { lfs } : {}), env: pinned, hashes: Object.entries(variables).map(([name, value]) => hashOf('variable', name, value)) }
 }
 
 /**
@@ -107,6 +117,7 @@ export function setupFromConfig(setup: GitSetup, entries: SetupEntry[], env: Nod
   const variables = keptVariables(env)
   pinGit({
     exe: setup.exe,
+    lfs: setup.lfs,
     variables: pinnedVariables(variables),
     settings: countedSettings(variables),
     transport: kept(entries, ['local', 'worktree'], TRANSPORT),
@@ -128,7 +139,7 @@ export async function pinRecorded(setup: GitSetup, cwd: string, listEntries: (gi
   }
   const recorded = new Set(setup.hashes)
   const variables = keptVariables(process.env, recorded)
-  const base = { exe: setup.exe, variables: pinnedVariables(variables), settings: countedSettings(variables) }
+  const base = { exe: setup.exe, lfs: setup.lfs, variables: pinnedVariables(variables), settings: countedSettings(variables) }
   pinGit({ ...base, transport: [], globalFile: true })
   const entries = await listEntries(new Git(cwd)).catch(() => [])
   pinGit({

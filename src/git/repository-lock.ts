@@ -6,6 +6,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { pidSpace } from '../os/processes.js'
 import { kindOf, readSmall } from '../os/untrusted-files.js'
+import { quoted } from '../os/quote.js'
 
 export const LOCK_FILE = 'agent-worktree.lock'
 
@@ -132,7 +133,7 @@ function stealIfStale(file: string, options: LockOptions, watch: Watch): void {
 export function diskError(error: NodeJS.ErrnoException, dir: string): Error {
   if (error.code !== 'ENOSPC' && !diskFull(dir)) return error
   return new Error(
-    `The disk that holds ${dir} is full (no space left on device): ${error.message.trim().split('\n')[0]}. Free space on it, for example by removing worktrees or build output that earlier jobs left there, or set worktrees-dir to a folder on a disk with room.`
+    `The disk that holds ${quoted(dir)} is full (no space left on device): ${error.message.trim().split('\n')[0]}. Free space on it, for example by removing worktrees or build output that earlier jobs left there, or set worktrees-dir to a folder on a disk with room.`
   )
 }
 
@@ -200,7 +201,7 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
       const seen = readHolder(file)
       const who = seen?.holder ? `process ${seen.holder.pid} on ${seen.holder.host}` : 'another process'
       throw new LockTimeoutError(
-        `Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${file}, held by ${who}. ` +
+        `Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${quoted(file)}, held by ${who}. ` +
           'Another agent-worktree step is working on this repository; if none is, delete that file.'
       )
     }

@@ -11,6 +11,8 @@ import type { Promisor } from './sealed-git.js'
 import type { FilterDriver } from '../record/state-helper.js'
 import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { kindOf, readSmall } from '../os/untrusted-files.js'
+import { shellQuote } from '../os/processes.js'
+import { findProgram } from './git-setup.js'
 
 export interface Repository {
   /** Top level of the working tree the path belongs to. */
@@ -45,10 +47,12 @@ interface RemoteAtEnter {
   pushurl?: string
   promisor?: string
   partialclonefilter?: string
+  lfsurl?: string
+  lfspushurl?: string
 }
 
 const AT_ENTER =
-  /^(core\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|excludesfile)|filter\..+\.(clean|smudge|process|required)|remote\..+\.(url|pushurl|promisor|partialclonefilter))$/
+  /^(core\.(filemode|ignorecase|autocrlf|symlinks|eol|precomposeunicode|excludesfile)|filter\..+\.(clean|smudge|process|required)|remote\..+\.(url|pushurl|promisor|partialclonefilter|lfsurl|lfspushurl)|lfs\.(url|pushurl))$/
 
 /**
  * Read in one git call, before any agent ran in the worktree: the settings that decide what counts as a change
@@ -74,15 +78,15 @@ export async function readConfigAtEnter(
     if (filter) {
       const driver = (filters[filter[1]] ??= {})
       if (filter[2].toLowerCase() === 'required') driver.required = !/^(false|no|off|0)$/i.test(value)
-      else driver[filter[2].toLowerCase() as 'clean' | 'smudge' | 'process'] = value
+      else driver[filter[2].toLowerCase() as 'clean' | 'smudge' | 'process'] = programOfEnter(value)
     }
-    const remote = /^remote\.(.+)\.(url|pushurl|promisor|partialclonefilter)$/i.exec(key)
+    const remote = /^remote\.(.+)\.(url|pushurl|promisor|partialclonefilter|lfsurl|lfspushurl)$/i.exec(key)
     if (remote) urls.set(remote[1], { ...urls.get(remote[1]), [remote[2].toLowerCase()]: value })
   }
   const flag = (key: string, fallback: boolean): boolean => (values.has(key) ? !/^(false|no|off|0)$/i.test(values.get(key)!) : fallback)
   const name = urls.has('origin') ? 'origin' : [...urls.keys()][0]
   const url = name === undefined ? undefined : (urls.get(name)?.pushurl ?? urls.get(name)?.url)
-  const push: PushTarget | undefined = name !== undefined && url ? { remote: name, url } : undefined
+  const push: PushTarget | undefined = name !== undefined && url ? { remote: name, url, ...lfsOf(values, urls.get(name)!) } : undefined
   const promisor = promisorOf(urls)
   return {
     entries,
@@ -101,6 +105,26 @@ export async function readConfigAtEnter(
     ...(push ? { push } : {}),
     ...(configFile ? { configFile } : {})
   }
+}
+
+/** The Git LFS endpoint settings of enter for the remote a rescue pushes to (lfs.ts picks the endpoint from them). */
+function lfsOf(values: Map<string, string>, remote: RemoteAtEnter): Pick<PushTarget, 'lfs'> {
+  const lfs: Record<string, string> = {}
+  for (const key of ['lfs.pushurl', 'lfs.url'] as const) if (values.get(key)) lfs[key] = values.get(key)!
+  for (const key of ['lfspushurl', 'lfsurl'] as const) if (remote[key]) lfs[key] = remote[key]
+  return Object.keys(lfs).length ? { lfs } : {}
+}
+
+/**
+ * A filter's command with its program as PATH names it now, at enter (`git-lfs filter-process` becomes
+ * `/usr/bin/git-lfs filter-process`): a program of that name a later step puts into a folder before it on PATH
+ * never runs in our steps. A command that starts otherwise (a path, a variable, quotes) is kept as it is.
+ */
+function programOfEnter(command: string): string {
+  const name = /^([A-Za-z0-9._+-]+)(?=\s|$)/.exec(command)?.[1]
+  // On Windows, git's shell takes a program's path in other quotes than sh: the command stays as it is.
+  const found = name && process.platform !== 'win32' ? findProgram(process.env, name) : undefined
+  return found ? `${shellQuote(found)}${command.slice(name!.length)}` : command
 }
 
 /** A partial clone's promisor remote: a fetch through a view asks it as the clone would. */

@@ -8,6 +8,7 @@ import * as path from 'node:path'
 import { Git, type GitResult } from './git-command-manager.js'
 import { copyRegular, readSmall } from '../os/untrusted-files.js'
 import type { FilterDriver } from '../record/state-helper.js'
+import { quoted } from '../os/quote.js'
 
 export interface ViewSettings {
   /** The object directory: <common dir>/objects. */
@@ -75,7 +76,7 @@ export function openView(settings: ViewSettings): View {
     let index: string | undefined
     if (settings.index) {
       index = path.join(dir, 'index')
-      if (!copyRegular(settings.index, index, MAX_INDEX_BYTES)) throw new Error(`${settings.index} is not a regular file of an index's size`)
+      if (!copyRegular(settings.index, index, MAX_INDEX_BYTES)) throw new Error(`${quoted(settings.index)} is not a regular file of an index's size`)
       // The copy keeps the index's time: git compares it with the files' times to spot edits made in the
       // second the index was written.
       const { atime, mtime } = fs.lstatSync(settings.index)

@@ -1,4 +1,6 @@
 // What the workflow asks of an exit and a rescue, as every layer reads it, and the error that names a bad input.
+import { quoted } from '../os/quote.js'
+
 export type OnExit = 'keep' | 'remove'
 export type RescueTarget = 'artifact' | 'branch'
 /** What the agent gets: a linked worktree of the repository, or a repository of its own that borrows its objects. */
@@ -10,7 +12,7 @@ export interface PushRequest {
   branch?: string
 }
 
-/** A bad input: names the input, the value and the fix. */
+/** A bad input: names the input, the value (quoted: it may hold any character) and the fix. */
 export class InputError extends Error {
   constructor(
     readonly input: string,
@@ -20,13 +22,4 @@ export class InputError extends Error {
   ) {
     super(`Input '${input}' has the value ${quoted(value)}: ${problem}. ${fix}`)
   }
-}
-
-/**
- * A value in quotes as it was typed (a Windows path keeps its single backslashes); only control characters and
- * quotes are escaped, so that a newline in it never starts a line of its own.
- */
-function quoted(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return `"${value.replace(/["\u0000-\u001f\u007f]/g, c => JSON.stringify(c).slice(1, -1))}"`
 }

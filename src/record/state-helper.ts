@@ -92,6 +92,11 @@ export interface WorktreeRecord {
   push?: PushTarget
   /** What our git may use: the job's git set-up of enter (git-setup.ts). */
   git?: GitSetup
+  /**
+   * The URL each submodule of the base had at enter, by its path (submodules.ts), in a file likewise (a repository
+   * may have hundreds): the only remote whose word saves a commit in it.
+   */
+  submodules?: StepFile
   /** The branch of that remote an exit pushes the worktree's HEAD to (the push input); none: nothing is pushed. */
   pushTo?: string
   /** The index of the job among the legs of its matrix: rescue names stay apart. */
@@ -120,6 +125,8 @@ export interface PushTarget {
   /** The remote's name, for the restore command. */
   remote: string
   url: string
+  /** The repository's Git LFS endpoint settings of enter, where it had any: lfs.pushurl, lfs.url, and this remote's lfspushurl, lfsurl. */
+  lfs?: Partial<Record<'lfs.pushurl' | 'lfs.url' | 'lfspushurl' | 'lfsurl', string>>
 }
 
 /**
@@ -129,6 +136,8 @@ export interface PushTarget {
 export interface GitSetup {
   /** The git program PATH named at enter. */
   exe: string
+  /** The git-lfs program PATH named at enter, where it named one. */
+  lfs?: string
   /** HOME, PATH, XDG_CONFIG_HOME and SSH_AUTH_SOCK of enter, where set. */
   env: Record<string, string>
   /** Hashes of the workflow's git variables and of the settings of enter a later step may take. */

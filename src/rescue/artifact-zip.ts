@@ -5,6 +5,7 @@ import * as fs from 'node:fs'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import * as zlib from 'node:zlib'
+import { quoted } from '../os/quote.js'
 
 export interface ZipEntry {
   name: string
@@ -66,15 +67,15 @@ export async function extractEntry(file: string, entry: ZipEntry, to: string): P
   } finally {
     fs.closeSync(fd)
   }
-  if (header.readUInt32LE(0) !== LOCAL_HEADER) throw new Error(`${entry.name} is not where its zip says`)
-  if (entry.method !== 0 && entry.method !== 8) throw new Error(`${entry.name} is compressed by method ${entry.method}, which no rescue uses`)
+  if (header.readUInt32LE(0) !== LOCAL_HEADER) throw new Error(`${quoted(entry.name)} is not where its zip says`)
+  if (entry.method !== 0 && entry.method !== 8) throw new Error(`${quoted(entry.name)} is compressed by method ${entry.method}, which no rescue uses`)
   // The local header's name and extra fields may differ in length from the central directory's.
   const start = entry.offset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28)
   let written = 0
   const bounded = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       written += chunk.length
-      done(written > entry.size ? new Error(`${entry.name} holds more than the ${entry.size} bytes its zip says`) : null, chunk)
+      done(written > entry.size ? new Error(`${quoted(entry.name)} holds more than the ${entry.size} bytes its zip says`) : null, chunk)
     }
   })
   const out = fs.createWriteStream(to, { flags: 'wx', mode: 0o600 })

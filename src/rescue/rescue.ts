@@ -8,14 +8,16 @@ import { STALL_MS, type Git, type GitResult } from '../git/git-command-manager.j
 import type { RescueTarget } from '../record/settings.js'
 import type { Repository } from '../git/repository.js'
 import { shellQuote } from '../os/processes.js'
-import { openView, REMOTE_PROTOCOLS } from '../git/sealed-git.js'
+import { openView, REMOTE_PROTOCOLS, type View } from '../git/sealed-git.js'
 
 export { REMOTE_PROTOCOLS }
 import { linesOf } from '../os/untrusted-files.js'
 import { rescueName } from './names.js'
 import type { OnRemote } from '../gate/safety-gate.js'
 import { sent, type Snapshot } from './snapshot.js'
+import { copyChecked, lfsEndpoint, lfsStore, objectPath, uploadObjects, type LfsObject, type LfsObjects } from './lfs.js'
 import type { BroughtIn, PushTarget, WorktreeRecord } from '../record/state-helper.js'
+import { quoted } from '../os/quote.js'
 
 /** What a rescue may take, all targets together: the runner gives a cancelled job's posts little time. */
 export const RESCUE_TIME_LIMIT_MS = 60_000
@@ -40,16 +42,21 @@ export interface RescueResult {
    * The workflow artifact uploaded; `needs`: commits a restoring clone must fetch from its remote first (the
    * parents a shallow history, such as a pull request's merge commit, never had here).
    */
-  artifact?: { name: string; url?: string; needs: string[] }
+  artifact?: { name: string; url?: string; needs: string[]; lfs: boolean }
   /** Each target that failed, with what git or the service said. */
   failures: RescueFailure[]
+  /** Git LFS objects the commits point to whose bytes in the repository's LFS store are not what their names say: sent nowhere. */
+  lfsUnread?: string[]
 }
 
 export interface RescueFailure {
   target: RescueTarget
   said: string
-  /** What the failure points to: the job's permissions, a remote gone or unreachable, no remote, no artifact service, GHES, or nothing known. */
-  cause: 'refused' | 'unreachable' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'other'
+  /**
+   * What the failure points to: the job's permissions, a remote gone or unreachable, no remote, no artifact service,
+   * GHES, the Git LFS objects the commits point to (not sent, so neither are the commits), or nothing known.
+   */
+  cause: 'refused' | 'unreachable' | 'no-remote' | 'unsealed' | 'no-service' | 'ghes' | 'lfs' | 'other'
 }
 
 /** The work left the machine, by at least one target. */
@@ -59,6 +66,8 @@ export function rescued(result: RescueResult | undefined): boolean {
 
 /** What a rescue needs of the worktree: its name and job (the rescue's name), where it may push, what the job brought in. */
 export type RescueFacts = Pick<WorktreeRecord, 'name' | 'path' | 'owner' | 'leg' | 'rescueMaxBytes'> & {
+  /** The commit the worktree started from, when the step's own record vouches for it: its .lfsconfig is the repository's. */
+  base?: string
   /** The main step's own account of what the job brought in; without it nothing leaves the machine. */
   brought?: BroughtIn
   push?: PushTarget
@@ -81,17 +90,55 @@ export async function rescue(
   if (withheld) return { targets, snapshot, withheld, failures: [] }
   const result: RescueResult = { targets, snapshot, failures: [] }
   const deadline = Date.now() + RESCUE_TIME_LIMIT_MS
-  if (targets.includes('branch')) {
-    const pushed = await pushBranch(repo, snapshot, facts, deadline)
-    if ('cause' in pushed) result.failures.push({ target: 'branch', ...pushed })
-    else result.branch = pushed
+  const lfs = snapshot.lfs && checkedObjects(repo, snapshot.lfs)
+  try {
+    if (lfs?.unread.length) result.lfsUnread = lfs.unread.map(o => o.oid)
+    if (targets.includes('branch')) {
+      const pushed = await pushBranch(repo, snapshot, facts, deadline, lfs)
+      if ('cause' in pushed) result.failures.push({ target: 'branch', ...pushed })
+      else result.branch = pushed
+    }
+    if (targets.includes('artifact')) {
+      const uploaded = await uploadArtifact(repo.git, repo.commonDir, snapshot, facts, deadline, env, lfs)
+      if ('cause' in uploaded) result.failures.push({ target: 'artifact', ...uploaded })
+      else result.artifact = uploaded
+    }
+    return result
+  } finally {
+    lfs?.view.dispose()
   }
-  if (targets.includes('artifact')) {
-    const uploaded = await uploadArtifact(repo.git, repo.commonDir, snapshot, facts, deadline, env)
-    if ('cause' in uploaded) result.failures.push({ target: 'artifact', ...uploaded })
-    else result.artifact = uploaded
+}
+
+/** The snapshot's Git LFS objects, copied and checked, in the store of a view of this step's own: what a rescue sends of them. */
+interface CheckedObjects {
+  view: View
+  sent: LfsObject[]
+  unread: LfsObject[]
+}
+
+function checkedObjects(repo: Repository, objects: LfsObjects): CheckedObjects {
+  const view = openView({ objects: path.join(repo.commonDir, 'objects') })
+  const unread = copyChecked(objects, lfsStore(view.dir))
+  return { view, unread, sent: objects.objects.filter(o => !unread.includes(o)) }
+}
+
+/**
+ * Sends Git LFS objects to the LFS server of the remote of enter (pushObjects), before a push of the commits that
+ * point to them (the push input's); why not, when not.
+ */
+export async function sendObjects(
+  repo: Repository,
+  objects: LfsObjects,
+  target: PushTarget,
+  base: string | undefined,
+  deadline: number
+): Promise<string | undefined> {
+  const lfs = checkedObjects(repo, objects)
+  try {
+    return (await pushObjects(lfs, target, base, deadline))?.said
+  } finally {
+    lfs.view.dispose()
   }
-  return result
 }
 
 /**
@@ -117,10 +164,14 @@ async function pushBranch(
   repo: Repository,
   snapshot: Snapshot,
   facts: RescueFacts,
-  deadline: number
+  deadline: number,
+  lfs: CheckedObjects | undefined
 ): Promise<{ remote: string; name: string } | Omit<RescueFailure, 'target'>> {
   const target = facts.push
   if (!target) return { cause: facts.unsealed ? 'unsealed' : 'no-remote', said: '' }
+  // The objects first: commits on the remote count as saved, and without their objects they are not.
+  const objects = lfs && (await pushObjects(lfs, target, facts.base, deadline))
+  if (objects) return objects
   for (let take = 1; ; take++) {
     const branch = rescueName(facts, '/', take)
     const pushed = await pushCommit(repo, target, snapshot.commit, branch, { lease: '', deadline })
@@ -177,40 +228,83 @@ export async function pushCommit(
   }
 }
 
+/**
+ * Uploads the snapshot's LFS objects to the LFS server of the remote of enter: the endpoint the repository's config
+ * of enter or the base's .lfsconfig names, else the one git-lfs derives from the remote's URL. Why not, when not.
+ */
+async function pushObjects(
+  lfs: CheckedObjects,
+  target: PushTarget,
+  base: string | undefined,
+  deadline: number
+): Promise<Omit<RescueFailure, 'target'> | undefined> {
+  const oids = (objects: LfsObject[]): string => objects.map(o => o.oid.slice(0, 12)).join(', ')
+  if (lfs.unread.length)
+    return { cause: 'lfs', said: `the Git LFS objects ${oids(lfs.unread)} in the repository's LFS store are not the bytes their names say` }
+  const endpoint = await lfsEndpoint(lfs.view.git, target, base)
+  if (typeof endpoint === 'object') return { cause: 'lfs', said: endpoint.unpinned }
+  const pushed = await uploadObjects(
+    lfs.view.git,
+    { url: target.url, endpoint },
+    lfs.sent.map(o => o.oid),
+    { env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }, stallMs: STALL_MS, deadline }
+  )
+  if (pushed.exitCode === 0) return undefined
+  const said =
+    pushed.stderr
+      .trim()
+      .split(/[\r\n]+/)
+      .slice(-2)
+      .join(' ') || `exit code ${pushed.exitCode}`
+  return { cause: 'lfs', said: `git lfs push ${quoted(target.remote)} of ${lfs.sent.length} object(s) (${oids(lfs.sent)}) failed: ${said}` }
+}
+
 /** What the remote (or git) said when a push failed: its own lines, for a person to read. */
 export function pushRefusal(target: PushTarget, branch: string, pushed: GitResult): string {
   const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:|! |To |git stopped)/.test(line.trim()))
-  return `git push ${target.remote} ${branch} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}`
+  return `git push ${quoted(target.remote)} ${quoted(branch)} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}`
 }
 
 /**
- * What the remote of enter has now, in its own words: the tips of its branches and tags, asked through a
- * sealed view with the job's transport set-up of enter (no setting of the repository takes part), those of them this
- * repository has. A remote-tracking ref proves nothing: the agent, or any job sharing the repository, can
- * write one at an unpushed commit.
+ * What the remote of enter has now, in its own words (advertisedTips), those of its tips this repository has. A
+ * remote-tracking ref proves nothing: the agent, or any job sharing the repository, can write one at an unpushed
+ * commit.
  */
 export async function remoteTips(repo: Repository, target: PushTarget | undefined, has: Git = repo.git): Promise<OnRemote> {
   if (!target) return { tips: [], unasked: 'the step has no remote of enter to ask' }
-  const view = openView({ objects: path.join(repo.commonDir, 'objects') })
+  const advertised = await advertisedTips(repo.commonDir, target.url, quoted(target.remote))
+  if (!advertised.tips.length) return advertised
+  const known = await has.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${advertised.tips.join('\n')}\n` })
+  return {
+    tips: known.stdout
+      .split('\n')
+      .filter(line => / (commit|tag)$/.test(line))
+      .map(line => line.slice(0, line.indexOf(' '))),
+    advertised: advertised.tips
+  }
+}
+
+/**
+ * The tips of a remote's branches and tags, as it says itself, asked at `url` through a sealed view with the
+ * job's transport set-up of enter: no setting of any repository (an upload-pack, ssh command, proxy, insteadOf)
+ * takes part. `named`: how a message names the remote (its name quoted), never by its URL, which may hold a credential.
+ */
+export async function advertisedTips(commonDir: string, url: string, named: string): Promise<OnRemote> {
+  const view = openView({ objects: path.join(commonDir, 'objects') })
   try {
-    const listed = await view.git.run(['ls-remote', '--heads', '--tags', '--refs', '--end-of-options', target.url], {
+    const listed = await view.git.run(['ls-remote', '--heads', '--tags', '--refs', '--end-of-options', url], {
       env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
       stallMs: STALL_MS,
       interruptible: true,
       remote: true
     })
-    if (listed.exitCode !== 0) return { tips: [], unasked: `git ls-remote ${target.remote} failed: ${listed.stderr.trim().split('\n').slice(-1)[0] ?? ''}` }
-    const advertised = [...new Set(listed.stdout.split('\n').map(line => line.slice(0, line.indexOf('\t'))))].filter(id =>
-      /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id)
-    )
-    if (!advertised.length) return { tips: [] }
-    const known = await has.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${advertised.join('\n')}\n` })
-    return {
-      tips: known.stdout
-        .split('\n')
-        .filter(line => / (commit|tag)$/.test(line))
-        .map(line => line.slice(0, line.indexOf(' ')))
+    if (listed.exitCode !== 0) {
+      // git's own error line, not the advice after it ("Please make sure you have the correct access rights").
+      const lines = listed.stderr.trim().split('\n')
+      return { tips: [], unasked: `git ls-remote ${named} failed: ${lines.find(line => /^(fatal|error):/.test(line)) ?? lines.slice(-1)[0]}` }
     }
+    const tips = [...new Set(listed.stdout.split('\n').map(line => line.slice(0, line.indexOf('\t'))))]
+    return { tips: tips.filter(id => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id)) }
   } finally {
     view.dispose()
   }
@@ -237,6 +331,9 @@ async function shallowParents(git: Git, commonDir: string, ref: string, onRemote
   return [...parents]
 }
 
+/** The README's line for an artifact with LFS objects: into the clone's LFS store before the switch, which smudges them. */
+const LFS_LINE = '  mkdir -p "$(git rev-parse --git-common-dir)/lfs" && cp -R FOLDER/lfs/objects "$(git rev-parse --git-common-dir)/lfs/"'
+
 /** The README's line that names the commits a restoring clone fetches first: read back by a restore. */
 const NEEDS_LINE = '  git fetch origin '
 
@@ -252,12 +349,17 @@ async function uploadArtifact(
   snapshot: Snapshot,
   record: Pick<RescueFacts, 'name' | 'path' | 'owner' | 'rescueMaxBytes' | 'onRemote'>,
   deadline: number,
-  env: NodeJS.ProcessEnv
-): Promise<{ name: string; url?: string; needs: string[] } | Omit<RescueFailure, 'target'>> {
+  env: NodeJS.ProcessEnv,
+  lfs: CheckedObjects | undefined
+): Promise<{ name: string; url?: string; needs: string[]; lfs: boolean } | Omit<RescueFailure, 'target'>> {
   const dir = fs.mkdtempSync(path.join(env.RUNNER_TEMP || os.tmpdir(), 'agent-worktree-rescue-'))
   try {
-    const bundle = path.join(dir, 'rescue.bundle')
-    const patch = path.join(dir, 'rescue.patch')
+    // With LFS objects, the files go beside the view's store, whose lfs/objects/xx/yy/<oid> the zip then holds.
+    const root = lfs?.sent.length ? lfs.view.dir : dir
+    const objects = lfs?.sent.map(o => objectPath(lfsStore(root), o.oid)) ?? []
+    const bundle = path.join(root, 'rescue.bundle')
+    const patch = path.join(root, 'rescue.patch')
+    const readme = path.join(root, 'README.txt')
     // Commits the remote's branches and tags have are left out: a clone has them. (Not those a remote-tracking
     // ref holds: it may be the agent's, and a pull request's merge commit is one a clone lacks.)
     const made = await git.run(['bundle', 'create', '--quiet', bundle, '--stdin'], {
@@ -277,10 +379,11 @@ async function uploadArtifact(
       })
       .finally(() => view.dispose())
     // rescue-max-size bounds the artifact too: the patch, the same work again, goes only where it fits.
-    const patchFits = diff.exitCode === 0 && fs.statSync(bundle).size + diff.stdout.length <= record.rescueMaxBytes
+    const lfsBytes = lfs?.sent.reduce((sum, o) => sum + o.size, 0) ?? 0
+    const patchFits = diff.exitCode === 0 && fs.statSync(bundle).size + lfsBytes + diff.stdout.length <= record.rescueMaxBytes
     fs.writeFileSync(patch, patchFits ? Buffer.from(diff.stdout, 'latin1') : '')
     fs.writeFileSync(
-      path.join(dir, 'README.txt'),
+      readme,
       [
         `Unsaved work of the worktree ${record.name} (${record.path}), kept by agent-worktree.`,
         '',
@@ -288,6 +391,7 @@ async function uploadArtifact(
         'its first parent is where HEAD was; further parents hold the index and commits HEAD did not reach.',
         'In a clone of the repository, with this folder outside it (FOLDER below):',
         ...(needs.length ? [`${NEEDS_LINE}${needs.join(' ')}`] : []),
+        ...(lfs?.sent.length ? [LFS_LINE] : []),
         `  git fetch FOLDER/rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c rescued FETCH_HEAD`,
         patchFits
           ? `rescue.patch is the same work as a patch against ${snapshot.base}: git apply --index FOLDER/rescue.patch`
@@ -303,7 +407,7 @@ async function uploadArtifact(
       for (let take = 1; ; take++) {
         name = rescueName(record, '-', take)
         try {
-          return await client.uploadArtifact(name, [bundle, patch, path.join(dir, 'README.txt')], dir, { compressionLevel: 0 })
+          return await client.uploadArtifact(name, [bundle, patch, readme, ...objects], root, { compressionLevel: 0 })
         } catch (error) {
           // An artifact of that name exists in the run (an earlier rescue of this job): the next take.
           if (take >= TAKES || !/\(409\)/.test((error as Error).message)) throw error
@@ -320,7 +424,7 @@ async function uploadArtifact(
         response.id && env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
           ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}/artifacts/${response.id}`
           : undefined
-      return { name, url, needs }
+      return { name, url, needs, lfs: objects.length > 0 }
     } finally {
       clearTimeout(timer)
     }

@@ -22,6 +22,8 @@ import { restoredRef, restoreRef } from '../record/refs.js'
 import { STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
+import { quoted } from '../os/quote.js'
+import { blobContents, copyObject, downloadObjects, inStore, lfsEndpoint, lfsStore, pointersAmong, storeObjects, type LfsObject } from './lfs.js'
 
 /** How long the artifact service may take to list and hand over a rescue. */
 const RESTORE_TIME_LIMIT_MS = 5 * 60_000
@@ -153,7 +155,7 @@ async function rescueBranches(repo: Repository, push: PushTarget | undefined): P
     .finally(() => view.dispose())
   if (listed.exitCode !== 0) {
     throwIfCancelled()
-    throw new Error(`git ls-remote ${push.remote} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`)
+    throw new Error(`git ls-remote ${quoted(push.remote)} failed: ${lastWords(listed.stderr)}. Check that the remote answers and that the job may read it.`)
   }
   return listed.stdout
     .split('\n')
@@ -181,8 +183,10 @@ async function fetchBranch(repo: Repository, name: string, ref: string, push: Pu
   const fetched = await fetchFrom(repo, push, [`+refs/heads/${name}:${ref}`])
   if (fetched.exitCode === 0) return
   throwIfCancelled()
-  if (/couldn't find remote ref/i.test(fetched.stderr)) throw new InputError(input, name, `${push.remote} has no such branch`, FIX)
-  throw new Error(`git fetch ${push.remote} ${name} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`)
+  if (/couldn't find remote ref/i.test(fetched.stderr)) throw new InputError(input, name, `${quoted(push.remote)} has no such branch`, FIX)
+  throw new Error(
+    `git fetch ${quoted(push.remote)} ${quoted(name)} failed: ${lastWords(fetched.stderr)}. Check that the remote answers and that the job may read it.`
+  )
 }
 
 /**
@@ -229,7 +233,7 @@ async function service<T>(call: (client: ArtifactClient) => Promise<T>, name: st
       : /GHES|not currently supported/.test(said)
         ? ' GitHub Enterprise Server has no artifact service for this client: restore a branch.'
         : ' An artifact of an earlier attempt may not be readable there: rescue to a branch too (rescue: artifact,branch).'
-    throw new Error(`The artifact service could not hand over ${name}: ${said.split('\n')[0]}.${hint}`, { cause: error })
+    throw new Error(`The artifact service could not hand over ${quoted(name)}: ${said.split('\n')[0]}.${hint}`, { cause: error })
   } finally {
     clearTimeout(timer)
   }
@@ -281,6 +285,7 @@ async function fetchArtifact(repo: Repository, name: string, ref: string, { push
       throwIfCancelled()
       throw new InputError(input, name, `git cannot take its bundle: ${lastWords(fetched.stderr)}`, FIX)
     }
+    storeObjects(path.join(dir, 'lfs', 'objects'), repo.commonDir, lfsEntries(dir))
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
@@ -311,8 +316,23 @@ async function unpack(zip: string, dir: string, maxBytes: number, name: string, 
       `its artifact unpacks to ${(held / 1024 / 1024).toFixed(1)} MB, more than a rescue within this step's rescue-max-size holds`,
       "Set rescue-max-size here as large as the rescuing step's, or restore its branch."
     )
-  for (const entry of entries.filter(e => e.name === 'rescue.bundle' || e.name === 'README.txt')) await extractEntry(zip, entry, path.join(dir, entry.name))
+  for (const entry of entries.filter(e => e.name === 'rescue.bundle' || e.name === 'README.txt' || LFS_ENTRY.test(e.name))) {
+    if (LFS_ENTRY.test(entry.name)) fs.mkdirSync(path.join(dir, path.dirname(entry.name)), { recursive: true })
+    await extractEntry(zip, entry, path.join(dir, entry.name))
+  }
   fs.rmSync(zip)
+}
+
+/** A Git LFS object in a rescue's zip: lfs/objects/xx/yy/<oid>, its folders the oid's first four digits. */
+const LFS_ENTRY = /^lfs\/objects\/([0-9a-f]{2})\/([0-9a-f]{2})\/(\1\2[0-9a-f]{60})$/
+
+/** The oids of the LFS objects unpacked into `dir`. */
+function lfsEntries(dir: string): string[] {
+  const store = path.join(dir, 'lfs', 'objects')
+  if (kindOf(store) !== 'directory') return []
+  return fs
+    .readdirSync(store, { recursive: true, encoding: 'utf8' })
+    .flatMap(file => LFS_ENTRY.exec(`lfs/objects/${file.split(path.sep).join('/')}`)?.[3] ?? [])
 }
 
 /** The refs and prerequisites a git bundle names in its header; undefined when the file is not one. */
@@ -352,7 +372,7 @@ async function fetchMissing(repo: Repository, name: string, push: PushTarget | u
   throw new InputError(
     input,
     name,
-    `it builds on commits ${push.remote} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`,
+    `it builds on commits ${quoted(push.remote)} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`,
     FIX
   )
 }
@@ -431,8 +451,11 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
     interruptible: true,
     remote: true
   })
+  // ...LFS files as their objects' bytes, where the store has them (a checkout of the workflow's would smudge them)...
+  const pointers = await smudgeLfs(git, record, commonDir, snapshot.index)
   // ...then every file that differs from it, as the bytes the agent left.
   const { notRestored, untracked } = await writeAsLeft(git, record.path, snapshot)
+  notRestored.push(...pointers)
   const message = `agent-worktree: restored ${found.name}`
   const branch = `refs/heads/${record.branch}`
   const change = { log: commonDir, head: gitDir, message, required: true }
@@ -454,6 +477,102 @@ export async function restoreInto(found: Found, record: WorktreeRecord, gitDir: 
     otherBase: snapshot.base && snapshot.base !== record.baseSha ? snapshot.base : undefined,
     notRestored,
     untracked
+  }
+}
+
+/**
+ * The files of the index that differ from the base and hold an LFS pointer, in a repository whose filters of enter
+ * include git-lfs, where the attributes name git-lfs's driver for them: written as the object's bytes, as the
+ * workflow's checkout writes them. The objects come from the repository's LFS store (an artifact's were put there,
+ * checked by their names), else from the LFS server of enter (a branch's went there). No program of the rescue's
+ * runs: its attributes only say which pointers a checkout would smudge. Returns the files left as pointers, and why.
+ */
+async function smudgeLfs(git: Git, record: WorktreeRecord, commonDir: string, index: string): Promise<Restored['notRestored']> {
+  const driver = Object.entries(record.filters ?? {}).find(([, d]) => /\bgit[- ]lfs\b/.test(`${d.process ?? ''} ${d.smudge ?? ''}`))?.[0]
+  if (!driver) return []
+  const fields = (await git.exec(['diff-tree', '-r', '-z', '--no-renames', '--diff-filter=AM', record.baseSha, index], { encoding: 'latin1' })).split('\0')
+  const entries: Entry[] = []
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [, mode, , blob] = fields[i].split(' ')
+    if (/^(100644|100755)$/.test(mode)) entries.push({ mode, blob, file: fields[i + 1] })
+  }
+  if (!entries.length) return []
+  const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number)
+  const found = await pointersAmong(
+    git,
+    entries.map((e, i) => ({ blob: e.blob, size: sizes[i] }))
+  )
+  const pointers = entries.flatMap(e => (found.has(e.blob) ? [{ ...e, object: found.get(e.blob)! }] : []))
+  if (!pointers.length) return []
+  const input = Buffer.from(pointers.map(p => `${p.file}\0`).join(''), 'latin1')
+  const attrs = (await git.exec(['check-attr', '-z', '--cached', '--stdin', 'filter'], { input, encoding: 'latin1' })).split('\0')
+  const smudged = new Set<string>()
+  for (let i = 0; i + 2 < attrs.length; i += 3) if (attrs[i + 2] === driver) smudged.add(attrs[i])
+  const store = lfsStore(commonDir)
+  const lfsFiles = pointers.filter(p => smudged.has(p.file))
+  // A clone's store: an artifact's objects went into the original's.
+  if (commonDir !== record.commonDir)
+    storeObjects(
+      lfsStore(record.commonDir),
+      commonDir,
+      lfsFiles.filter(p => !inStore(store, p.object)).map(p => p.object.oid)
+    )
+  const missing = lfsFiles.filter(p => !inStore(store, p.object))
+  const unfetched = missing.length ? await fetchObjects(commonDir, record, missing) : undefined
+  const written = lfsFiles.filter(p => inStore(store, p.object) && writeObject(record.path, p, store))
+  // The index's entries again, without the sizes of the pointers the checkout wrote: git compares the files through
+  // the filter then, instead of calling a file of another size changed.
+  if (written.length)
+    await git.exec(['update-index', '-z', '--index-info'], {
+      input: Buffer.concat(written.map(e => Buffer.concat([Buffer.from(`${e.mode} ${e.blob}\t`), Buffer.from(e.file, 'latin1'), Buffer.from('\0')])))
+    })
+  return lfsFiles
+    .filter(p => !written.includes(p))
+    .map(p => ({
+      file: Buffer.from(p.file, 'latin1').toString('utf8'),
+      why: `its Git LFS object ${p.object.oid.slice(0, 12)} is not here${unfetched ? ` (${unfetched})` : ''}: the file holds its pointer`
+    }))
+}
+
+/**
+ * Fetches the objects of `pointers` from the LFS server of enter into a view's own store, then those that hash to
+ * their names into the repository's. Why it could not, when it could not.
+ */
+async function fetchObjects(commonDir: string, record: WorktreeRecord, pointers: { blob: string }[]): Promise<string | undefined> {
+  if (!record.push) return 'the repository had no remote when the step entered'
+  const view = openView({ objects: path.join(commonDir, 'objects') })
+  try {
+    const endpoint = await lfsEndpoint(view.git, record.push, record.baseSha, 'download')
+    if (typeof endpoint === 'object') return endpoint.unpinned
+    const fetched = await downloadObjects(
+      view,
+      { url: record.push.url, endpoint },
+      pointers.map(p => p.blob),
+      { env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }, stallMs: STALL_MS }
+    )
+    storeObjects(lfsStore(view.dir), commonDir, lfsEntries(view.dir))
+    return fetched.exitCode === 0 ? undefined : `git lfs fetch ${quoted(record.push.remote)} failed: ${lastWords(fetched.stderr)}`
+  } finally {
+    view.dispose()
+  }
+}
+
+/**
+ * Replaces the pointer a checkout wrote with the object's bytes, copied from the store (without following a link)
+ * and checked against its name on the way; whether it did.
+ */
+function writeObject(folder: string, entry: Entry & { object: LfsObject }, store: string): boolean {
+  const full = inside(folder, entry.file, 'latin1')
+  if (!reachedWithoutLinks(folder, entry.file, 'latin1') || kindOf(full) !== 'file') return false
+  const copy = Buffer.concat([full, Buffer.from('.agent-worktree-lfs')])
+  try {
+    if (!copyObject(store, entry.object, copy)) return false
+    fs.chmodSync(copy, (entry.mode === '100755' ? 0o777 : 0o666) & ~process.umask())
+    fs.renameSync(copy, full)
+    return true
+  } catch {
+    fs.rmSync(copy, { force: true })
+    return false
   }
 }
 
@@ -501,7 +620,7 @@ async function writeAsLeft(git: Git, folder: string, snapshot: SnapshotCommit): 
     const contents =
       batch.length === 1 && batch[0].size > BATCH_BYTES
         ? undefined
-        : await blobs(
+        : await blobContents(
             git,
             batch.map(entry => entry.blob)
           )
@@ -535,22 +654,6 @@ async function batches(git: Git, entries: Entry[]): Promise<(Entry & { size: num
     bytes += size
   })
   return groups
-}
-
-/** The bytes of each blob, in one git call. */
-async function blobs(git: Git, ids: string[]): Promise<Buffer[]> {
-  if (!ids.length) return []
-  const out = Buffer.from(await git.exec(['cat-file', '--batch'], { input: `${ids.join('\n')}\n`, encoding: 'latin1' }), 'latin1')
-  const found: Buffer[] = []
-  let at = 0
-  for (let i = 0; i < ids.length; i++) {
-    const end = out.indexOf(10, at)
-    // "<id> blob <size>", the bytes, a newline
-    const size = Number(/ blob (\d+)$/.exec(out.subarray(at, end).toString('latin1'))?.[1] ?? -1)
-    found.push(size < 0 ? Buffer.alloc(0) : out.subarray(end + 1, end + 1 + size))
-    at = size < 0 ? end + 1 : end + 2 + size
-  }
-  return found
 }
 
 /** Writes one file of the snapshot where it was, replacing what the checkout put there; why not, when it cannot. */

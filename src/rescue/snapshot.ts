@@ -6,7 +6,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
 import type { Repository } from '../git/repository.js'
-import { clearHidingBits, type Findings } from '../gate/safety-gate.js'
+import { dropIndexHints, type Findings } from '../gate/safety-gate.js'
 import { openView } from '../git/sealed-git.js'
 import {
   copyOpen,
@@ -23,15 +23,10 @@ import {
 } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { keptRef } from '../record/refs.js'
-import { INDEX_SUBJECT, snapshotMessage } from './snapshot-message.js'
+import { pointedTo, storedPointers, type LfsObjects } from './lfs.js'
+import { IDENTITY, INDEX_SUBJECT, snapshotMessage } from './snapshot-message.js'
 import type { BroughtIn, WorktreeRecord } from '../record/state-helper.js'
-
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'agent-worktree',
-  GIT_AUTHOR_EMAIL: 'agent-worktree@users.noreply.github.com',
-  GIT_COMMITTER_NAME: 'agent-worktree',
-  GIT_COMMITTER_EMAIL: 'agent-worktree@users.noreply.github.com'
-}
+import { quoted } from '../os/quote.js'
 
 /** The trailers of a snapshot commit: what a restore needs to put the worktree back as it was. */
 export interface LeftOut {
@@ -56,6 +51,8 @@ export interface Snapshot {
   oversize?: number
   /** A commit or the index it would send holds the bytes of `file`, which the job brought in. */
   holdsBrought?: string
+  /** The Git LFS objects its commits and index point to that the repository's LFS store holds: sent with them. */
+  lfs?: LfsObjects
 }
 
 interface Made {
@@ -120,12 +117,12 @@ export async function keepSnapshot(input: {
     const git = view.git
     const headTree = findings.head ? (await git.exec(['rev-parse', `${findings.head}^{tree}`])).trim() : (await git.exec(['mktree'], { input: '' })).trim()
     const made: Made = { git, dir: view.dir, head: findings.head, headTree, brought: broughtBlobs(facts), filters: facts.filters, base: facts.base }
-    if (hasIndex) await clearHidingBits(git, folder, fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')))
+    if (hasIndex) await dropIndexHints(git, folder, fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')))
     else if (findings.head) await git.exec(['read-tree', findings.head])
     else await git.exec(['read-tree', '--empty'])
     const leftOut: LeftOut[] = ownRepositories(findings)
     const changed = folder ? await changedFiles(made, facts, folder, findings, leftOut) : []
-    const staged = await stagedBlobs(made)
+    const staged = await stagedBlobs(made, repo.commonDir)
     const over = overLimit(folder, changed, staged, facts.rescueMaxBytes)
     leftOut.push(...over.map(file => ({ file: display(file), why: OVER_LIMIT })))
     const secret = staged.filter(s => made.brought.has(s.blob)).map(s => s.file)
@@ -147,9 +144,10 @@ export async function keepSnapshot(input: {
     const ref = keptRef(input.entry ?? gitDir, facts.token)
     await writeRef(repo.git, ref, commit, { log: repo.commonDir, message: 'agent-worktree: kept', required: true })
     const base = facts.base ?? findings.head ?? commit
-    const size = await sendSize(repo.git, commit, facts.onRemote)
+    const lfs = await pointedTo(repo.git, repo.commonDir, sent(commit, facts.onRemote))
+    const size = (await sendSize(repo.git, commit, facts.onRemote)) + (lfs?.objects.reduce((sum, o) => sum + o.size, 0) ?? 0)
     const holdsBrought = await broughtInSent(made, repo.git, commit, facts.onRemote)
-    return { commit, ref, leftOut, base, head: findings.head, oversize: size > facts.rescueMaxBytes ? size : undefined, holdsBrought }
+    return { commit, ref, leftOut, base, head: findings.head, oversize: size > facts.rescueMaxBytes ? size : undefined, holdsBrought, lfs }
   } catch (error) {
     return (error as Error).message
   } finally {
@@ -299,8 +297,11 @@ interface Staged {
   size: number
 }
 
-/** Index entries whose content differs from HEAD (new blobs), with their sizes: the staged work. */
-async function stagedBlobs(made: Made): Promise<Staged[]> {
+/**
+ * Index entries whose content differs from HEAD (new blobs), with their sizes: the staged work. A staged LFS file
+ * weighs what its object does, where the store has it: that is what a rescue sends of it.
+ */
+async function stagedBlobs(made: Made, commonDir: string): Promise<Staged[]> {
   const raw = await made.git.exec(['diff-index', '--cached', '-z', '--raw', '--no-renames', '--ignore-submodules=all', made.headTree], { encoding: 'latin1' })
   const fields = raw.split('\0')
   const entries: { file: string; blob: string }[] = []
@@ -311,7 +312,9 @@ async function stagedBlobs(made: Made): Promise<Staged[]> {
   }
   if (!entries.length) return []
   const sizes = (await made.git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n')
-  return entries.map((e, i) => ({ ...e, size: Number(sizes[i]) || 0 }))
+  const staged = entries.map((e, i) => ({ ...e, size: Number(sizes[i]) || 0 }))
+  const pointers = await storedPointers(made.git, commonDir, staged)
+  return staged.map(s => ({ ...s, size: pointers.get(s.blob)?.size ?? s.size }))
 }
 
 /** The largest changed files, on disk and staged, left out until the rest fit in `limit` bytes. */
@@ -419,7 +422,11 @@ async function stageAsOnDisk(made: Made, folder: string, files: string[], fileMo
   for (const c of copies.filter(c => filtered.has(c.file))) {
     const id = await storedAs(made, c.file, c.copy, filtered.get(c.file)!)
     if (id) ids.set(c.file, id)
-    else leftOut.push({ file: display(c.file), why: `its clean filter ${filtered.get(c.file)} could not store it, and it is never sent as it is on disk` })
+    else
+      leftOut.push({
+        file: display(c.file),
+        why: `its clean filter ${quoted(filtered.get(c.file)!)} could not store it, and it is never sent as it is on disk`
+      })
   }
   for (const c of copies.filter(c => ids.has(c.file))) {
     // The bytes of a file the job brought in, under whatever name: left as the index has it.
@@ -433,8 +440,8 @@ async function stageAsOnDisk(made: Made, folder: string, files: string[], fileMo
 /**
  * The clean filter of enter each file goes through, by the file: a driver the repository had at enter, with a clean
  * or process command, that the attributes name for it, the base's or the worktree's now (an agent that takes the
- * attribute away sends no plaintext). Git LFS is not among them: its store is the LFS server, which a rescue does
- * not reach, and its files go as their bytes.
+ * attribute away sends no plaintext). Git LFS is not among them: a file on disk goes as its bytes (the pointers of
+ * commits and the index go with their objects, lfs.ts).
  */
 async function cleanFilters(made: Made, files: string[]): Promise<Map<string, string>> {
   const drivers = Object.entries(made.filters ?? {}).filter(([, d]) => (d.clean || d.process) && !/\bgit[- ]lfs\b/.test(`${d.clean ?? ''} ${d.process ?? ''}`))
@@ -520,7 +527,7 @@ async function commitSnapshot(
   return (await git.exec(['commit-tree', built.tree, ...parents.flatMap(p => ['-p', p]), '-F', '-'], { env: IDENTITY, input: message })).trim()
 }
 
-/** What a rescue of `commit` sends, about, in bytes on disk (compressed): everything that no remote-tracking ref has. */
+/** What a rescue of `commit` sends, about, in bytes on disk (compressed): everything that no remote-tracking ref has (its LFS objects aside). */
 async function sendSize(git: Git, commit: string, onRemote: string[]): Promise<number> {
   const measured = await git.run(['rev-list', '--objects', '--disk-usage', '--stdin'], { input: sent(commit, onRemote) })
   return measured.exitCode === 0 ? Number(measured.stdout.trim()) || 0 : 0

@@ -3,6 +3,7 @@ import * as path from 'node:path'
 import { NAME_MAX_LENGTH } from '../record/names.js'
 import { parseRescueName } from '../rescue/names.js'
 import { InputError, type Isolation, type OnExit, type PushRequest, type RescueTarget, type RestoreRequest } from '../record/settings.js'
+import { quoted } from '../os/quote.js'
 
 /**
  * An input, as the runner gives it (INPUT_<NAME>, spaces as underscores) and as @actions/core's getInput reads it,
@@ -118,7 +119,7 @@ export function parseRescue(input: string, value: string, env: NodeJS.ProcessEnv
   const items = [...new Set(value.split(/[\s,]+/).filter(Boolean))]
   const fix = 'Use auto, none, or a list of artifact and branch (for example "artifact, branch").'
   for (const item of items) {
-    if (!['auto', 'none', 'artifact', 'branch'].includes(item)) throw new InputError(input, value, `"${item}" is not a rescue target`, fix)
+    if (!['auto', 'none', 'artifact', 'branch'].includes(item)) throw new InputError(input, value, `${quoted(item)} is not a rescue target`, fix)
   }
   if (items.length > 1 && (items.includes('auto') || items.includes('none'))) throw new InputError(input, value, 'auto and none stand alone', fix)
   if (!items.length || items[0] === 'auto') return env.RUNNER_ENVIRONMENT === 'github-hosted' ? ['artifact'] : []
@@ -347,7 +348,7 @@ export function getRunSettings(): RunSettings {
       throw new InputError(
         'allowed-domains',
         domains,
-        `"${domain}" is not a domain`,
+        `${quoted(domain)} is not a domain`,
         'Give domains such as api.anthropic.com or *.github.com, one per line or separated by commas.'
       )
     }

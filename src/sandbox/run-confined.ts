@@ -2,11 +2,14 @@
 // own sandbox): it writes what paths.ts lists and a home and temp folder of its own for the step, nothing else;
 // it reads neither RUNNER_TEMP (actions/checkout's credentials, the step's file-command files) nor any variable
 // the runner gives only to actions; on Linux it runs in a pid namespace of its own, which dies with it.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { findProgram } from '../git/git-setup.js'
+import { isInside } from '../os/paths.js'
 import { childEnvironment, shellQuote } from '../os/processes.js'
+import { quoted } from '../os/quote.js'
 import type { SandboxPaths } from './paths.js'
 
 export interface Confinement {
@@ -79,7 +82,7 @@ function cannotConfine(confinement: Confinement): string | undefined {
   const config = path.join(confinement.commonDir, 'config')
   if (/^\s*extraheader\s*=/im.test(readText(config)))
     throw new ConfinementError(
-      `The command cannot be confined: ${config} holds the job's credentials (an http extraheader, as actions/checkout before v6 writes it), which git in the sandbox must read. Use actions/checkout@v6 or later, or persist-credentials: false.`
+      `The command cannot be confined: ${quoted(config)} holds the job's credentials (an http extraheader, as actions/checkout before v6 writes it), which git in the sandbox must read. Use actions/checkout@v6 or later, or persist-credentials: false.`
     )
   return undefined
 }
@@ -102,33 +105,72 @@ interface Prepared {
 /**
  * Runs the command in the sandbox. Inside, before the command, a first line says on fd 3 that the sandbox is up
  * and gives the command the step's stderr back (fd 4): until then stderr is read here, so that a sandbox that
- * could not start is told by what it said, and the command never ran.
+ * could not start is told by what it said, and the command never ran. Only what is known of this machine before
+ * the worktree is looked at (a program missing, namespaces refused) lets the command run unconfined: a sandbox that
+ * cannot be made for this worktree (what the agent left in it) fails the step.
  */
 async function confined(confinement: Confinement, prepared: Prepared, env: NodeJS.ProcessEnv): Promise<Ran | { failed: string }> {
   const filesystem = filesystemOf(confinement, prepared, env)
   // Without a list, no network namespace and no proxy: the network is open, and nothing waits for a proxy.
   const network = confinement.allowedDomains.length ? { allowedDomains: confinement.allowedDomains, deniedDomains: [] } : undefined
   const inner = `printf . >&3 && exec 3>&- 2>&4 4>&- && exec ${prepared.shell.map(shellQuote).join(' ')}`
-  // sandbox-runtime reads the working directory for what it protects there (a .git file, shell settings).
+  const programs = sandboxPrograms()
+  // sandbox-runtime protects what it finds in the working directory (shell and editor settings, a .git file) and
+  // puts stand-ins there for what is absent: there, the step's own temp folder, not the worktree (whose files are
+  // the agent's work, and whose size the agent would choose). bubblewrap starts the command where watch() does.
+  // The TMPDIR it gives the command with a network list: the step's temp folder too (its default is the host's /tmp/claude).
   const cwd = process.cwd()
-  process.chdir(confinement.worktree)
+  const tmpdir = process.env.CLAUDE_CODE_TMPDIR
+  process.chdir(prepared.tmp)
+  process.env.CLAUDE_CODE_TMPDIR = prepared.tmp
   let sandbox: Wrapper | undefined
+  let wrapped: string
   try {
-    sandbox = process.platform === 'linux' && !network ? await linuxWrapper() : await managerWrapper(network)
-    const wrapped = await sandbox.wrap(inner, filesystem)
     try {
-      return await watch(wrapped, confinement.worktree, prepared.environment)
+      sandbox = process.platform === 'linux' ? await linuxWrapper(programs, network) : await managerWrapper(network)
+      wrapped = await sandbox.wrap(inner, filesystem)
+    } catch (error) {
+      // What is missing says more than what failed: asked only then (it starts programs of its own).
+      const missing = sandbox ? sandbox.missing() : [(error as Error).message]
+      if (missing.length) return { failed: missing.join(', ') }
+      throw new ConfinementError(`The command was not run: the sandbox could not be made for this worktree: ${(error as Error).message}.`)
+    }
+    try {
+      const ran = await watch(wrapped, confinement.worktree, prepared.environment)
+      if ('failed' in ran && process.platform === 'linux' && !refusesNamespaces(programs.bwrap, network !== undefined))
+        throw new ConfinementError(`The command was not run: bubblewrap could not start the sandbox for this worktree: ${ran.failed}.`)
+      return ran
     } finally {
       sandbox.cleanup()
     }
-  } catch (error) {
-    // What is missing says more than what failed: asked only then (it starts programs of its own).
-    const missing = sandbox?.missing() ?? []
-    return { failed: missing.length ? missing.join(', ') : (error as Error).message }
   } finally {
     process.chdir(cwd)
+    if (tmpdir === undefined) delete process.env.CLAUDE_CODE_TMPDIR
+    else process.env.CLAUDE_CODE_TMPDIR = tmpdir
     await sandbox?.reset()
   }
+}
+
+/** The programs sandbox-runtime starts for the sandbox on Linux, by path. */
+export interface Programs {
+  bwrap?: string
+  socat?: string
+  rg?: string
+}
+
+/**
+ * Found on this process's PATH (the run stage sets enter's), never on the command's: what an earlier step put on
+ * GITHUB_PATH runs only inside. sandbox-runtime's own lookups (which, bash) use this PATH too.
+ */
+function sandboxPrograms(): Programs {
+  const find = (name: string): string | undefined => findProgram(process.env, name)
+  return { bwrap: find('bwrap'), socat: find('socat'), rg: find('rg') }
+}
+
+/** Whether bubblewrap cannot make the namespaces a sandbox needs here, whatever it confines (a kernel or AppArmor that refuses them). */
+function refusesNamespaces(bwrap: string | undefined, network: boolean): boolean {
+  const unshare = ['--unshare-user', '--unshare-pid', ...(network ? ['--unshare-net'] : [])]
+  return spawnSync(bwrap ?? 'bwrap', [...unshare, '--ro-bind', '/', '/', 'true'], { stdio: 'ignore', timeout: 5000 }).status !== 0
 }
 
 /** What a self-hosted runner keeps in its own folder: its credentials (the key it gets jobs with) and its logs. */
@@ -170,37 +212,62 @@ export interface Wrapper {
 const names = (paths: string[]): { path: string; literal: true }[] => paths.map(p => ({ path: p, literal: true }))
 
 /**
- * On Linux with the network open: sandbox-runtime's bubblewrap wrapper alone, given what its SandboxManager gives
- * it for this filesystem. Loading the manager (its proxies, TLS and schemas: some 65 ms) would delay the command
- * for nothing it does here.
+ * On Linux: sandbox-runtime's bubblewrap wrapper, given what its SandboxManager gives it for this filesystem, with
+ * every program by path. Loading the manager (its proxies, TLS and schemas: some 65 ms) would delay the command for
+ * nothing with the network open; with a list of domains the manager runs the proxy, and the wrapper is given it.
  */
-export async function linuxWrapper(): Promise<Wrapper> {
-  const [linux, utils] = await Promise.all([
+export async function linuxWrapper(programs: Programs, network: Network | undefined): Promise<Wrapper> {
+  const [linux, utils, manager] = await Promise.all([
     import('@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js'),
-    import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js')
+    import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js'),
+    network && import('@anthropic-ai/sandbox-runtime').then(m => m.SandboxManager)
   ])
+  const paths = { bwrapPath: programs.bwrap, socatPath: programs.socat }
+  let initialized = false
   return {
-    wrap: (command, filesystem) =>
-      linux.wrapCommandWithSandboxLinux({
+    wrap: async (command, filesystem) => {
+      if (manager) {
+        // Its filesystem rules go unused: the wrapper below gets this step's.
+        const none = { denyRead: [], allowWrite: [], denyWrite: [] }
+        await manager.initialize({ filesystem: none, network: network!, ...paths, ...(programs.rg && { ripgrep: { command: programs.rg } }) })
+        initialized = true
+      }
+      return linux.wrapCommandWithSandboxLinux({
         command,
-        needsNetworkRestriction: false,
+        needsNetworkRestriction: manager !== undefined,
+        ...(manager && {
+          httpSocketPath: manager.getLinuxHttpSocketPath(),
+          socksSocketPath: manager.getLinuxSocksSocketPath(),
+          httpProxyPort: manager.getProxyPort(),
+          socksProxyPort: manager.getSocksProxyPort(),
+          proxyAuthToken: manager.getProxyAuthToken()
+        }),
         binShell: 'bash',
+        ...paths,
+        ...(programs.rg && { ripgrepConfig: { command: programs.rg } }),
         readConfig: { denyOnly: [], literalDenyOnly: filesystem.denyRead },
         writeConfig: {
-          allowOnly: utils.getDefaultWritePaths({ denyRead: names(filesystem.denyRead) }),
+          // What the filesystem denies reading stays denied: sandbox-runtime's own /tmp/claude would be bound back
+          // from the host over the deny, readable and writable.
+          allowOnly: utils.getDefaultWritePaths({ denyRead: names(filesystem.denyRead) }).filter(p => !filesystem.denyRead.some(denied => isInside(p, denied))),
           literalAllowOnly: filesystem.allowWrite,
           denyWithinAllow: [],
           literalDenyWithinAllow: filesystem.denyWrite
         }
-      }),
+      })
+    },
     cleanup: () => linux.cleanupBwrapMountPoints(),
-    reset: async () => {},
-    missing: () => linux.checkLinuxDependencies().errors
+    reset: async () => {
+      if (initialized) await manager!.reset()
+    },
+    missing: () => [...(programs.rg ? [] : ['ripgrep (rg) not installed']), ...linux.checkLinuxDependencies(paths).errors]
   }
 }
 
-/** sandbox-runtime's SandboxManager: macOS's sandbox, or a network limited to a list of domains, through its proxy. */
-export async function managerWrapper(network: { allowedDomains: string[]; deniedDomains: string[] } | undefined): Promise<Wrapper> {
+type Network = { allowedDomains: string[]; deniedDomains: string[] }
+
+/** sandbox-runtime's SandboxManager: macOS's sandbox, the network open or limited to a list of domains (through its proxy). */
+export async function managerWrapper(network: Network | undefined): Promise<Wrapper> {
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime')
   const config = (filesystem: Filesystem) => ({
     denyRead: names(filesystem.denyRead),

@@ -7,6 +7,7 @@ import { parseStatusV2 } from '../git/porcelain.js'
 import { openView } from '../git/sealed-git.js'
 import type { FilterDriver } from '../record/state-helper.js'
 import { readSmall } from '../os/untrusted-files.js'
+import { quoted } from '../os/quote.js'
 
 export interface CheckoutSnapshot {
   head: string
@@ -91,7 +92,7 @@ function label(code: string): string {
   return code.includes('D') ? 'deleted' : 'modified'
 }
 
-/** What changed between two snapshots, one line each; empty when nothing did. */
+/** What changed between two snapshots, one line each, its file quoted; empty when nothing did. */
 export function compareSnapshots(before: CheckoutSnapshot, after: CheckoutSnapshot): string[] {
   const changes: string[] = []
   if (before.head !== after.head) changes.push(`HEAD moved from ${before.head.slice(0, 12) || '(none)'} to ${after.head.slice(0, 12) || '(none)'}`)
@@ -100,7 +101,7 @@ export function compareSnapshots(before: CheckoutSnapshot, after: CheckoutSnapsh
     const now = after.files[file]
     if (was === now) continue
     const kind = now === undefined ? 'reverted' : was === undefined ? label(now.slice(0, 2)) : now.slice(0, 2).includes('D') ? 'deleted' : 'modified'
-    changes.push(`${file} (${kind})`)
+    changes.push(`${quoted(file)} (${kind})`)
   }
   return changes
 }

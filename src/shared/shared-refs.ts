@@ -13,6 +13,7 @@ import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
 import { sha256Of } from '../git/repository.js'
 import { kindOf, readBytes, readSmall, regularFilesBelow } from '../os/untrusted-files.js'
+import { quoted } from '../os/quote.js'
 
 export interface Refs {
   /** packed-refs: at enter a copy in RUNNER_TEMP, its hash and the file's identity; at exit the file itself. */
@@ -254,7 +255,7 @@ function packedRefs(commonDir: string, token: string | undefined): Refs['packed'
   if (!stat) return undefined
   if (!token) return { file, stat }
   const bytes = readBytes(file, MAX_PACKED_BYTES)
-  if (!bytes) throw new Error(`${file} cannot be read`)
+  if (!bytes) throw new Error(`${quoted(file)} cannot be read`)
   const copy = path.join(process.env.RUNNER_TEMP || os.tmpdir(), `agent-worktree-${token}-packed-refs`)
   fs.rmSync(copy, { force: true })
   fs.writeFileSync(copy, bytes, { flag: 'wx', mode: 0o600 })
@@ -339,8 +340,8 @@ function stepBytes({ file, sha256 }: { file?: string; sha256?: string }): Buffer
   const known = file === undefined ? undefined : checked.get(`${file}\0${sha256}`)
   if (known) return known
   const bytes = file === undefined ? undefined : readBytes(file, MAX_PACKED_BYTES)
-  if (!bytes) throw new Error(`${file} cannot be read`)
-  if (sha256 !== undefined && sha256Of(bytes) !== sha256) throw new Error(`${file} is not what the main step wrote`)
+  if (!bytes) throw new Error(`${quoted(file ?? '')} cannot be read`)
+  if (sha256 !== undefined && sha256Of(bytes) !== sha256) throw new Error(`${quoted(file ?? '')} is not what the main step wrote`)
   if (sha256 !== undefined) checked.set(`${file}\0${sha256}`, bytes)
   return bytes
 }

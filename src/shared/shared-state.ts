@@ -13,6 +13,7 @@ import { readRecordFile, type PushTarget, type WorktreeRecord } from '../record/
 import { openView, REMOTE_PROTOCOLS } from '../git/sealed-git.js'
 import { compareRefs, readRefs, type Refs } from './shared-refs.js'
 import { identityOf, kindOf, linesOf, readSmall } from '../os/untrusted-files.js'
+import { quoted } from '../os/quote.js'
 
 /** The worktree this job entered (its id, branch at enter and token): its refs, and its branch's, are its own. */
 export type OwnWorktree = Pick<WorktreeRecord, 'id' | 'branch' | 'token'>
@@ -96,7 +97,7 @@ async function readConfig(git: Git, commonDir: string, own: OwnWorktree, known: 
   // The file itself, never what it includes: an included file is not the repository's, and may be anything.
   const file = path.join(commonDir, 'config')
   const text = readSmall(file, MAX_CONFIG_BYTES)
-  if (text === undefined) throw new Error(`${file} cannot be read`)
+  if (text === undefined) throw new Error(`${quoted(file)} cannot be read`)
   const configFile = sha256Of(text)
   const { before } = known
   if (before?.configFile === configFile) return { configFile, config: before.config, hooksPath: before.hooksPath }

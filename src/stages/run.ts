@@ -11,8 +11,9 @@ import { childEnvironment } from '../os/processes.js'
 import { getRunSettings } from '../runner/inputs.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
 import { runConfined } from '../sandbox/run-confined.js'
+import { quoted } from '../os/quote.js'
 
-const gone = (worktree: string): Error => new Error(`The worktree ${worktree} is gone: there is nothing to run the command in.`)
+const gone = (worktree: string): Error => new Error(`The worktree ${quoted(worktree)} is gone: there is nothing to run the command in.`)
 
 export async function run(): Promise<void> {
   try {
@@ -33,7 +34,11 @@ export async function run(): Promise<void> {
     // (sandbox-runtime's helpers among them) gets what the runner gives only to actions.
     const kept = childEnvironment(process.env)
     for (const key of Object.keys(process.env)) if (!(key in kept)) delete process.env[key]
-    const ran = await runConfined({ ...settings, worktree, commonDir: repo.commonDir, paths })
+    // The command keeps the step's PATH (what GITHUB_PATH added: setup-node's node, say); the programs this step
+    // starts outside the sandbox (bubblewrap, socat, ripgrep, sandbox-runtime's lookups) are those PATH named at enter.
+    const step = { ...process.env }
+    if (enter.setup?.env.PATH !== undefined) process.env.PATH = enter.setup.env.PATH
+    const ran = await runConfined({ ...settings, worktree, commonDir: repo.commonDir, paths }, step)
     if (ran.unconfined)
       (await import('@actions/core')).warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
     if (ran.exitCode !== 0) {
