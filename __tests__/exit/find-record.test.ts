@@ -145,7 +145,7 @@ describe('under a runner, no sealed record: the step stops before any git call',
     changeRecord(main)
     fs.rmSync(path.join(repos.root, 'runner', '_temp', 'agent-worktree-git-setup.json'))
     plantGit(j)
-    const expected = `Input 'path (from AGENT_WORKTREE_PATH)' has the value "${wt}": the record agent-worktree's main step sealed for it was changed, so the git of enter is not known`
+    const expected = `Input 'path (from AGENT_WORKTREE_PATH)' has the value \`${wt}\`: the record agent-worktree's main step sealed for it was changed, so the git of enter is not known`
     const run = await j.uses('run', { command: 'true' })
     expect(run.exitCode, said(run)).toBe(1)
     expect(errorOf(run)).toContain(expected)
@@ -153,7 +153,7 @@ describe('under a runner, no sealed record: the step stops before any git call',
     const exit = await j.uses('exit', { path: wt })
     expect(exit.exitCode, said(exit)).toBe(1)
     expect(errorOf(exit)).toContain(
-      `Input 'path' has the value "${wt}": the record agent-worktree's main step sealed for it was changed, so the git of enter is not known`
+      `Input 'path' has the value \`${wt}\`: the record agent-worktree's main step sealed for it was changed, so the git of enter is not known`
     )
     expect(ran()).toBe('')
     const [post] = await j.runPosts()
