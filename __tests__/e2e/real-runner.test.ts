@@ -130,12 +130,11 @@ describe('a post within its time', () => {
   it('waits a bounded time for the repository lock, then keeps the worktree and says why, the job green', async () => {
     const j = job('runner-a', 'host')
     const { outputs } = await j.uses('.', { name: 'locked-out' })
-    // Another step holds the lock, alive on another host: its lock is fresh for as long as the post can
-    // wait (dated ahead, so that no timer of this test has to keep it fresh on a busy machine).
+    // Another step holds the lock, alive on another host: as a live holder does, it keeps the lock's time fresh
+    // (every 2 s; a holder of ours does every 10 s). A lock dated ahead that never changes is no holder's: stale.
     const lock = path.join(repos.clone, '.git', 'agent-worktree.lock')
     fs.writeFileSync(lock, JSON.stringify({ pid: 1, host: 'another-host', id: 'x' }))
-    const ahead = new Date(Date.now() + 10 * 60_000)
-    fs.utimesSync(lock, ahead, ahead)
+    const heartbeat = setInterval(() => fs.utimesSync(lock, new Date(), new Date()), 2000)
     try {
       const [post] = await j.runPosts()
       expect(post.exitCode).toBe(0)
@@ -145,6 +144,7 @@ describe('a post within its time', () => {
       expect(post.durationMs).toBeLessThan(MAIN_LOCK_TIMEOUT_MS - 60_000)
       expect(fs.existsSync(outputs['worktree-path'])).toBe(true)
     } finally {
+      clearInterval(heartbeat)
       fs.rmSync(lock, { force: true })
     }
     // The sweep of the next job on this runner finishes it.
