@@ -14,6 +14,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 const envFile = process.argv[2] ?? (fs.existsSync(path.join(ROOT, '.env')) ? '.env' : '.env.example')
 console.log(`Inputs from ${envFile}.`)
+// local-action's stand-in for @actions/artifact writes into this folder and fails with a stack trace where it is
+// missing, as .local-artifacts is on a fresh clone: it is made first.
+const artifacts = /^LOCAL_ACTION_ARTIFACT_PATH=(.+)$/m.exec(fs.readFileSync(path.resolve(ROOT, envFile), 'utf8'))?.[1].trim()
+if (artifacts) fs.mkdirSync(path.resolve(ROOT, artifacts), { recursive: true })
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-worktree-local-'))
 try {
   const run = spawnSync('npx', ['local-action', 'run', '.', 'src/stages/main.ts', envFile, '--post', 'src/stages/post.ts'], {

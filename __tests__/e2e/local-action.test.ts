@@ -50,13 +50,13 @@ it('runs main and post from .env.example, against the repository it names', () =
   expect(fs.existsSync(`${repos.clone}.worktrees`)).toBe(false)
 }, 60_000)
 
-it('rescues kept work as an artifact through its stand-in for @actions/artifact', () => {
+it('rescues kept work as an artifact through its stand-in for @actions/artifact, into a folder it makes', () => {
   // A worktree with unsaved work, entered by path (kept by default), rescued to an artifact.
   const wt = path.join(repos.root, 'agent-wt')
   git(repos.clone, 'worktree', 'add', '--quiet', '-b', 'agent', wt)
   write(wt, 'work.txt', 'unsaved work\n')
+  // Not made here: on a fresh clone .local-artifacts does not exist either.
   const artifacts = path.join(repos.root, 'artifacts')
-  fs.mkdirSync(artifacts)
   const example = fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8')
   const env = path.join(repos.root, '.env')
   fs.writeFileSync(
