@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { Job, type StepResult } from '../../scripts/runner.mjs'
+import { Job, ROOT, type StepResult } from '../../scripts/runner.mjs'
 import { git, makeRepos, worktreePaths, type Repos } from '../helpers/repos.js'
 
 let repos: Repos
@@ -163,6 +163,47 @@ describe('a worktrees-dir where no folder can be made', () => {
     expect(errorOf(step)).toBe(
       `Input 'include-file' has the value \`pipe\`: \`${path.join(repos.clone, 'pipe')}\` is not a regular file. Name a gitignore-style file in the checkout.`
     )
+    expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+    await job.runPosts()
+  })
+
+  it.each([
+    ['/etc/passwd', 'an absolute path elsewhere'],
+    ['../outside', 'a path that leads out'],
+    ['inside-link', 'a link in the checkout to a file outside']
+  ])('an include-file outside the checkout is refused before anything is made: %s (%s)', async value => {
+    const outside = path.join(path.dirname(repos.clone), 'outside')
+    fs.writeFileSync(outside, '*.env\n')
+    fs.symlinkSync(outside, path.join(repos.clone, 'inside-link'))
+    const step = await job.uses('.', { 'include-file': value })
+    expect(step.exitCode).toBe(1)
+    expect(errorOf(step)).toMatch(
+      /^Input 'include-file' has the value `[^`]+`: `[^`]+` is outside the checkout `[^`]+`\. Name a gitignore-style file in the checkout/
+    )
+    expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+    await job.runPosts()
+  })
+
+  it('push: yes, no or on, in the main step and in the exit, is an error, never a branch of that name', async () => {
+    for (const value of ['yes', 'no', 'on']) {
+      const step = await job.uses('.', { push: value })
+      expect(step.exitCode).toBe(1)
+      expect(errorOf(step)).toContain(`Input 'push' has the value \`${value}\`: it reads as a yes or no, not as the name of a branch.`)
+      expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+    }
+    const main = await job.uses('.', { name: 'agent' })
+    expect(main.exitCode).toBe(0)
+    const exit = await job.uses(path.join(ROOT, 'exit'), { push: 'yes' })
+    expect(exit.exitCode).toBe(1)
+    expect(errorOf(exit)).toContain("Input 'push' has the value `yes`: it reads as a yes or no")
+    expect(git(repos.origin, 'branch', '--list')).not.toMatch(/\byes\b/)
+    await job.runPosts()
+  })
+
+  it('a leg past the number of legs is refused before anything is made', async () => {
+    const step = await job.uses('.', { name: 'agent', leg: '3/2' })
+    expect(step.exitCode).toBe(1)
+    expect(errorOf(step)).toBe("Input 'leg' has the value `3/2`: a matrix of 2 leg(s) has no leg 3. Leave it out: its default is right in every workflow.")
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
     await job.runPosts()
   })

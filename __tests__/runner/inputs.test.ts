@@ -37,6 +37,10 @@ describe('leg', () => {
     // nektos/act leaves the strategy context empty, in a matrix or not.
     expect(parseLeg('leg', '/')).toBeUndefined()
     expect(() => parseLeg('leg', 'x/2')).toThrow(/Input 'leg' has the value `x\/2`: it is not <index>\/<total>/)
+    // The index counts from 0: 1/2 is the last of two legs.
+    expect(parseLeg('leg', '1/2')).toBe('1')
+    expect(() => parseLeg('leg', '3/2')).toThrow("Input 'leg' has the value `3/2`: a matrix of 2 leg(s) has no leg 3.")
+    expect(() => parseLeg('leg', '2/2')).toThrow('has no leg 2')
   })
 
   it("is action.yml's default", () => {
@@ -94,8 +98,51 @@ describe('on-exit', () => {
     expect(parseOnExit('on-exit', 'remove')).toBe('remove')
     expect(parseOnExit('on-exit', '')).toBeUndefined()
   })
-  it.each(['Keep', 'delete', 'discard'])('refuses %j', value => {
+  it.each(['kEEP', 'delete', 'discard'])('refuses %j', value => {
     expect(() => parseOnExit('on-exit', value)).toThrow("Input 'on-exit'")
+  })
+})
+
+describe('one case rule for every keyword', () => {
+  // As YAML 1.2's core schema writes true and false, and the toolkit reads them: lower, capitalised, upper.
+  it.each([
+    ['on-exit', 'Keep', () => parseOnExit('on-exit', 'Keep'), 'keep'],
+    ['on-exit', 'REMOVE', () => parseOnExit('on-exit', 'REMOVE'), 'remove'],
+    ['rescue', 'Artifact, BRANCH', () => parseRescue('rescue', 'Artifact, BRANCH'), ['artifact', 'branch']],
+    ['rescue', 'None', () => parseRescue('rescue', 'None'), []],
+    ['restore', 'Auto', () => parseRestore('restore', 'Auto'), 'auto'],
+    ['push', 'TRUE', () => parsePush('push', 'TRUE'), {}]
+  ])('%s: %j is taken', (_input, _value, parse, expected) => {
+    expect(parse()).toEqual(expected)
+  })
+  it.each([
+    ['on-exit', () => parseOnExit('on-exit', 'kEep')],
+    ['rescue', () => parseRescue('rescue', 'arTifact')],
+    ['discard-changes', () => parseBoolean('discard-changes', 'tRue')]
+  ])('%s: a keyword in mixed case is refused', (input, parse) => {
+    expect(parse).toThrow(`Input '${input}'`)
+  })
+})
+
+describe('push', () => {
+  it.each(['yes', 'no', 'on', 'off', 'y', 'n', 'Yes', 'NO', 'On', 'OFF'])('%j reads as a yes or no, never as the name of a branch', value => {
+    expect(() => parsePush('push', value)).toThrow(
+      `Input 'push' has the value ${quoted(value)}: it reads as a yes or no, not as the name of a branch. Use true (push to the worktree's own branch) or false;`
+    )
+  })
+  it('takes a branch name that holds such a word', () => {
+    expect(parsePush('push', 'agent/yes')).toEqual({ branch: 'agent/yes' })
+    expect(parsePush('push', 'none')).toEqual({ branch: 'none' })
+  })
+})
+
+describe('what an error quotes', () => {
+  it('a long value: its first 200 characters, and how long it is', () => {
+    const message = new InputError('branch', 'b'.repeat(100_000), 'a problem', 'A fix.').message
+    expect(message).toBe(`Input 'branch' has the value \`${'b'.repeat(200)}\` (its first 200 characters of 100000): a problem. A fix.`)
+  })
+  it('a segment of a name as the name itself is quoted: a bidirectional override escaped', () => {
+    expect(nameProblem('a/b\u202ec')).toBe('the segment `b\\u202ec` has a character other than letters, digits, ".", "_" and "-"')
   })
 })
 

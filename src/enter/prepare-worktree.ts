@@ -22,6 +22,15 @@ export function resolveIncludeFile(toplevel: string, given: string | undefined):
       `${quoted(file)} is not a regular file`,
       'Name a gitignore-style file in the checkout.'
     )
+  // The file is read in the checkout, as its description says; through a link too, it stays there.
+  const inside = stat && path.relative(fs.realpathSync(toplevel), fs.realpathSync(file))
+  if (inside !== undefined && (inside.startsWith('..') || path.isAbsolute(inside)))
+    throw new InputError(
+      given === undefined ? 'include-file (default)' : 'include-file',
+      given ?? DEFAULT_INCLUDE_FILE,
+      `${quoted(file)} is outside the checkout ${quoted(toplevel)}`,
+      'Name a gitignore-style file in the checkout, such as .worktreeinclude.'
+    )
   if (stat) return file
   if (given !== undefined)
     throw new InputError('include-file', given, `there is no file ${quoted(file)}`, 'Name a gitignore-style file in the checkout, or remove include-file.')

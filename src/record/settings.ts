@@ -13,6 +13,15 @@ export interface PushRequest {
 }
 
 /** A bad input: names the input, the value (quoted: it may hold any character) and the fix. */
+/** A value is quoted up to this many characters in an error: a line of the log stays one a person can read. */
+const SHOWN_CHARACTERS = 200
+
+function shown(value: string): string {
+  const chars = [...value]
+  if (chars.length <= SHOWN_CHARACTERS) return quoted(value)
+  return `${quoted(chars.slice(0, SHOWN_CHARACTERS).join(''))} (its first ${SHOWN_CHARACTERS} characters of ${chars.length})`
+}
+
 export class InputError extends Error {
   constructor(
     readonly input: string,
@@ -20,6 +29,6 @@ export class InputError extends Error {
     problem: string,
     fix: string
   ) {
-    super(`Input '${input}' has the value ${quoted(value)}: ${problem}. ${fix}`)
+    super(`Input '${input}' has the value ${shown(value)}: ${problem}. ${fix}`)
   }
 }

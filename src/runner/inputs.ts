@@ -78,24 +78,37 @@ export function nameProblem(name: string): string | undefined {
   for (const segment of name.split('/')) {
     if (segment === '') return 'it has an empty segment (a leading, trailing or doubled "/")'
     if (segment === '.' || segment === '..') return `it has a "${segment}" segment`
-    if (!NAME_SEGMENT.test(segment)) return `the segment "${segment}" has a character other than letters, digits, ".", "_" and "-"`
+    if (!NAME_SEGMENT.test(segment)) return `the segment ${quoted(segment)} has a character other than letters, digits, ".", "_" and "-"`
   }
   return undefined
 }
 
-const TRUE_VALUES = ['true', 'True', 'TRUE']
-const FALSE_VALUES = ['false', 'False', 'FALSE']
+/**
+ * The one case rule of every input: a keyword (true, keep, auto, clone…) is taken as YAML 1.2's core schema writes
+ * its booleans, and the toolkit reads them: all lower case, capitalised or all upper case. Returns the keyword in
+ * lower case, or the value as it was where it is written otherwise (then it is no keyword: `tRue`).
+ */
+export function keyword(value: string): string {
+  const lower = value.toLowerCase()
+  const capitalised = lower.charAt(0).toUpperCase() + lower.slice(1)
+  return value === lower || value === capitalised || value === value.toUpperCase() ? lower : value
+}
 
-/** Parses a boolean input by the YAML 1.2 core schema, as the toolkit does; empty means false. */
+/** Words YAML 1.1 read as booleans, as some tools still do: never taken as a name, so that a mistake is said. */
+const YAML_11_BOOLEANS = ['y', 'yes', 'n', 'no', 'on', 'off']
+
+/** Parses a boolean input; empty means false. */
 export function parseBoolean(input: string, value: string): boolean {
-  if (value === '' || FALSE_VALUES.includes(value)) return false
-  if (TRUE_VALUES.includes(value)) return true
+  const word = keyword(value)
+  if (word === '' || word === 'false') return false
+  if (word === 'true') return true
   throw new InputError(input, value, 'it is not a boolean', 'Use true or false.')
 }
 
 export function parseOnExit(input: string, value: string): OnExit | undefined {
-  if (value === '') return undefined
-  if (value === 'keep' || value === 'remove') return value
+  const word = keyword(value)
+  if (word === '') return undefined
+  if (word === 'keep' || word === 'remove') return word
   throw new InputError(input, value, 'it is neither keep nor remove', 'Use on-exit: keep or on-exit: remove.')
 }
 
@@ -104,8 +117,16 @@ export function parseOnExit(input: string, value: string): OnExit | undefined {
  * the name of the branch to push to, which git checks in the main step.
  */
 export function parsePush(input: string, value: string): PushRequest | false {
-  if (value === '' || FALSE_VALUES.includes(value)) return false
-  if (TRUE_VALUES.includes(value)) return {}
+  const word = keyword(value)
+  if (word === '' || word === 'false') return false
+  if (word === 'true') return {}
+  if (YAML_11_BOOLEANS.includes(word))
+    throw new InputError(
+      input,
+      value,
+      'it reads as a yes or no, not as the name of a branch',
+      "Use true (push to the worktree's own branch) or false; a branch to push to needs a name that is not yes, no, on, off, y or n."
+    )
   if (value.startsWith('-') || /\s/.test(value))
     throw new InputError(input, value, 'it is neither true, false nor a branch name', "Use true (the worktree's own branch), false, or a branch name.")
   return { branch: value }
@@ -116,11 +137,11 @@ export function parsePush(input: string, value: string): PushRequest | false {
  * whose machine is deleted after the job; none elsewhere, where the disk keeps what is kept).
  */
 export function parseRescue(input: string, value: string, env: NodeJS.ProcessEnv = process.env): RescueTarget[] {
-  const items = [...new Set(value.split(/[\s,]+/).filter(Boolean))]
   const fix = 'Use auto, none, or a list of artifact and branch (for example "artifact, branch").'
-  for (const item of items) {
-    if (!['auto', 'none', 'artifact', 'branch'].includes(item)) throw new InputError(input, value, `${quoted(item)} is not a rescue target`, fix)
-  }
+  const typed = value.split(/[\s,]+/).filter(Boolean)
+  const unknown = typed.find(item => !['auto', 'none', 'artifact', 'branch'].includes(keyword(item)))
+  if (unknown !== undefined) throw new InputError(input, value, `${quoted(unknown)} is not a rescue target`, fix)
+  const items = [...new Set(typed.map(keyword))]
   if (items.length > 1 && (items.includes('auto') || items.includes('none'))) throw new InputError(input, value, 'auto and none stand alone', fix)
   if (!items.length || items[0] === 'auto') return env.RUNNER_ENVIRONMENT === 'github-hosted' ? ['artifact'] : []
   return items.filter((item): item is RescueTarget => item === 'artifact' || item === 'branch')
@@ -131,8 +152,8 @@ export function parseRescue(input: string, value: string, env: NodeJS.ProcessEnv
  * rescue-ref output): an artifact agent-worktree-rescue-<name>-<tail>, or a branch agent-worktree-rescue/<name>/<tail>.
  */
 export function parseRestore(input: string, value: string): RestoreRequest | undefined {
-  if (value === '' || value === 'none') return undefined
-  if (value === 'auto') return 'auto'
+  if (value === '' || keyword(value) === 'none') return undefined
+  if (keyword(value) === 'auto') return 'auto'
   const named = parseRescueName(value)
   if (named) return named
   throw new InputError(
@@ -304,7 +325,8 @@ function isolationFor(worktreePath: string | undefined): Isolation {
 }
 
 export function parseIsolation(input: string, value: string): Isolation {
-  if (value === '' || value === 'worktree' || value === 'clone') return value || 'worktree'
+  const word = keyword(value)
+  if (word === '' || word === 'worktree' || word === 'clone') return word || 'worktree'
   throw new InputError(input, value, 'it is neither worktree nor clone', 'Use isolation: worktree (the default) or isolation: clone.')
 }
 
@@ -319,7 +341,10 @@ export const LEG_DEFAULT = '${{ strategy.job-index }}/${{ strategy.job-total }}'
 export function parseLeg(input: string, value: string): string | undefined {
   if (value === '' || value === '/' || value === LEG_DEFAULT) return undefined
   const match = /^(\d+)\/(\d+)$/.exec(value)
-  if (!match) throw new InputError(input, value, 'it is not <index>/<total> of a matrix leg', 'Leave it out: its default is right in every workflow.')
+  const fix = 'Leave it out: its default is right in every workflow.'
+  if (!match) throw new InputError(input, value, 'it is not <index>/<total> of a matrix leg', fix)
+  // strategy.job-index counts from 0: the last leg of 2 is 1/2.
+  if (Number(match[1]) >= Number(match[2])) throw new InputError(input, value, `a matrix of ${Number(match[2])} leg(s) has no leg ${match[1]}`, fix)
   return Number(match[2]) > 1 ? match[1] : undefined
 }
 
