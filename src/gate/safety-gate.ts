@@ -14,6 +14,7 @@ import type { FilterDriver } from '../record/state-helper.js'
 import { identityOf, identitySize, isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from '../os/untrusted-files.js'
 import { deleteRef, gitDirCommits, refReflogCommits } from '../git/worktree-refs.js'
 import { quoted } from '../os/quote.js'
+import type { OnRemote } from '../remote/tips.js'
 
 /** A file git counts as uncommitted: its status code as `git status --porcelain` gives it (`??` untracked), and its path. */
 export interface Uncommitted {
@@ -40,18 +41,6 @@ export type Nested = { what: 'repository' | 'worktree' | 'bare repository' | 'su
 export interface SpecialFile {
   path: string
   kind: FileKind
-}
-
-/**
- * The commits the remote of enter has, as it says itself now: only its word makes a commit saved, for a
- * remote-tracking ref is a file the agent (or any job sharing the repository) can write. `unasked`: why it
- * could not be asked; then nothing counts as on the remote.
- */
-export interface OnRemote {
-  tips: string[]
-  /** Every tip it named, also those this repository lacks: what a repository nested in the worktree may have. */
-  advertised?: string[]
-  unasked?: string
 }
 
 /** What the gate found, as data: the report alone turns it into words. */
