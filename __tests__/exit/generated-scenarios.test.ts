@@ -1,4 +1,4 @@
-// Covers: src/exit/exit-worktree.ts, src/exit/worktree-pool.ts, src/gate/safety-gate.ts.
+// Covers: src/exit/exit-worktree.ts, src/exit/worktree-pool.ts, src/gate/safety-gate.ts, src/gate/findings.ts.
 // Generated scenarios: random sequences of what an agent does in its worktree, then a random exit,
 // against a real repository through the real exit code. The invariant: after any sequence and an exit
 // without discard-changes, every commit the agent ever made and every non-ignored file it left is still

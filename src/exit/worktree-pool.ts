@@ -16,7 +16,9 @@ import { adminDirOf, folderOf, listWorktrees, lockOf, type Repository, worktreeG
 import { cloneEntries, makeClone, type Made } from './clones.js'
 import { remoteTips, type OnRemote } from '../remote/tips.js'
 import { once } from '../os/once.js'
-import { deleteBranch, inspect, nothingNew, provenUntouched, type Findings, type GateInput } from '../gate/safety-gate.js'
+import { inspect, type GateInput } from '../gate/safety-gate.js'
+import { nothingNew, provenUntouched, type Findings } from '../gate/findings.js'
+import { deleteBranch } from '../gate/delete-branch.js'
 import { writeReplacing } from '../os/untrusted-files.js'
 import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 import {

@@ -6,7 +6,8 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
 import type { Repository } from '../git/repository.js'
-import { dropIndexHints, type Findings } from '../gate/safety-gate.js'
+import { dropIndexHints } from '../gate/git-answers.js'
+import type { Findings } from '../gate/findings.js'
 import { openView } from '../git/sealed-git.js'
 import {
   copyOpen,
