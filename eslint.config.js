@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint'
 
 // The layers of src/, top first: a folder imports only the folders below it (and itself), so that the
 // stages stay thin, decisions sit above the git they use, and nothing low reaches back up.
-const LAYERS = ['stages', 'enter', 'runner', 'exit', 'rescue', 'shared', 'sandbox', 'gate', 'git', 'record', 'os']
+const LAYERS = ['stages', 'enter', 'runner', 'exit', 'rescue', 'shared', 'sandbox', 'gate', 'remote', 'git', 'record', 'os']
 
 const layerRules = LAYERS.map((layer, i) => ({
   files: [`src/${layer}/**/*.ts`],

@@ -1,4 +1,4 @@
-// Covers: src/git/git-setup.ts, src/git/sealed-git.ts (remote calls through a view), src/rescue/rescue.ts (the push) through the bundles.
+// Covers: src/git/git-setup.ts, src/git/sealed-git.ts (remote calls through a view), src/remote/push.ts (the push) through the bundles.
 // What our git may use is what the job had when the main step entered: the workflow's own git set-up (its GIT_*
 // variables, HOME, credential helpers, insteadOf, extra headers) authenticates the rescue push and the restore's
 // fetch exactly as it authenticates the workflow's own push; what changed after (GITHUB_ENV, GITHUB_PATH, a config

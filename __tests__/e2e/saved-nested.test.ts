@@ -1,4 +1,4 @@
-// Covers: src/gate/safety-gate.ts (submodules and nested repositories), src/git/submodules.ts, through the committed bundles.
+// Covers: src/gate/nested-repositories.ts (submodules and nested repositories), src/git/submodules.ts, through the committed bundles.
 // "Saved" in a submodule or a repository nested in the worktree means what it means for the worktree itself: a
 // remote known at enter says it has the commit. A remote-tracking ref in their git dirs (loose or packed) is a
 // file the agent writes, and a remote URL it configured there is its own; the post must not remove the worktree,

@@ -1,4 +1,4 @@
-// Covers: src/exit/exit-worktree.ts, src/exit/worktree-pool.ts, src/gate/safety-gate.ts.
+// Covers: src/exit/exit-worktree.ts, src/exit/worktree-pool.ts, src/gate/safety-gate.ts, src/gate/findings.ts.
 // Generated scenarios: random sequences of what an agent does in its worktree, then a random exit,
 // against a real repository through the real exit code. The invariant: after any sequence and an exit
 // without discard-changes, every commit the agent ever made and every non-ignored file it left is still
@@ -14,8 +14,7 @@ import { openRepository } from '../../src/git/repository.js'
 import { writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
 import { takeParked } from '../../src/exit/worktree-pool.js'
 import { heldBackWhy } from '../../src/runner/report.js'
-import type { OnRemote } from '../../src/gate/safety-gate.js'
-import { remoteTips } from '../../src/rescue/rescue.js'
+import { remoteTips, type OnRemote } from '../../src/remote/tips.js'
 import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
 import { createLikeMain, exitAs } from '../helpers/worktree.js'
 

@@ -1,11 +1,11 @@
-// Covers: src/gate/safety-gate.ts.
+// Covers: src/gate/safety-gate.ts, src/gate/nested-repositories.ts, src/gate/delete-branch.ts.
 // The gate sees every commit and every file the agent made, whatever git is told to hide: real git in
 // real repositories, each case one thing an agent does that once made the gate say "nothing unsaved".
 import { spawn } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { deleteBranch } from '../../src/gate/safety-gate.js'
+import { deleteBranch } from '../../src/gate/delete-branch.js'
 import { describeNested, describeUncommitted } from '../../src/runner/report.js'
 import { openRepository } from '../../src/git/repository.js'
 import type { WorktreeRecord } from '../../src/record/state-helper.js'

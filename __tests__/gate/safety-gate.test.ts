@@ -1,6 +1,6 @@
-// Covers: src/gate/safety-gate.ts (the verdict).
+// Covers: src/gate/findings.ts (the verdict).
 import { describe, expect, it } from 'vitest'
-import { decide, type Findings } from '../../src/gate/safety-gate.js'
+import { decide, type Findings } from '../../src/gate/findings.js'
 
 const none = { nested: [], tips: [] }
 const clean: Findings = { uncommitted: [], unsavedCommits: [], ...none }

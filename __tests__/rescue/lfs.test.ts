@@ -1,4 +1,4 @@
-// Covers: src/rescue/lfs.ts, src/rescue/rescue.ts, src/rescue/restore.ts (Git LFS objects), through the bundles and on its own.
+// Covers: src/remote/lfs.ts, src/remote/push.ts, src/rescue/rescue.ts, src/rescue/restore.ts (Git LFS objects), through the bundles and on its own.
 // A rescue sends what the gate counted as the repository stores it: a commit or the index that adds a Git LFS file
 // holds a pointer, and the file's bytes are an object of the repository's LFS store. The rescue sends the objects
 // with the branch (to the LFS server of the remote of enter) and in the artifact, and a restore from the artifact
@@ -13,7 +13,7 @@ import { Job } from '../../scripts/runner.mjs'
 import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
 import { startResultsService, type ResultsService } from '../helpers/results-service.js'
 import { extractEntry, zipEntries } from '../../src/rescue/artifact-zip.js'
-import { copyChecked, lfsRemote, pointerOf, storeObjects } from '../../src/rescue/lfs.js'
+import { copyChecked, lfsRemote, pointerOf, storeObjects } from '../../src/remote/lfs.js'
 import { restoreCommandsOf, runRestore } from '../helpers/restore.js'
 import { warnings } from '../helpers/steps.js'
 import { available } from '../helpers/tools.js'

@@ -16,7 +16,7 @@ import { adminDirs, folderOf, isOrphanFolder, lockOf, type Repository } from '..
 import { readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
 import { kindOf } from '../os/untrusted-files.js'
 import { expireParked } from '../exit/worktree-pool.js'
-import type { OnRemote } from '../gate/safety-gate.js'
+import type { OnRemote } from '../remote/tips.js'
 
 export interface Leftover {
   record: WorktreeRecord

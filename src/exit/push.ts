@@ -6,8 +6,9 @@ import * as path from 'node:path'
 import { Git } from '../git/git-command-manager.js'
 import type { Repository } from '../git/repository.js'
 import { writeRef } from '../git/worktree-refs.js'
-import { pushCommit, pushRefusal, remoteTips, RESCUE_TIME_LIMIT_MS, sendObjects } from '../rescue/rescue.js'
-import { lfsStore, pointedTo } from '../rescue/lfs.js'
+import { pushCommit, pushRefusal, SEND_TIME_LIMIT_MS, sendObjects } from '../remote/push.js'
+import { remoteTips } from '../remote/tips.js'
+import { lfsStore, pointedTo } from '../remote/lfs.js'
 import { sent } from '../rescue/snapshot.js'
 import { kindOf } from '../os/untrusted-files.js'
 import type { PushTarget } from '../record/state-helper.js'
@@ -38,7 +39,7 @@ export async function pushWorktree(repo: Repository, evidence: Evidence, gitDir:
   // A clone's commits are in its own objects (which borrow the original's).
   const clone = evidence.isolation === 'clone'
   const objects = path.join(clone ? gitDir : repo.commonDir, 'objects')
-  const deadline = Date.now() + RESCUE_TIME_LIMIT_MS
+  const deadline = Date.now() + SEND_TIME_LIMIT_MS
   const own = clone ? { commonDir: gitDir, git: new Git(repo.commonDir, [`--git-dir=${gitDir}`]) } : repo
   // The Git LFS objects its commits point to go first: once the remote has the commits, the gate counts them saved.
   if (kindOf(lfsStore(own.commonDir)) === 'directory') {

@@ -5,89 +5,17 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git } from '../git/git-command-manager.js'
-import type { OnExit } from '../record/settings.js'
-import { isInside } from '../os/paths.js'
-import { parseStatus, parseStatusV2, type StatusEntry } from '../git/porcelain.js'
-import { adminDirs } from '../git/repository.js'
+import { parseStatusV2, type StatusEntry } from '../git/porcelain.js'
 import { openView } from '../git/sealed-git.js'
 import type { FilterDriver } from '../record/state-helper.js'
-import { identityOf, identitySize, isSpecial, kindOf, readSmall, reachedWithoutLinks, sameBytes, type FileKind } from '../os/untrusted-files.js'
-import { deleteRef, gitDirCommits, refReflogCommits } from '../git/worktree-refs.js'
-import { quoted } from '../os/quote.js'
+import { identityOf, identitySize, isSpecial, kindOf, reachedWithoutLinks, sameBytes, type FileKind } from '../os/untrusted-files.js'
+import { gitDirCommits, refReflogCommits } from '../git/worktree-refs.js'
+import type { Findings, UnsavedCommit } from './findings.js'
+import { commitOf, dropIndexHints, must, Unknown } from './git-answers.js'
+import { nestedWork, submoduleWork, type Outliving } from './nested-repositories.js'
 
-/** A file git counts as uncommitted: its status code as `git status --porcelain` gives it (`??` untracked), and its path. */
-export interface Uncommitted {
-  code: string
-  path: string
-}
-
-/** A commit that nothing outliving the worktree has: abbreviated, its subject, and the submodule it is in, if not the worktree's own. */
-export interface UnsavedCommit {
-  commit: string
-  subject: string
-  submodule?: string
-}
-
-/** A repository inside the worktree's folder with work of its own, and what that work is. */
-export type NestedWork = { path: string } & Nested
-
-/** What a nested repository is, and what work it holds. */
-export type Nested = { what: 'repository' | 'worktree' | 'bare repository' | 'submodule' } & (
-  { state: 'unreadable' | 'too-deep' | 'locked' | 'commits' } | { state: 'uncommitted'; files: number } | { state: 'holding'; inside: NestedWork[] }
-)
-
-/** A tracked path the agent replaced by something that is not a file. */
-export interface SpecialFile {
-  path: string
-  kind: FileKind
-}
-
-/**
- * The commits the remote of enter has, as it says itself now: only its word makes a commit saved, for a
- * remote-tracking ref is a file the agent (or any job sharing the repository) can write. `unasked`: why it
- * could not be asked; then nothing counts as on the remote.
- */
-export interface OnRemote {
-  tips: string[]
-  /** Every tip it named, also those this repository lacks: what a repository nested in the worktree may have. */
-  advertised?: string[]
-  unasked?: string
-}
-
-/** What the gate found, as data: the report alone turns it into words. */
-export interface Findings {
-  /** Modified, staged, deleted, and untracked files that are not ignored. */
-  uncommitted: Uncommitted[]
-  /** Commits the worktree remembers that neither the base nor a ref that outlives the removal has. */
-  unsavedCommits: UnsavedCommit[]
-  /** Repositories or worktrees inside the worktree's folder that hold work of their own. */
-  nested: NestedWork[]
-  /** The commits at the tips of the unsaved ones: what a rescue must keep reachable. */
-  tips: string[]
-  /** The worktree's HEAD commit, when it could be read. */
-  head?: string
-  /** Where each branch that goes with the worktree pointed when the gate looked. */
-  branchTips?: Record<string, string>
-  /** Every commit that counted as a tip, as the gate saw them: unchanged, the answer is the same. */
-  sources?: string
-  /** Tracked paths the agent replaced by a named pipe, a socket or a device: work, never read. */
-  special?: SpecialFile[]
-  /**
-   * Untracked paths no .gitignore ignores that are not work: clean nested repositories, the action's own links.
-   * Cleaning ignored files (the pool) would leave them behind.
-   */
-  loose?: string[]
-  /** Files the job brought in (include-file) that the agent changed: work, but never rescued (they may hold secrets). */
-  broughtChanged?: string[]
-  /** Why the remote could not be asked whether it has the commits: then they count as unsaved. */
-  remoteUnasked?: string
-  /** Why no remote of enter could say it has the commits of a submodule, by its path: then they count as unsaved. */
-  submoduleUnasked?: Record<string, string>
-  /** Set when the state could not be determined: then nothing may be removed. */
-  error?: string
-}
-
-export interface GateInput {
+/** What the gate reads of a worktree; what outlives the removal (Outliving) is what nested repositories are judged by too. */
+export interface GateInput extends Outliving {
   /** Git in the repository the worktree belongs to. */
   repository: Git
   commonDir: string
@@ -106,26 +34,10 @@ export interface GateInput {
   included?: Record<string, string>
   /** Untracked files a restore put back (latin1 names): work while they are there, whatever ignores them. */
   restored?: string[]
-  /** A created worktree's base: its commits are not the agent's. */
-  baseSha?: string
   /** Branches that go with the worktree: their commits and reflogs count. */
   branchesToDelete: string[]
-  /** Asked only when a commit is not saved otherwise; once per exit. */
-  onRemote: () => Promise<OnRemote>
-  /**
-   * The remote a submodule had at enter, by its path, asked only when a commit there is not saved otherwise; once
-   * per remote and exit. Undefined (or none given) where no remote of enter is known for it: then only what the
-   * base pins saves a commit there.
-   */
-  onSubmoduleRemote?: (submodule: string) => Promise<OnRemote> | undefined
   /** The machine outlives the job (self-hosted): the shared stash and notes outlive the removal. */
   machineStays: boolean
-  /**
-   * Local branches and tags outlive the removal and the next job's actions/checkout: on a machine that stays, in a
-   * repository that checkout does not prepare (it deletes every local branch, and with fetch-depth: 0 every tag
-   * the remote lacks).
-   */
-  localRefsSurvive: boolean
   /** Only reflog entries from this time count (ms): a worktree from the pool remembers earlier jobs. */
   since?: number
   /** Links this action made (symlink-dirs): git sees them as untracked, but they are not work. */
@@ -185,20 +97,6 @@ async function unborn(git: Git): Promise<boolean> {
   const branch = await git.run(['symbolic-ref', '--quiet', 'HEAD'], { interruptible: true })
   if (branch.exitCode !== 0 || !branch.stdout.startsWith('refs/heads/')) return false
   return (await git.run(['show-ref', '--verify', '--quiet', branch.stdout.trim()], { interruptible: true })).exitCode === 1
-}
-
-class Unknown extends Error {}
-
-/**
- * A git call whose answer the gate needs. `seeAll`: a listing of what may be work, which must have seen
- * every folder (git warns past one it cannot open, deeper than PATH_MAX or unreadable, and goes on).
- */
-async function must(git: Git, args: string[], input?: string | Buffer, seeAll = false): Promise<string> {
-  const result = await git.run(args, { input, interruptible: true })
-  if (result.exitCode !== 0) throw new Unknown(result.stderr.trim() || `git ${args[0]} exited with code ${result.exitCode}`)
-  const unseen = seeAll && /^warning: could not open directory .*$/m.exec(result.stderr)
-  if (unseen) throw new Unknown(unseen[0].slice('warning: '.length))
-  return result.stdout
 }
 
 type Files = Pick<Findings, 'uncommitted' | 'nested' | 'special' | 'loose' | 'submoduleUnasked'> & { submoduleCommits: UnsavedCommit[] }
@@ -311,34 +209,6 @@ function specialFiles(folder: string, entries: StatusEntry[]): Map<string, FileK
 }
 
 /**
- * The index of a view, its entries kept and all else it says of the files dropped: the assume-unchanged and
- * skip-worktree bits, and each entry's stat data (a file's size and times when git last looked at it). The agent
- * writes the index as it likes: an entry can claim the size and times of a file whose bytes it no longer holds,
- * and git, trusting them, would call the file unchanged. Without them git compares every file's bytes. In a
- * sparse worktree a skip-worktree entry whose file is absent keeps its bit: it is not there to hide anything.
- * Returns the paths of the submodules (gitlinks) the index records.
- */
-export async function dropIndexHints(git: Git, folder: string, sparse: boolean): Promise<{ submodules: string[] }> {
-  const entries: string[] = []
-  const submodules: string[] = []
-  // latin1: every byte of a name that is not UTF-8 goes back as it came.
-  const listed = await git.run(['ls-files', '-v', '-s', '-z'], { interruptible: true, encoding: 'latin1' })
-  if (listed.exitCode !== 0) throw new Unknown(listed.stderr.trim() || `git ls-files exited with code ${listed.exitCode}`)
-  for (const field of listed.stdout.split('\0')) {
-    // "<tag> <mode> <object> <stage>\t<path>"
-    const match = /^(\S) ((\d+) [0-9a-f]+ \d\t(.*))$/s.exec(field)
-    if (!match) continue
-    const [, tag, entry, mode, file] = match
-    if (mode === '160000') submodules.push(Buffer.from(file, 'latin1').toString())
-    if (tag.toUpperCase() === 'S' && sparse && !fs.lstatSync(Buffer.from(path.join(folder, file), 'latin1'), { throwIfNoEntry: false })) continue
-    entries.push(entry)
-  }
-  // Written again from the listing, an entry has no stat data, and neither bit.
-  if (entries.length) await must(git, ['update-index', '-z', '--index-info'], Buffer.from(`${entries.join('\0')}\0`, 'latin1'))
-  return { submodules }
-}
-
-/**
  * Files git calls modified whose bytes and mode are exactly what a checkout of HEAD writes: a file
  * committed with CRLF before a `text` attribute looks changed to git right after checkout, though
  * nobody touched it. Only regular files whose index matches HEAD, and a bounded number of them, are
@@ -381,225 +251,6 @@ async function selfHidingIgnores(git: Git, others: string, listed: Set<string>):
   const ignored = new Set(check.stdout.split('\0'))
   // The top folder is never ignored: a new .gitignore there that hides itself hides the whole worktree.
   return hidden.filter((_, i) => folders[i] === '.' || !ignored.has(folders[i]))
-}
-
-/** Nested repositories are looked into this deep at most; deeper ones count as work unseen. */
-const NESTED_DEPTH = 4
-
-/** What judging a nested repository takes from the worktree's gate: what outlives the removal. */
-type Outliving = Pick<GateInput, 'localRefsSurvive' | 'onRemote' | 'baseSha'>
-
-/**
- * Repositories and worktrees inside the folder (git lists them as `dir/` and never looks inside; a bare
- * one shows as its files), ignored folders included: removing the folder would take their files, and a
- * clone's commits, with it. One is harmless only when it is provably clean, unlocked, holds no commit that
- * lives nowhere else, and holds no such repository itself.
- */
-async function nestedWork(folder: string, others: string, outliving: Outliving, depth = 0): Promise<NestedWork[]> {
-  const listed = others.split('\0').filter(Boolean)
-  const repos = listed.filter(p => p.endsWith('/'))
-  // A bare repository (HEAD, objects and refs) is all history: it goes with the folder.
-  const bare = [...new Set(listed.filter(p => p === 'HEAD' || p.endsWith('/HEAD')).map(p => path.posix.dirname(p)))].filter(dir =>
-    ['objects', 'refs'].every(part => fs.existsSync(path.join(folder, dir, part)))
-  )
-  const found: NestedWork[] = []
-  for (const dir of bare) {
-    const refs = await new Git(folder, [`--git-dir=${path.join(folder, dir)}`]).run(['for-each-ref', '--count=1'], { interruptible: true })
-    if (refs.exitCode !== 0 || refs.stdout.trim()) found.push({ path: dir, what: 'bare repository', state: refs.exitCode === 0 ? 'commits' : 'unreadable' })
-  }
-  for (const dir of repos) {
-    const where = dir.replace(/\/$/, '')
-    const work: Nested | undefined =
-      depth >= NESTED_DEPTH ? { what: 'repository', state: 'too-deep' } : await nestedProblem(path.join(folder, dir), folder, outliving, depth)
-    if (work) found.push({ path: where, ...work })
-  }
-  return found
-}
-
-/** Where a repository inside the folder keeps its git dir and objects, read from its .git; undefined when unreadable. */
-function layoutOf(dir: string): { gitDir: string; objects: string; kind: 'file' | 'directory' } | undefined {
-  const dotGit = path.join(dir, '.git')
-  const kind = kindOf(dotGit)
-  let gitDir: string | undefined
-  if (kind === 'directory') gitDir = dotGit
-  else if (kind === 'file') {
-    const pointer = /^gitdir: (.*)$/m.exec(readSmall(dotGit) ?? '')?.[1]?.trim()
-    gitDir = pointer ? path.resolve(dir, pointer) : undefined
-  }
-  if (!gitDir || (kind !== 'file' && kind !== 'directory')) return undefined
-  // A linked worktree's git dir names its repository's common dir, which holds the objects.
-  const common = readSmall(path.join(gitDir, 'commondir'))?.trim()
-  return { gitDir, objects: path.join(common ? path.resolve(gitDir, common) : gitDir, 'objects'), kind }
-}
-
-/** A nested repository's own files, through a sealed view: what is uncommitted there, as git status lines. */
-async function nestedFiles(dir: string, layout: { gitDir: string; objects: string }, head: string | undefined): Promise<{ files: string[]; others: string }> {
-  const index = path.join(layout.gitDir, 'index')
-  const view = openView({ objects: layout.objects, head, index: fs.existsSync(index) ? index : undefined, workTree: dir })
-  try {
-    await dropIndexHints(view.git, dir, false)
-    const [status, untracked, others] = await Promise.all([
-      must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
-      must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
-      must(view.git, ['ls-files', '-z', '--others'])
-    ])
-    const files = [...parseStatus(status).map(e => e.path), ...untracked.split('\0').filter(p => p && !p.endsWith('/'))]
-    return { files, others }
-  } finally {
-    view.dispose()
-  }
-}
-
-/**
- * What a repository inside the folder holds. Its remote-tracking refs and remotes are its own, which the agent
- * writes: only the base (which the repository keeps) and the remote of enter, by its word, save a commit there,
- * the remote asked only when the repository is clean and has a commit the base does not save (a clone of the
- * origin, untouched, is saved so).
- */
-async function nestedProblem(dir: string, outer: string, outliving: Outliving, depth: number): Promise<Nested | undefined> {
-  const layout = layoutOf(dir)
-  if (!layout) return { what: 'repository', state: 'unreadable' }
-  // A .git file names a git dir elsewhere: a worktree of another repository, whose commits stay there,
-  // unless that git dir lies inside the folder too (a --separate-git-dir clone).
-  let kind: 'worktree' | 'repository' = 'repository'
-  if (layout.kind === 'file') {
-    if (fs.existsSync(path.join(layout.gitDir, 'locked'))) return { what: 'worktree', state: 'locked' }
-    if (!isInside(layout.gitDir, outer)) kind = 'worktree'
-  }
-  const git = new Git(dir, [`--git-dir=${layout.gitDir}`])
-  const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
-  // A worktree's commits stay in its repository, but for its HEAD: that, unless a branch or tag that outlives it has it.
-  const unsavedBeyond = (remote: string[]) =>
-    git.run(
-      kind === 'worktree'
-        ? ['rev-list', '-1', '--ignore-missing', 'HEAD', '--stdin', '--not', ...(outliving.localRefsSurvive ? ['--branches', '--tags'] : [])]
-        : ['rev-list', '-1', '--ignore-missing', '--all', '--reflog', '--stdin'],
-      { input: [...(outliving.baseSha ? [outliving.baseSha] : []), ...remote].map(tip => `^${tip}\n`).join(''), interruptible: true }
-    )
-  try {
-    const [files, unsaved] = await Promise.all([nestedFiles(dir, layout, head.exitCode === 0 ? head.stdout.trim() : undefined), unsavedBeyond([])])
-    if (unsaved.exitCode !== 0) return { what: kind, state: 'unreadable' }
-    if (files.files.length) return { what: kind, state: 'uncommitted', files: files.files.length }
-    const remote = unsaved.stdout.trim() ? await outliving.onRemote() : undefined
-    const tips = remote?.advertised ?? remote?.tips ?? []
-    const commits = tips.length ? await unsavedBeyond(tips) : unsaved
-    if (commits.exitCode !== 0) return { what: kind, state: 'unreadable' }
-    if (commits.stdout.trim()) return { what: kind, state: 'commits' }
-    const deeper = await nestedWork(dir, files.others, outliving, depth + 1)
-    if (deeper.length) return { what: kind, state: 'holding', inside: deeper }
-    return undefined
-  } catch {
-    return { what: kind, state: 'unreadable' }
-  }
-}
-
-/**
- * The worktree's submodules and nested repositories recorded as gitlinks (with a checkout), at any depth, each
- * judged like the worktree itself: files with work make it show as modified; commits its HEAD, reflog, branches
- * or stash hold are unsaved (`path: sha subject`) unless they are what the base pins there or the remote that
- * submodule had at enter says it has them (`ask`; its own remote-tracking refs and remotes are the agent's to
- * write); repositories in its folders are judged as those in the worktree's. Its git dir, tags included, lies
- * in the worktree's git dir or inside the folder: it goes with the worktree. `pinning` is the commit whose tree pins them: the base, then what the base pins one level up.
- */
-async function submoduleWork(
-  folder: string,
-  submodules: string[],
-  pinning: { git: Git; commit?: string },
-  judging: Outliving & Pick<GateInput, 'onSubmoduleRemote'>,
-  depth: number,
-  prefix = ''
-): Promise<{ dirty: string[]; commits: UnsavedCommit[]; nested: NestedWork[]; unasked: Record<string, string> }> {
-  const result = { dirty: [] as string[], commits: [] as UnsavedCommit[], nested: [] as NestedWork[], unasked: {} as Record<string, string> }
-  const pins = await pinsOf(pinning.git, pinning.commit, submodules)
-  for (const submodule of submodules) {
-    const dir = path.join(folder, submodule)
-    const shown = `${prefix}${submodule}`
-    const layout = kindOf(path.join(dir, '.git')) === 'missing' ? undefined : layoutOf(dir)
-    if (!layout) {
-      if (kindOf(path.join(dir, '.git')) !== 'missing') result.nested.push({ path: shown, what: 'submodule', state: 'unreadable' })
-      continue
-    }
-    if (depth >= NESTED_DEPTH) {
-      result.nested.push({ path: shown, what: 'submodule', state: 'too-deep' })
-      continue
-    }
-    const git = new Git(dir, [`--git-dir=${layout.gitDir}`])
-    const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
-    if (head.exitCode !== 0) {
-      result.nested.push({ path: shown, what: 'submodule', state: 'unreadable' })
-      continue
-    }
-    const pin = pins.get(submodule)
-    const index = path.join(layout.gitDir, 'index')
-    const view = openView({ objects: layout.objects, head: head.stdout.trim(), index: fs.existsSync(index) ? index : undefined, workTree: dir })
-    // A pin its objects lack keeps nothing (--ignore-missing): then every commit there counts; so do tips of the remote it lacks.
-    const unsavedBeyond = (remote: string[]): Promise<string> =>
-      must(
-        git,
-        [
-          'log',
-          '--no-color',
-          '--format=%h %s',
-          '--ignore-missing',
-          'HEAD',
-          '--branches',
-          '--reflog',
-          '--glob=refs/stash',
-          '--stdin',
-          '--not',
-          ...(pin ? [pin] : []),
-          '--'
-        ],
-        remote.map(tip => `^${tip}\n`).join('')
-      )
-    try {
-      const staged = await dropIndexHints(view.git, dir, false)
-      const [status, untracked, others, unsaved] = await Promise.all([
-        must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
-        must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
-        must(view.git, ['ls-files', '-z', '--others']),
-        unsavedBeyond([])
-      ])
-      let log = unsaved
-      if (log.trim()) {
-        const remote = (await judging.onSubmoduleRemote?.(shown)) ?? { tips: [], unasked: `no remote of enter is known for ${quoted(shown)}` }
-        if (remote.tips.length) log = await unsavedBeyond(remote.tips)
-        if (log.trim() && remote.unasked) result.unasked[shown] = remote.unasked
-      }
-      const deeper = await submoduleWork(dir, staged.submodules, { git: view.git, commit: pin }, judging, depth + 1, `${shown}/`)
-      // Repositories in its folders, ignored ones too: they go with the worktree like those of the worktree's own.
-      const inside = await nestedWork(dir, others, judging, depth + 1)
-      if (parseStatus(status).length || untracked.split('\0').some(Boolean) || deeper.dirty.length) result.dirty.push(submodule)
-      result.commits.push(
-        ...log
-          .split('\n')
-          .filter(Boolean)
-          .map(line => ({ ...commitOf(line), submodule: shown })),
-        ...deeper.commits
-      )
-      result.nested.push(...inside.map(found => ({ ...found, path: `${shown}/${found.path}` })), ...deeper.nested)
-      Object.assign(result.unasked, deeper.unasked)
-    } finally {
-      view.dispose()
-    }
-  }
-  return result
-}
-
-/**
- * What `commit` pins at each gitlink path, read through `git` (a view of the objects that hold it); none without
- * a commit (a worktree entered by path, a hint) or where its objects lack it.
- */
-async function pinsOf(git: Git, commit: string | undefined, paths: string[]): Promise<Map<string, string>> {
-  const pins = new Map<string, string>()
-  if (!commit || !paths.length) return pins
-  const listed = await git.run(['ls-tree', '-z', commit, '--', ...paths.map(p => `:(literal)${p}`)], { interruptible: true })
-  for (const entry of listed.exitCode === 0 ? listed.stdout.split('\0') : []) {
-    // "160000 commit <sha>\t<path>"
-    const match = /^160000 commit ([0-9a-f]+)\t(.*)$/s.exec(entry)
-    if (match) pins.set(match[2], match[1])
-  }
-  return pins
 }
 
 async function unsavedCommits(
@@ -665,73 +316,4 @@ async function unsavedCommits(
     tips: tips.filter(tip => unsaved.has(tip)),
     ...(lines.length && remote?.unasked ? { remoteUnasked: remote.unasked } : {})
   }
-}
-
-/** A line `<id> <subject>` of git log, its id abbreviated to `length` when given. */
-function commitOf(line: string, length?: number): UnsavedCommit {
-  const space = line.indexOf(' ')
-  return { commit: line.slice(0, length ?? space), subject: line.slice(space + 1) }
-}
-
-export function hasUnsavedWork(findings: Findings): boolean {
-  return findings.uncommitted.length > 0 || findings.unsavedCommits.length > 0 || findings.nested.length > 0
-}
-
-/**
- * The proof a parked worktree needs to be handed out or expired: since it was parked nothing at all appeared
- * (the gate looked with ignored files counted) and HEAD is where parking left it.
- */
-export function provenUntouched(findings: Findings, parkedHead: string | undefined): boolean {
-  return findings.error === undefined && !hasUnsavedWork(findings) && findings.head !== undefined && findings.head === parkedHead
-}
-
-/** What became of a branch that was to go with its worktree. */
-export type BranchDeletion =
-  { branch: string; deleted: true } | { branch: string; deleted: false; why: 'unseen' | 'moved' | 'checked-out' | 'unsaved' | 'missing'; detail?: string }
-
-/**
- * Deletes a branch only on proof that nothing is lost: `seen`, the tip at which the gate counted its commits
- * (a commit that lands afterwards keeps it); or `savedBeyond`, a base beyond which the branch has no commit
- * (a branch whose worktree never got a gate: an add cut short). Never a
- * branch that a worktree, the main one included, has checked out.
- */
-export async function deleteBranch(
-  repo: { git: Git; commonDir: string },
-  branch: string,
-  proof: { seen: string | undefined } | { savedBeyond: string }
-): Promise<BranchDeletion> {
-  const ref = `refs/heads/${branch}`
-  const heads = [repo.commonDir, ...adminDirs(repo.commonDir)].map(dir => readSmall(path.join(dir, 'HEAD'))?.trim())
-  if (heads.includes(`ref: ${ref}`)) return { branch, deleted: false, why: 'checked-out' }
-  let tip: string | undefined
-  if ('seen' in proof) {
-    tip = proof.seen
-    if (!tip) return { branch, deleted: false, why: 'unseen' }
-  } else {
-    tip = await repo.git.resolveCommit(ref)
-    if (!tip) return { branch, deleted: false, why: 'missing' }
-    // Only its base saves a commit of a branch that no gate saw: a remote-tracking ref proves nothing.
-    const unsaved = await repo.git.run(['log', '--format=%h', '-1', ref, '--not', proof.savedBeyond, '--'])
-    if (unsaved.exitCode !== 0 || unsaved.stdout.trim() !== '') return { branch, deleted: false, why: 'unsaved' }
-  }
-  const deletion = await deleteRef(repo.git, ref, { log: repo.commonDir, from: tip })
-  return deletion.exitCode === 0 ? { branch, deleted: true } : { branch, deleted: false, why: 'moved', detail: deletion.stderr.trim() }
-}
-
-export type Verdict = 'keep-asked' | 'keep-unsaved' | 'keep-unknown' | 'remove-clean' | 'remove-discard'
-
-/** Remove only what is proven clean, or what the workflow said to discard; unknown state is always kept. */
-export function decide(onExit: OnExit, discardChanges: boolean, findings: Findings): Verdict {
-  if (onExit === 'keep') return 'keep-asked'
-  if (findings.error !== undefined) return 'keep-unknown'
-  if (!hasUnsavedWork(findings)) return 'remove-clean'
-  return discardChanges ? 'remove-discard' : 'keep-unsaved'
-}
-
-/** Whether `later` found nothing that `earlier` did not: a removal goes ahead only on what was decided. */
-export function nothingNew(earlier: Findings, later: Findings): boolean {
-  if (later.error !== undefined || later.head !== earlier.head) return false
-  const items = (f: Findings): string[] => [...f.uncommitted, ...f.unsavedCommits, ...f.nested].map(item => JSON.stringify(item))
-  const known = new Set(items(earlier))
-  return items(later).every(item => known.has(item))
 }

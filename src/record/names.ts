@@ -1,5 +1,6 @@
 // The worktree's names: the rule for a given one's length, its folder and branch spelling, and the generated
-// default, written here and matched here (a re-run's restore: auto finds the rescues of its own step by it).
+// default, written here and matched here (a re-run's restore: auto finds the rescues of its own step by it); and the
+// name the action's own commits bear.
 import { createHash, randomBytes } from 'node:crypto'
 
 export const NAME_MAX_LENGTH = 64
@@ -38,4 +39,12 @@ function stepKey(env: NodeJS.ProcessEnv): string {
 export function generatedNames(env: NodeJS.ProcessEnv, attempt: number): string {
   const sample = generateName({ ...env, GITHUB_RUN_ATTEMPT: String(attempt) }, '00000000')
   return `${sample.slice(0, -8).replace(/[.+]/g, '\\$&')}[0-9a-f]{8}`
+}
+
+/** Who makes the action's own commits (a snapshot, the index parent, the tree of LFS pointers a restore fetches). */
+export const IDENTITY = {
+  GIT_AUTHOR_NAME: 'agent-worktree',
+  GIT_AUTHOR_EMAIL: 'agent-worktree@users.noreply.github.com',
+  GIT_COMMITTER_NAME: 'agent-worktree',
+  GIT_COMMITTER_EMAIL: 'agent-worktree@users.noreply.github.com'
 }

@@ -4,23 +4,18 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { STALL_MS, type Git, type GitResult } from '../git/git-command-manager.js'
+import type { Git } from '../git/git-command-manager.js'
 import type { RescueTarget } from '../record/settings.js'
 import type { Repository } from '../git/repository.js'
 import { shellQuote } from '../os/processes.js'
-import { openView, REMOTE_PROTOCOLS, type View } from '../git/sealed-git.js'
-
-export { REMOTE_PROTOCOLS }
+import { openView } from '../git/sealed-git.js'
 import { linesOf } from '../os/untrusted-files.js'
 import { rescueName } from './names.js'
-import type { OnRemote } from '../gate/safety-gate.js'
 import { sent, type Snapshot } from './snapshot.js'
-import { copyChecked, lfsEndpoint, lfsStore, objectPath, uploadObjects, type LfsObject, type LfsObjects } from './lfs.js'
+import { objectPath, lfsStore } from '../remote/lfs.js'
+import { checkedObjects, pushCommit, pushObjects, pushRefusal, SEND_TIME_LIMIT_MS, type CheckedObjects } from '../remote/push.js'
 import type { BroughtIn, PushTarget, WorktreeRecord } from '../record/state-helper.js'
-import { quoted } from '../os/quote.js'
 
-/** What a rescue may take, all targets together: the runner gives a cancelled job's posts little time. */
-export const RESCUE_TIME_LIMIT_MS = 60_000
 /** How many rescues of one name a job may make: each later one takes the next free name. */
 const TAKES = 5
 
@@ -89,7 +84,7 @@ export async function rescue(
   const withheld = withheldFrom(snapshot, facts)
   if (withheld) return { targets, snapshot, withheld, failures: [] }
   const result: RescueResult = { targets, snapshot, failures: [] }
-  const deadline = Date.now() + RESCUE_TIME_LIMIT_MS
+  const deadline = Date.now() + SEND_TIME_LIMIT_MS
   const lfs = snapshot.lfs && checkedObjects(repo, snapshot.lfs)
   try {
     if (lfs?.unread.length) result.lfsUnread = lfs.unread.map(o => o.oid)
@@ -106,38 +101,6 @@ export async function rescue(
     return result
   } finally {
     lfs?.view.dispose()
-  }
-}
-
-/** The snapshot's Git LFS objects, copied and checked, in the store of a view of this step's own: what a rescue sends of them. */
-interface CheckedObjects {
-  view: View
-  sent: LfsObject[]
-  unread: LfsObject[]
-}
-
-function checkedObjects(repo: Repository, objects: LfsObjects): CheckedObjects {
-  const view = openView({ objects: path.join(repo.commonDir, 'objects') })
-  const unread = copyChecked(objects, lfsStore(view.dir))
-  return { view, unread, sent: objects.objects.filter(o => !unread.includes(o)) }
-}
-
-/**
- * Sends Git LFS objects to the LFS server of the remote of enter (pushObjects), before a push of the commits that
- * point to them (the push input's); why not, when not.
- */
-export async function sendObjects(
-  repo: Repository,
-  objects: LfsObjects,
-  target: PushTarget,
-  base: string | undefined,
-  deadline: number
-): Promise<string | undefined> {
-  const lfs = checkedObjects(repo, objects)
-  try {
-    return (await pushObjects(lfs, target, base, deadline))?.said
-  } finally {
-    lfs.view.dispose()
   }
 }
 
@@ -179,134 +142,6 @@ async function pushBranch(
     if (pushed.exitCode !== 0 && take < TAKES && /\(stale info\)|already exists/.test(pushed.stderr)) continue
     if (pushed.exitCode !== 0) return { cause: UNREACHABLE.test(pushed.stderr) ? 'unreachable' : 'refused', said: pushRefusal(target, branch, pushed) }
     return { remote: target.remote, name: branch }
-  }
-}
-
-/**
- * Pushes one commit to refs/heads/<branch> at the URL the remote had at enter: from a sealed view, so that no
- * setting of the repository (a receive-pack or ssh command, a push URL, insteadOf, push options, follow-tags,
- * a proxy) takes part, and no hook, authenticated as the workflow's own push was when the main step entered (the
- * job's git set-up of enter: its ssh command, helpers, headers, insteadOf). `lease`: the
- * object id the branch must have on the remote ('' for none: it must not exist); without one, a plain push,
- * which only fast-forwards.
- */
-export async function pushCommit(
-  repo: Repository,
-  target: PushTarget,
-  commit: string,
-  branch: string,
-  options: { lease?: string; deadline: number; objects?: string }
-): Promise<GitResult> {
-  const view = openView({ objects: options.objects ?? path.join(repo.commonDir, 'objects'), head: commit })
-  try {
-    const settings = ['push.pushOption=', 'push.followTags=false', 'push.negotiate=false', 'push.recurseSubmodules=no'].flatMap(setting => ['-c', setting])
-    return await view.git.run(
-      [
-        ...settings,
-        'push',
-        '--no-verify',
-        '--no-follow-tags',
-        '--no-signed',
-        '--recurse-submodules=no',
-        '--progress',
-        ...(options.lease === undefined ? [] : [`--force-with-lease=refs/heads/${branch}:${options.lease}`]),
-        '--end-of-options',
-        target.url,
-        `${commit}:refs/heads/${branch}`
-      ],
-      // Only these transports, whatever a global config says.
-      {
-        env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
-        stallMs: STALL_MS,
-        deadline: options.deadline,
-        interruptible: true,
-        remote: true
-      }
-    )
-  } finally {
-    view.dispose()
-  }
-}
-
-/**
- * Uploads the snapshot's LFS objects to the LFS server of the remote of enter: the endpoint the repository's config
- * of enter or the base's .lfsconfig names, else the one git-lfs derives from the remote's URL. Why not, when not.
- */
-async function pushObjects(
-  lfs: CheckedObjects,
-  target: PushTarget,
-  base: string | undefined,
-  deadline: number
-): Promise<Omit<RescueFailure, 'target'> | undefined> {
-  const oids = (objects: LfsObject[]): string => objects.map(o => o.oid.slice(0, 12)).join(', ')
-  if (lfs.unread.length)
-    return { cause: 'lfs', said: `the Git LFS objects ${oids(lfs.unread)} in the repository's LFS store are not the bytes their names say` }
-  const endpoint = await lfsEndpoint(lfs.view.git, target, base)
-  if (typeof endpoint === 'object') return { cause: 'lfs', said: endpoint.unpinned }
-  const pushed = await uploadObjects(
-    lfs.view.git,
-    { url: target.url, endpoint },
-    lfs.sent.map(o => o.oid),
-    { env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }, stallMs: STALL_MS, deadline }
-  )
-  if (pushed.exitCode === 0) return undefined
-  const said =
-    pushed.stderr
-      .trim()
-      .split(/[\r\n]+/)
-      .slice(-2)
-      .join(' ') || `exit code ${pushed.exitCode}`
-  return { cause: 'lfs', said: `git lfs push ${quoted(target.remote)} of ${lfs.sent.length} object(s) (${oids(lfs.sent)}) failed: ${said}` }
-}
-
-/** What the remote (or git) said when a push failed: its own lines, for a person to read. */
-export function pushRefusal(target: PushTarget, branch: string, pushed: GitResult): string {
-  const said = pushed.stderr.split(/[\r\n]+/).filter(line => /^(remote:|error:|fatal:|! |To |git stopped)/.test(line.trim()))
-  return `git push ${quoted(target.remote)} ${quoted(branch)} failed: ${said.join(' ').trim() || `exit code ${pushed.exitCode}`}`
-}
-
-/**
- * What the remote of enter has now, in its own words (advertisedTips), those of its tips this repository has. A
- * remote-tracking ref proves nothing: the agent, or any job sharing the repository, can write one at an unpushed
- * commit.
- */
-export async function remoteTips(repo: Repository, target: PushTarget | undefined, has: Git = repo.git): Promise<OnRemote> {
-  if (!target) return { tips: [], unasked: 'the step has no remote of enter to ask' }
-  const advertised = await advertisedTips(repo.commonDir, target.url, quoted(target.remote))
-  if (!advertised.tips.length) return advertised
-  const known = await has.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${advertised.tips.join('\n')}\n` })
-  return {
-    tips: known.stdout
-      .split('\n')
-      .filter(line => / (commit|tag)$/.test(line))
-      .map(line => line.slice(0, line.indexOf(' '))),
-    advertised: advertised.tips
-  }
-}
-
-/**
- * The tips of a remote's branches and tags, as it says itself, asked at `url` through a sealed view with the
- * job's transport set-up of enter: no setting of any repository (an upload-pack, ssh command, proxy, insteadOf)
- * takes part. `named`: how a message names the remote (its name quoted), never by its URL, which may hold a credential.
- */
-export async function advertisedTips(commonDir: string, url: string, named: string): Promise<OnRemote> {
-  const view = openView({ objects: path.join(commonDir, 'objects') })
-  try {
-    const listed = await view.git.run(['ls-remote', '--heads', '--tags', '--refs', '--end-of-options', url], {
-      env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
-      stallMs: STALL_MS,
-      interruptible: true,
-      remote: true
-    })
-    if (listed.exitCode !== 0) {
-      // git's own error line, not the advice after it ("Please make sure you have the correct access rights").
-      const lines = listed.stderr.trim().split('\n')
-      return { tips: [], unasked: `git ls-remote ${named} failed: ${lines.find(line => /^(fatal|error):/.test(line)) ?? lines.slice(-1)[0]}` }
-    }
-    const tips = [...new Set(listed.stdout.split('\n').map(line => line.slice(0, line.indexOf('\t'))))]
-    return { tips: tips.filter(id => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id)) }
-  } finally {
-    view.dispose()
   }
 }
 
@@ -416,7 +251,7 @@ async function uploadArtifact(
     })()
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`it did not finish within ${Math.round(RESCUE_TIME_LIMIT_MS / 1000)} s`)), Math.max(0, deadline - Date.now()))
+      timer = setTimeout(() => reject(new Error(`it did not finish within ${Math.round(SEND_TIME_LIMIT_MS / 1000)} s`)), Math.max(0, deadline - Date.now()))
     })
     try {
       const response = await Promise.race([upload, timeout])

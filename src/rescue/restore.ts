@@ -13,8 +13,8 @@ import { generatedNames } from '../record/names.js'
 import { InputError, type RescueTarget, type RestoreRequest } from '../record/settings.js'
 import { worktreeGit, type Repository } from '../git/repository.js'
 import { RESCUE_PREFIX, rescueLabel, rescueNames, rescueTail } from './names.js'
-import { neededCommits, REMOTE_PROTOCOLS } from './rescue.js'
-import { fetchThroughView, openView, privateTemp } from '../git/sealed-git.js'
+import { neededCommits } from './rescue.js'
+import { fetchThroughView, openView, privateTemp, REMOTE_PROTOCOLS } from '../git/sealed-git.js'
 import { extractEntry, zipEntries } from './artifact-zip.js'
 import { parseSnapshotMessage, INDEX_SUBJECT, TRAILERS } from './snapshot-message.js'
 import { dropKeptRef } from './snapshot.js'
@@ -23,7 +23,7 @@ import { STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../reco
 import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { quoted } from '../os/quote.js'
-import { blobContents, copyObject, downloadObjects, inStore, lfsEndpoint, lfsStore, pointersAmong, storeObjects, type LfsObject } from './lfs.js'
+import { blobContents, copyObject, downloadObjects, inStore, lfsEndpoint, lfsStore, pointersAmong, storeObjects, type LfsObject } from '../remote/lfs.js'
 
 /** How long the artifact service may take to list and hand over a rescue. */
 const RESTORE_TIME_LIMIT_MS = 5 * 60_000

@@ -1,14 +1,6 @@
 // The snapshot commit's message, written and read here alone: its subject names it a rescue, its trailers say
 // where the agent was (HEAD, branch, index, base). A restore believes a commit only in this shape.
 
-/** Who makes the action's own commits (a snapshot, the index parent, the tree of LFS pointers a restore fetches). */
-export const IDENTITY = {
-  GIT_AUTHOR_NAME: 'agent-worktree',
-  GIT_AUTHOR_EMAIL: 'agent-worktree@users.noreply.github.com',
-  GIT_COMMITTER_NAME: 'agent-worktree',
-  GIT_COMMITTER_EMAIL: 'agent-worktree@users.noreply.github.com'
-}
-
 /** The subject of the commit that holds the index (staged changes) as a parent of the snapshot. */
 export const INDEX_SUBJECT = 'agent-worktree: the index (staged changes)'
 

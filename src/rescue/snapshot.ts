@@ -6,7 +6,8 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
 import type { Repository } from '../git/repository.js'
-import { dropIndexHints, type Findings } from '../gate/safety-gate.js'
+import { dropIndexHints } from '../gate/git-answers.js'
+import type { Findings } from '../gate/findings.js'
 import { openView } from '../git/sealed-git.js'
 import {
   copyOpen,
@@ -23,8 +24,9 @@ import {
 } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { keptRef } from '../record/refs.js'
-import { pointedTo, storedPointers, type LfsObjects } from './lfs.js'
-import { IDENTITY, INDEX_SUBJECT, snapshotMessage } from './snapshot-message.js'
+import { pointedTo, storedPointers, type LfsObjects } from '../remote/lfs.js'
+import { INDEX_SUBJECT, snapshotMessage } from './snapshot-message.js'
+import { IDENTITY } from '../record/names.js'
 import type { BroughtIn, WorktreeRecord } from '../record/state-helper.js'
 import { quoted } from '../os/quote.js'
 
@@ -75,7 +77,7 @@ export type SnapshotFacts = Pick<WorktreeRecord, 'token' | 'name' | 'path' | 'ow
   /** The commit a created worktree started from, when the step's own record vouches for it. */
   base?: string
   brought?: BroughtIn
-  /** The commits the remote of enter has (gate/safety-gate.ts OnRemote): what a rescue need not send. */
+  /** The commits the remote of enter has (remote/tips.ts OnRemote): what a rescue need not send. */
   onRemote: string[]
 }
 

@@ -11,7 +11,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git, GitResult } from '../git/git-command-manager.js'
 import type { View } from '../git/sealed-git.js'
-import { IDENTITY } from './snapshot-message.js'
+import { IDENTITY } from '../record/names.js'
 import { kindOf, openRegular } from '../os/untrusted-files.js'
 
 /** One LFS object: its SHA-256 and size, as a pointer names them. */

@@ -1,0 +1,55 @@
+// Git's answers the gate builds on: a call whose failure makes the state unknown, an index whose hints are
+// dropped so that git compares every file, and a line of git log read back.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { Git } from '../git/git-command-manager.js'
+import type { UnsavedCommit } from './findings.js'
+
+/** Git could not answer: the state is unknown, and nothing may be removed. */
+export class Unknown extends Error {}
+
+/**
+ * A git call whose answer the gate needs. `seeAll`: a listing of what may be work, which must have seen
+ * every folder (git warns past one it cannot open, deeper than PATH_MAX or unreadable, and goes on).
+ */
+export async function must(git: Git, args: string[], input?: string | Buffer, seeAll = false): Promise<string> {
+  const result = await git.run(args, { input, interruptible: true })
+  if (result.exitCode !== 0) throw new Unknown(result.stderr.trim() || `git ${args[0]} exited with code ${result.exitCode}`)
+  const unseen = seeAll && /^warning: could not open directory .*$/m.exec(result.stderr)
+  if (unseen) throw new Unknown(unseen[0].slice('warning: '.length))
+  return result.stdout
+}
+
+/**
+ * The index of a view, its entries kept and all else it says of the files dropped: the assume-unchanged and
+ * skip-worktree bits, and each entry's stat data (a file's size and times when git last looked at it). The agent
+ * writes the index as it likes: an entry can claim the size and times of a file whose bytes it no longer holds,
+ * and git, trusting them, would call the file unchanged. Without them git compares every file's bytes. In a
+ * sparse worktree a skip-worktree entry whose file is absent keeps its bit: it is not there to hide anything.
+ * Returns the paths of the submodules (gitlinks) the index records.
+ */
+export async function dropIndexHints(git: Git, folder: string, sparse: boolean): Promise<{ submodules: string[] }> {
+  const entries: string[] = []
+  const submodules: string[] = []
+  // latin1: every byte of a name that is not UTF-8 goes back as it came.
+  const listed = await git.run(['ls-files', '-v', '-s', '-z'], { interruptible: true, encoding: 'latin1' })
+  if (listed.exitCode !== 0) throw new Unknown(listed.stderr.trim() || `git ls-files exited with code ${listed.exitCode}`)
+  for (const field of listed.stdout.split('\0')) {
+    // "<tag> <mode> <object> <stage>\t<path>"
+    const match = /^(\S) ((\d+) [0-9a-f]+ \d\t(.*))$/s.exec(field)
+    if (!match) continue
+    const [, tag, entry, mode, file] = match
+    if (mode === '160000') submodules.push(Buffer.from(file, 'latin1').toString())
+    if (tag.toUpperCase() === 'S' && sparse && !fs.lstatSync(Buffer.from(path.join(folder, file), 'latin1'), { throwIfNoEntry: false })) continue
+    entries.push(entry)
+  }
+  // Written again from the listing, an entry has no stat data, and neither bit.
+  if (entries.length) await must(git, ['update-index', '-z', '--index-info'], Buffer.from(`${entries.join('\0')}\0`, 'latin1'))
+  return { submodules }
+}
+
+/** A line `<id> <subject>` of git log, its id abbreviated to `length` when given. */
+export function commitOf(line: string, length?: number): UnsavedCommit {
+  const space = line.indexOf(' ')
+  return { commit: line.slice(0, length ?? space), subject: line.slice(space + 1) }
+}
