@@ -8,7 +8,7 @@ import { fetchThroughView, type Promisor } from '../git/sealed-git.js'
 import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
-import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
+import { currentOwner, describeOwner, jobOver, lockReason, parseLock, recordMatchesLock, sameJob } from '../record/ownership.js'
 import { isInside, makeFolders, realPath, samePath } from '../os/paths.js'
 import { entryOf, gitDirOf, makeClone } from '../exit/clones.js'
 import { checkWorktreesFolder, exitPlan, planCreate, pushPlan, type Plan } from './plan.js'
@@ -471,7 +471,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     }
     if (held.kind === 'job') {
       const holder = readRecordFile(gitDir)
-      const over = holder && held.token === holder.token && (sameJob(holder.owner, me) || jobOver(holder.owner, me))
+      const over = recordMatchesLock(lock, holder) && (sameJob(holder.owner, me) || jobOver(holder.owner, me))
       if (!over) {
         const who = holder ? describeOwner(holder.owner) : 'a job whose record cannot be read'
         throw new InputError('path', given, `another job holds it (${who}), and it may still be running`, 'Wait for that job to end, or create a new worktree.')
