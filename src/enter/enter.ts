@@ -1,5 +1,4 @@
 // Entering: plan the worktree, save the plan, then create it (or take one from the pool, or restore a rescue into it) or enter an existing one.
-import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -15,8 +14,8 @@ import { checkWorktreesFolder, exitPlan, planCreate, pushPlan, type Plan } from 
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
 import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
-import { readRecordFile, STATE_COMMON_DIR, writeRecordFile, writeSetupFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
-import { saveRecordState } from '../runner/step-state.js'
+import { readRecordFile, writeRecordFile, writeSetupFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
+import { saveCommonDirState, saveRecordState, saveRestoreRefState } from '../runner/step-state.js'
 import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
@@ -30,7 +29,7 @@ import { remoteTips, REMOTE_PROTOCOLS } from '../rescue/rescue.js'
 import type { OnRemote } from '../gate/safety-gate.js'
 import { once } from '../os/once.js'
 import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
-import { fetchRef } from '../record/refs.js'
+import { fetchRef, restoreRef } from '../record/refs.js'
 import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
 import { quoted } from '../os/quote.js'
 
@@ -52,7 +51,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const setup = pinAtEnter()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     const folder = settings.path ? undefined : checkWorktreesFolder(settings.worktreesDir, repo.toplevel)
-    core.saveState(STATE_COMMON_DIR, repo.commonDir)
+    saveCommonDirState(repo.commonDir)
     const config = readConfigAtEnter(repo)
     // The remote of enter, asked only where the pool or the sweep meets a commit nothing here saves.
     const onRemote = once(async () => remoteTips(repo, (await config).push))
@@ -98,7 +97,11 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
 /** The rescue to restore, fetched and checked before anything is created; its module is loaded only for a restore. */
 async function lookUp(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<Lookup> {
   const { findRescue } = await import('../rescue/restore.js')
+  const ref = restoreRef(randomBytes(6).toString('hex'))
+  // Saved before the fetch: the post deletes what a main step cut short left.
+  saveRestoreRefState(ref)
   const lookup = await findRescue(repo, settings.restore!, {
+    ref,
     push: pinned.push,
     rescue: settings.rescue,
     name: settings.name,

@@ -10,8 +10,7 @@ import { settle } from '../git/repository-lock.js'
 import { listConfig } from '../git/repository.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
 import { isRestoreRef } from '../record/refs.js'
-import { STATE_COMMON_DIR, STATE_RESTORE_REF } from '../record/state-helper.js'
-import { loadRecordState } from '../runner/step-state.js'
+import { loadState } from '../runner/step-state.js'
 
 /**
  * How long the post waits for another step's hold on the repository: it runs under the main step's time
@@ -23,15 +22,13 @@ export const POST_LOCK_TIMEOUT_MS = 30_000
 /** Post step: never fails the job; a problem becomes a warning and the worktree stays. */
 export async function run(): Promise<void> {
   handleCancellation()
-  const record = loadRecordState()
+  const { record, commonDir, restoreRef } = loadState()
   try {
     // Before any git call: git as the job had it set up at enter, whatever GITHUB_ENV and GITHUB_PATH say now.
     if (record?.git) await pinRecorded(record.git, fs.existsSync(record.repository) ? record.repository : record.commonDir, listConfig)
     // A main step killed while it held the repository lock leaves the lock file, and maybe a git call, behind.
-    const commonDir = core.getState(STATE_COMMON_DIR)
     if (commonDir) await settle(commonDir, { timeoutMs: POST_LOCK_TIMEOUT_MS })
     // What a restore fetched, when its main step was cut short before it deleted the ref.
-    const restoreRef = core.getState(STATE_RESTORE_REF)
     if (commonDir && isRestoreRef(restoreRef)) await dropKeptRef(new Git(commonDir), commonDir, restoreRef)
     if (!record) return core.info('The main step created nothing: nothing to exit.')
     // The main step opened the repository; its record is this step's own state, which no agent can write.
