@@ -10,7 +10,7 @@ import { Job } from '../../scripts/runner.mjs'
 import { branchExists, git, makeRepos, worktreePaths, write, type Repos } from '../helpers/repos.js'
 import { warnings } from '../helpers/steps.js'
 import { available } from '../helpers/tools.js'
-import { POST_LOCK_TIMEOUT_MS } from '../../src/stages/post.js'
+import { POST_LOCK_TIMEOUT_MS } from '../../src/exit/exit-options.js'
 
 const HAS_UNSHARE = available(
   'unshare --pid with root',

@@ -3,7 +3,17 @@
 // whether the job that holds it is provably over.
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { heldBackLock, jobOver, lockReason, ownershipOf, parkedLock, parseLock, type Owner, type Ownership } from '../../src/record/ownership.js'
+import {
+  heldBackLock,
+  jobOver,
+  lockReason,
+  ownershipOf,
+  parkedLock,
+  parseLock,
+  recordMatchesLock,
+  type Owner,
+  type Ownership
+} from '../../src/record/ownership.js'
 import { pidSpace, startTime } from '../../src/os/processes.js'
 import { TEST_OWNER } from '../helpers/worktree.js'
 
@@ -49,6 +59,21 @@ describe('ownershipOf(lock, record token, our token)', () => {
   ]
   it.each(table)('%s', (_what, lock, record, expected) => {
     expect(ownershipOf(lock, record, OURS)).toBe(expected)
+  })
+})
+
+describe("recordMatchesLock(lock, record): a job's lock and a record of one token", () => {
+  const table: [string, string | undefined, string | undefined, boolean][] = [
+    ['the lock’s token', lockReason(OURS, TEST_OWNER), OURS, true],
+    ['another token', lockReason(OURS, TEST_OWNER), THEIRS, false],
+    ['no record', lockReason(OURS, TEST_OWNER), undefined, false],
+    ['unlocked', undefined, OURS, false],
+    ['mid-add', 'initializing', OURS, false],
+    ['parked', parkedLock('2026-12-01T00:00:00.000Z'), OURS, false],
+    ['a lock that merely mentions the token', `see agent-worktree ${OURS}: elsewhere`, OURS, false]
+  ]
+  it.each(table)('%s', (_what, lock, token, expected) => {
+    expect(recordMatchesLock(lock, token === undefined ? undefined : { token })).toBe(expected)
   })
 })
 

@@ -1,22 +1,21 @@
 // Entering: plan the worktree, save the plan, then create it (or take one from the pool, or restore a rescue into it) or enter an existing one.
-import * as core from '@actions/core'
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Git, GitError, STALL_MS, throwIfCancelled } from '../git/git-command-manager.js'
-import { fetchThroughView, REMOTE_PROTOCOLS, type Promisor } from '../git/sealed-git.js'
+import { throwIfCancelled } from '../git/git-command-manager.js'
 import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
-import { currentOwner, describeOwner, jobOver, lockReason, parseLock, sameJob } from '../record/ownership.js'
+import { currentOwner, describeOwner, jobOver, lockReason, parseLock, recordMatchesLock, sameJob } from '../record/ownership.js'
 import { isInside, makeFolders, realPath, samePath } from '../os/paths.js'
 import { entryOf, gitDirOf, makeClone } from '../exit/clones.js'
 import { checkWorktreesFolder, exitPlan, planCreate, pushPlan, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
-import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.js'
+import { addWorktree, checkOutFiles, checkoutError, fetchBase, lfsEnvironment, moveFetched, prefetchBlobs, shapeCheckout, type Checkout } from './checkout.js'
+import { withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
-import { readRecordFile, STATE_COMMON_DIR, writeRecordFile, writeSetupFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
-import { saveRecordState } from '../runner/step-state.js'
+import { readRecordFile, writeRecordFile, writeSetupFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
+import { saveCommonDirState, saveRecordState, saveRestoreRefState } from '../runner/step-state.js'
 import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
 import type { Found, Lookup, Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
@@ -25,12 +24,11 @@ import { submoduleUrls } from '../git/submodules.js'
 import { sweep } from './sweep.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
 import { nameItself, sandboxFacts } from '../sandbox/paths.js'
-import { checkOutTaken, takeParked, takeParkedClone, type Taken } from '../exit/worktree-pool.js'
+import { takeParked, takeParkedClone, type Taken } from '../exit/worktree-pool.js'
 import { remoteTips, type OnRemote } from '../remote/tips.js'
 import { once } from '../os/once.js'
-import { openRegular, readSmall, writeReplacing } from '../os/untrusted-files.js'
-import { fetchRef } from '../record/refs.js'
-import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
+import { readSmall, writeReplacing } from '../os/untrusted-files.js'
+import { restoreRef } from '../record/refs.js'
 import { quoted } from '../os/quote.js'
 
 /** What the main step entered, for its outputs. */
@@ -51,7 +49,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const setup = pinAtEnter()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
     const folder = settings.path ? undefined : checkWorktreesFolder(settings.worktreesDir, repo.toplevel)
-    core.saveState(STATE_COMMON_DIR, repo.commonDir)
+    saveCommonDirState(repo.commonDir)
     const config = readConfigAtEnter(repo)
     // The remote of enter, asked only where the pool or the sweep meets a commit nothing here saves.
     const onRemote = once(async () => remoteTips(repo, (await config).push))
@@ -68,7 +66,6 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const { record, included, restored, shared } = settings.path
       ? await enterByPath(repo, settings, settingsAtEnter, known)
       : await create(repo, settings, folder!, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
-    const entry = entryOf(repo.commonDir, record)
     // Without a .gitmodules checked out, the base has no submodule to ask about: no git call.
     if (fs.existsSync(path.join(record.path, '.gitmodules'))) {
       const submodules = await submoduleUrls(repo.git, record.baseSha, entries, settingsAtEnter.push && remotes[settingsAtEnter.push.remote])
@@ -80,8 +77,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const excludes = [readSmall(path.join(repo.commonDir, 'info', 'exclude')), readSmall(excludesFile)].filter(Boolean).join('\n')
     record.brought = writeStepFile({ excludes, included, restored: restored?.untracked }, record.token, 'brought')
     record.shared = shared
-    writeRecordFile(entry, record)
-    saveRecordState(record)
+    persist(repo.commonDir, record)
     // After the record file, so that the lists see it.
     const gitDir = gitDirOf(repo.commonDir, record)
     const clone = record.isolation === 'clone'
@@ -94,10 +90,23 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
   }
 }
 
+/**
+ * The record as it stands, where the next step finds it: in the record file beside the lock (sealed), and in the
+ * step's state, which the post reads.
+ */
+function persist(commonDir: string, record: WorktreeRecord): void {
+  writeRecordFile(entryOf(commonDir, record), record)
+  saveRecordState(record)
+}
+
 /** The rescue to restore, fetched and checked before anything is created; its module is loaded only for a restore. */
 async function lookUp(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<Lookup> {
   const { findRescue } = await import('../rescue/restore.js')
+  const ref = restoreRef(randomBytes(6).toString('hex'))
+  // Saved before the fetch: the post deletes what a main step cut short left.
+  saveRestoreRefState(ref)
   const lookup = await findRescue(repo, settings.restore!, {
+    ref,
     push: pinned.push,
     rescue: settings.rescue,
     name: settings.name,
@@ -109,27 +118,6 @@ async function lookUp(repo: Repository, settings: EnterSettings, pinned: ConfigA
 }
 
 /**
- * The checkout as actions/checkout left it: with LFS pointer files (its default, lfs: false) the new
- * worktree gets pointers too, and no LFS download starts; with LFS objects, objects.
- */
-async function lfsEnvironment(repo: Repository): Promise<Record<string, string> | undefined> {
-  const listed = await repo.git.run(['ls-files', '-z', '--', ':(attr:filter=lfs)'])
-  for (const file of listed.stdout.split('\0').filter(Boolean).slice(0, 20)) {
-    const fd = openRegular(path.join(repo.toplevel, file))
-    // not in this checkout (sparse): try the next
-    if (fd === undefined) continue
-    try {
-      const head = Buffer.alloc(64)
-      const read = fs.readSync(fd, head, 0, 64, 0)
-      return head.subarray(0, read).toString('utf8').startsWith('version https://git-lfs.github.com/spec/v1') ? { GIT_LFS_SKIP_SMUDGE: '1' } : undefined
-    } finally {
-      fs.closeSync(fd)
-    }
-  }
-  return undefined
-}
-
-/**
  * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
  * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
@@ -137,9 +125,7 @@ async function create(repo: Repository, settings: EnterSettings, folder: string,
   const { pinned, lfs, excludesFile, known, onRemote, remotes, promisor } = atEnter
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef, remotes, promisor) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
-    if (fetched) {
-      await writeRef(repo.git, fetched.ref, fetched.sha, { log: repo.commonDir, message: 'agent-worktree: fetch', required: true })
-    }
+    if (fetched) await moveFetched(repo, fetched)
     const planned = await planCreate(repo, settings, pinned, folder)
     const { record } = planned
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
@@ -158,48 +144,36 @@ async function create(repo: Repository, settings: EnterSettings, folder: string,
       if (!record.id) throw new Error(`git created ${quoted(record.path)} but did not register it`)
     }
     if (!taken?.gitDir) await shapeCheckout(record, gitDirOf(repo.commonDir, record), settings)
-    writeRecordFile(entryOf(repo.commonDir, record), record)
-    saveRecordState(record)
+    persist(repo.commonDir, record)
     return { ...planned, taken: Boolean(taken?.gitDir) }
   })
   const { record } = plan
-  // The checkout, outside the lock: of every file for a new worktree (what `git worktree add` does; by
-  // read-tree, as reset would write the branch again, and the time of its folder, which the record of what is
-  // shared keeps), of the files that differ for one taken from the pool. A cancel stops it: the post then removes it.
+  const checkout: Checkout = { lfs, promisor, sparsePaths: settings.sparsePaths }
   let shared: Promise<StepFile | undefined> | undefined
-  try {
-    await prefetchBlobs(repo, [record.baseSha], settings.sparsePaths, promisor)
-    const checkout = plan.taken
-      ? checkOutTaken(record, lfs)
-      : new Git(record.path).exec(['read-tree', '--reset', '-u', 'HEAD'], { env: lfs, interruptible: true, remote: true })
-    // Read while git checks the files out, once this step's own changes to it are made (the branch, a fetched
-    // base, sparse settings), and never after anything of the agent's ran.
+  // What is shared is read while git checks the files out, once this step's own changes to it are made (the
+  // branch, a fetched base, sparse settings), and never after anything of the agent's ran.
+  await checkOutFiles(repo, record, plan.taken, checkout, () => {
     shared = sharedAtEnter(repo, record, known)
-    await checkout
-  } catch (error) {
-    throw checkoutError(error as Error, record)
-  }
+  })
   record.checkedOut = true
   const gitDir = gitDirOf(repo.commonDir, record)
-  writeRecordFile(entryOf(repo.commonDir, record), record)
-  saveRecordState(record)
+  persist(repo.commonDir, record)
   if (plan.taken) reportTaken(record.path)
   // Before the job's own files (links, include-file copies) go in: those go only where the rescue left room.
-  const restored = found ? await restore(repo, record, gitDir, found, { lfs, sparsePaths: settings.sparsePaths, promisor: promisor }) : undefined
+  const restored = found ? await restore(repo, record, gitDir, found, checkout) : undefined
   return { record, restored, included: await prepare(repo, plan, excludesFile), shared: await shared }
 }
 
 /** What the main step read before anything was made. */
 interface AtEnter {
   pinned: ConfigAtEnter
-  /** The environment of the checkout's LFS state (pointers: no download). */
-  lfs: Record<string, string> | undefined
+  lfs: Checkout['lfs']
   excludesFile: string
   known: Known
   onRemote: () => Promise<OnRemote>
   /** The remotes' fetch URLs of enter, and a partial clone's promisor remote: where a fetch through a view asks. */
   remotes: Record<string, string>
-  promisor?: Promisor
+  promisor: Checkout['promisor']
 }
 
 interface Entered {
@@ -224,49 +198,13 @@ function sharedAtEnter(repo: Repository, record: WorktreeRecord, known: Known): 
 }
 
 /** Puts the rescue back into the new worktree, checked out at its base: the files it needs first, watched, from a partial clone's remote. */
-async function restore(
-  repo: Repository,
-  record: WorktreeRecord,
-  gitDir: string,
-  found: Found,
-  checkout: { lfs?: Record<string, string>; sparsePaths: string[]; promisor?: Promisor }
-): Promise<Restored> {
+async function restore(repo: Repository, record: WorktreeRecord, gitDir: string, found: Found, checkout: Checkout): Promise<Restored> {
   const { restoreInto } = await import('../rescue/restore.js')
   try {
     await prefetchBlobs(repo, [found.snapshot.index, found.snapshot.tree], checkout.sparsePaths, checkout.promisor)
     return await restoreInto(found, record, gitDir, record.isolation === 'clone' ? gitDir : repo.commonDir, checkout.lfs)
   } catch (error) {
     throw checkoutError(error as Error, record)
-  }
-}
-
-/**
- * In a partial clone, the checkout would fetch every missing file from the remote, with no time limit: a
- * remote that stalls would hold the step for ever. The missing files of the base are fetched first, as
- * git's own lazy fetch does, but watched: a transfer that says nothing for a while is stopped.
- */
-async function prefetchBlobs(repo: Repository, tips: string[], sparsePaths: string[], promisor: Promisor | undefined): Promise<void> {
-  if (!promisor) return
-  // A sparse worktree needs its folders and the files at the top.
-  const top = sparsePaths.length
-    ? [...new Set((await Promise.all(tips.map(tip => repo.git.exec(['ls-tree', '-z', '--name-only', tip])))).join('\0').split('\0'))].filter(Boolean)
-    : []
-  const scope = sparsePaths.length ? ['--', ...sparsePaths.map(p => `:(literal)${p}`), ...top.map(p => `:(literal)${p}`)] : []
-  const listed = await repo.git.exec(['rev-list', '--objects', '--missing=print', '--no-walk', ...tips, ...scope], { interruptible: true })
-  const missing = listed.split('\n').filter(line => line.startsWith('?'))
-  if (!missing.length) return
-  // Through a view with the promisor remote of enter: no upload-pack or helper of the repository's config takes part.
-  const { result: fetched } = await fetchThroughView(repo.commonDir, { promisor }, ['--filter=blob:none', '--stdin', promisor.remote], {
-    input: missing.map(line => line.slice(1)).join('\n') + '\n',
-    stallMs: STALL_MS,
-    env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS },
-    config: [['fetch.negotiationAlgorithm', 'noop']]
-  })
-  if (fetched.exitCode !== 0) {
-    throwIfCancelled()
-    throw new Error(
-      `This is a partial clone, and the files of ${tips[0].slice(0, 12)} could not be fetched from ${quoted(promisor.remote)}: ${fetched.stderr.trim().split('\n').slice(-2).join(' ')}. Check that the remote answers, or check out without a filter.`
-    )
   }
 }
 
@@ -287,80 +225,6 @@ async function createClone(
   return pooled?.made ? pooled : undefined
 }
 
-async function addWorktree(repo: Repository, settings: EnterSettings, record: WorktreeRecord, reason: string): Promise<void> {
-  unlinkReflogLinks(repo.commonDir, `refs/heads/${record.branch}`)
-  // The base is a commit id, so git writes no upstream configuration for the branch.
-  const added = await repo.git.run([
-    'worktree',
-    'add',
-    '--quiet',
-    '--no-checkout',
-    '--lock',
-    '--reason',
-    reason,
-    '-b',
-    record.branch,
-    record.path,
-    record.baseSha
-  ])
-  if (added.exitCode === 0) return
-  const text = added.stderr.trim()
-  if (/No space left/i.test(text) || diskFull(path.dirname(record.path)))
-    throw diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), path.dirname(record.path))
-  const inputs = [
-    settings.name !== undefined && `name: ${quoted(settings.name)}`,
-    settings.branch !== undefined && `branch: ${quoted(settings.branch)}`,
-    settings.worktreesDir !== undefined && `worktrees-dir: ${quoted(settings.worktreesDir)}`
-  ]
-  throw new Error(
-    `git could not create the worktree ${quoted(record.path)} on branch ${quoted(record.branch)}: ${text}. Check the inputs that shape it (${inputs.filter(Boolean).join(', ') || 'name, branch, worktrees-dir'}), or the folder ${quoted(path.dirname(record.path))}.`
-  )
-}
-
-/**
- * `git worktree add` copies the checkout's sparse patterns into the new worktree: the default is the whole
- * tree, so they go, unless sparse-paths asked for a cone of its own.
- */
-async function shapeCheckout(record: WorktreeRecord, gitDir: string, settings: EnterSettings): Promise<void> {
-  if (settings.sparsePaths.length) {
-    // Sparse checkout turns on per-worktree configuration in the shared config: a write that races.
-    await new Git(record.path).exec(['sparse-checkout', 'set', '--cone', '--stdin'], { input: settings.sparsePaths.join('\n'), remote: true })
-  } else if (fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout'))) {
-    fs.rmSync(path.join(gitDir, 'info', 'sparse-checkout'))
-    const config = path.join(gitDir, 'config.worktree')
-    if (fs.existsSync(config)) {
-      for (const key of ['core.sparseCheckout', 'core.sparseCheckoutCone']) await new Git(record.path).run(['config', '--file', config, '--unset', key])
-    }
-  }
-}
-
-function checkoutError(error: Error, record: WorktreeRecord): Error {
-  const text = error instanceof GitError ? error.result.stderr : error.message
-  // git says "unable to write file" when the disk is full: the disk itself tells.
-  if (/No space left/i.test(text) || diskFull(record.path)) return diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), record.path)
-  // git names the filter driver ("smudge filter <name> failed") or its command ("external filter '<cmd>' failed").
-  const driver = /smudge filter (\S+) failed/.exec(text)?.[1]
-  const command = /external filter '(.*)' failed/.exec(text)?.[1]
-  const said = text.trim().split('\n').slice(-2).join(' ')
-  if (driver === 'lfs' || (!driver && /git-lfs|Error downloading object/i.test(text))) {
-    return new Error(
-      `Git LFS could not provide the files of ${quoted(record.path)} (${said}). Check out with actions/checkout lfs: true (the objects are then copied from the checkout), or make the LFS server reachable.`
-    )
-  }
-  if (driver || command) {
-    const which = driver
-      ? `the filter ${quoted(driver)} (${quoted(`filter.${driver}.smudge`)} or .process of the repository's config)`
-      : `the filter program ${quoted(command ?? '')}`
-    return new Error(
-      `${which} failed while the files of ${quoted(record.path)} were checked out (${said}). Make the filter work on this runner (its program installed, its keys given before this step), or check out without it.`.replace(
-        /^t/,
-        'T'
-      )
-    )
-  }
-  return error
-}
-
 /** Links the folders planned and copies included files, and says what was not. Returns what each copy is. */
 async function prepare(repo: Repository, plan: Plan, excludesFile: string): Promise<Record<string, string>> {
   const { record, missingLinks, includeFile } = plan
@@ -370,50 +234,6 @@ async function prepare(repo: Repository, plan: Plan, excludesFile: string): Prom
     : { copied: [], skipped: [], identities: {} }
   reportPrepared({ toplevel: repo.toplevel, missingLinks, unlinked, includeFile, copied, notCopied: skipped })
   return identities
-}
-
-/**
- * Fetches a remote-tracking base from its remote of enter, outside the repository lock and with a time limit (a
- * remote that accepts and never answers would hold every job), through a view: no upload-pack, ssh command or
- * helper written into the repository's config (by another job's agent, in a shared clone) takes part. The
- * remote-tracking branch is then moved under the lock.
- */
-async function fetchBase(
-  repo: Repository,
-  baseRef: string,
-  remotes: Record<string, string>,
-  promisor: Promisor | undefined
-): Promise<{ ref: string; sha: string }> {
-  const names = Object.keys(remotes)
-  const remote = names.find(r => baseRef.startsWith(`${r}/`))
-  const branch = remote && baseRef.slice(remote.length + 1)
-  if (!remote || !branch) {
-    throw new InputError(
-      'base-ref',
-      baseRef,
-      `fetch: true needs a remote-tracking branch as base, <remote>/<branch>, and the remotes are ${names.map(quoted).join(', ') || 'none'}`,
-      'Use for example base-ref: origin/main, or fetch: false.'
-    )
-  }
-  const ref = `refs/remotes/${remote}/${branch}`
-  const haves = [await repo.git.resolveCommit(ref), await repo.git.resolveCommit('HEAD')].filter((id): id is string => !!id)
-  // A ref of the view's alone, named as every fetch ref of ours is.
-  const fetched = fetchRef(randomBytes(6).toString('hex'))
-  // A partial clone's own remote is asked by name, with its filter; another by its URL of enter.
-  const source = promisor?.remote === remote ? remote : remotes[remote]
-  const { result, refs } = await fetchThroughView(repo.commonDir, { haves, promisor }, ['--end-of-options', source, `+refs/heads/${branch}:${fetched}`], {
-    stallMs: STALL_MS,
-    env: { GIT_ALLOW_PROTOCOL: REMOTE_PROTOCOLS }
-  })
-  const sha = refs.get(fetched)
-  if (result.exitCode === 0 && sha) return { ref, sha }
-  throwIfCancelled()
-  throw new InputError(
-    'base-ref',
-    baseRef,
-    `git fetch ${quoted(remote)} ${quoted(branch)} failed: ${result.stderr.trim()}`,
-    'Check that the branch exists on the remote, that the job can read it, and that the remote answers.'
-  )
 }
 
 /**
@@ -470,7 +290,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     }
     if (held.kind === 'job') {
       const holder = readRecordFile(gitDir)
-      const over = holder && held.token === holder.token && (sameJob(holder.owner, me) || jobOver(holder.owner, me))
+      const over = recordMatchesLock(lock, holder) && (sameJob(holder.owner, me) || jobOver(holder.owner, me))
       if (!over) {
         const who = holder ? describeOwner(holder.owner) : 'a job whose record cannot be read'
         throw new InputError('path', given, `another job holds it (${who}), and it may still be running`, 'Wait for that job to end, or create a new worktree.')
@@ -482,7 +302,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     record.priorLock = lock === undefined ? '' : undefined
     saveRecordState(record)
     if (held.kind === 'unlocked' || held.kind === 'job') writeReplacing(path.join(gitDir, 'locked'), lockReason(record.token, me))
-    writeRecordFile(gitDir, record)
+    persist(repo.commonDir, record)
     return Promise.resolve()
   })
   return { record, included: {}, shared: await sharedAtEnter(repo, record, known) }

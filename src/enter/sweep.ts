@@ -5,7 +5,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
-import { currentOwner, inRunner, jobOver, lockToken, type Owner } from '../record/ownership.js'
+import { currentOwner, inRunner, jobOver, recordMatchesLock, type Owner } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
 import { cloneEntries, entryOf } from '../exit/clones.js'
 import { defaultWorktreesDir } from '../record/names.js'
@@ -36,9 +36,8 @@ export function findLeftovers(repo: Repository, keptIds: Set<string>, me: Owner 
   const leftovers: Leftover[] = []
   const clones = cloneEntries(repo.commonDir)
   for (const gitDir of [...adminDirs(repo.commonDir), ...clones]) {
-    const token = lockToken(lockOf(gitDir))
     const record = readRecordFile(gitDir)
-    if (!token || record?.token !== token || !record.owner || !folderOf(gitDir)) continue
+    if (!recordMatchesLock(lockOf(gitDir), record) || !record.owner || !folderOf(gitDir)) continue
     // A record says what it is; where it lies decides.
     if ((record.isolation === 'clone') !== clones.includes(gitDir)) continue
     if (!samePath(record.commonDir ?? '', repo.commonDir) || (record.id !== undefined && record.id !== path.basename(gitDir))) continue

@@ -10,7 +10,7 @@ import type { OnExit, RescueTarget } from '../record/settings.js'
 import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from '../shared/original-checkout.js'
 import { bringIn, cloneEntries, entryOf } from './clones.js'
 import { protectFromNextCheckout } from './next-checkout.js'
-import { lockToken, ownershipOf, type Ownership } from '../record/ownership.js'
+import { ownershipOf, recordMatchesLock, type Ownership } from '../record/ownership.js'
 import { once } from '../os/once.js'
 import { samePath } from '../os/paths.js'
 import { residentsOf, type Resident } from '../os/processes.js'
@@ -480,7 +480,7 @@ async function copyUnsaved(
 
 /** A worktree entered by path gets back the lock it had. */
 function giveBackLock(evidence: Evidence, found: Located): void {
-  if (evidence.priorLock === undefined || lockToken(found.lock) !== evidence.token) return
+  if (evidence.priorLock === undefined || !recordMatchesLock(found.lock, evidence)) return
   if (evidence.priorLock === '') fs.rmSync(path.join(found.entry, 'locked'), { force: true })
   else writeReplacing(path.join(found.entry, 'locked'), evidence.priorLock)
 }

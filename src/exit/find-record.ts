@@ -7,7 +7,7 @@ import { Git } from '../git/git-command-manager.js'
 import { adminDirOf, adminDirs, folderOf, lockOf, openRepository, type Repository } from '../git/repository.js'
 import { samePath } from '../os/paths.js'
 import { readSmall } from '../os/untrusted-files.js'
-import { currentOwner, describeOwner, lockToken, parseLock, sameJob } from '../record/ownership.js'
+import { currentOwner, describeOwner, parseLock, recordMatchesLock, sameJob } from '../record/ownership.js'
 import { InputError } from '../record/settings.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, readSetupFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
 import { CLONES_DIR, cloneEntries, cloneEntryOf } from './clones.js'
@@ -114,7 +114,7 @@ export async function findRecord(
   }
   const lock = lockOf(gitDir)
   const parked = record.exited === 'parked' && parseLock(lock).kind === 'parked'
-  if (!parked && lockToken(lock) !== record.token) {
+  if (!parked && !recordMatchesLock(lock, record)) {
     throw new InputError(input, target, `its lock (${lock === undefined ? 'none' : quoted(lock)}) is not the one agent-worktree set when it entered`, FIX)
   }
   if (!sameJob(record.owner, currentOwner())) {

@@ -142,6 +142,15 @@ export function lockToken(reason: string | undefined): string | undefined {
 }
 
 /**
+ * Whether a job's lock and a record carry one token: the record is the one the step that set the lock wrote (or
+ * the lock is the one the record's step set). Both are files the agent can write: a hint until proven.
+ */
+export function recordMatchesLock<R extends { token: string }>(reason: string | undefined, record: R | undefined): record is R {
+  const token = lockToken(reason)
+  return token !== undefined && record?.token === token
+}
+
+/**
  * Whose a worktree's git dir is, for the job whose token is `token`, from its lock and the token of the record
  * in it (both of which the agent can write: a caller proves more before it removes anything):
  * - ours: the lock carries our token, or, unlocked or mid-add, the record does;

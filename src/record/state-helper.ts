@@ -7,22 +7,12 @@ import type { Isolation, OnExit, RescueTarget } from './settings.js'
 import type { Owner } from './ownership.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 
-/** State key of the main step: the worktree record, saved before anything is created, and again as it grows. */
-export const STATE_RECORD = 'worktree'
-/** State key of the main step: the repository's common git dir, saved before its lock is taken. */
-export const STATE_COMMON_DIR = 'common-dir'
-/** State key of the main step: the ref a restore fetches into, saved before the fetch; the post deletes what is left. */
-export const STATE_RESTORE_REF = 'restore-ref'
-
 /** Environment variables that tell later steps (and the exit sub-action) where the job works: hints only. */
 export const ENV_WORKTREE_PATH = 'AGENT_WORKTREE_PATH'
 export const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH'
 
 /** Kept inside the worktree's own git dir, so it lives exactly as long as the worktree's registration. */
 export const RECORD_FILE = 'agent-worktree.json'
-
-/** Each state value reaches the post as one environment variable, and Linux refuses one over 128 KiB. */
-export const MAX_STATE_BYTES = 32 * 1024
 
 /** A filter driver as configured when the main step entered (git-lfs, git-crypt): the only programs a view runs. */
 export interface FilterDriver {

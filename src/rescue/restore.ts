@@ -4,8 +4,6 @@
 // records it: HEAD where the agent had it, the index as it was staged, the files as they were left, and every
 // other unsaved commit kept by a ref of the worktree. A rescue is agent-made data: git fetches and checks it,
 // the files it holds are written as bytes, and no program sees them but the filters the repository had at enter.
-import * as core from '@actions/core'
-import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { STALL_MS, throwIfCancelled, type Git, type GitResult } from '../git/git-command-manager.js'
@@ -18,8 +16,8 @@ import { fetchThroughView, openView, privateTemp, REMOTE_PROTOCOLS } from '../gi
 import { extractEntry, zipEntries } from './artifact-zip.js'
 import { parseSnapshotMessage, INDEX_SUBJECT, TRAILERS } from './snapshot-message.js'
 import { dropKeptRef } from './snapshot.js'
-import { restoredRef, restoreRef } from '../record/refs.js'
-import { STATE_RESTORE_REF, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
+import { restoredRef } from '../record/refs.js'
+import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { inside, kindOf, openRegular, plainPath, readSmall, reachedWithoutLinks } from '../os/untrusted-files.js'
 import { deleteRef, writeRef } from '../git/worktree-refs.js'
 import { quoted } from '../os/quote.js'
@@ -67,6 +65,8 @@ export interface Lookup {
 }
 
 export interface LookupContext {
+  /** The ref of this step's own to fetch the rescue into (restoreRef), saved in the step's state before. */
+  ref: string
   /** Where the remote of enter is: a branch rescue is fetched from it, and commits a bundle builds on. */
   push?: PushTarget
   /** Where this step rescues: where the same step of an earlier attempt did. */
@@ -83,9 +83,7 @@ const FIX = 'Restore a rescue that exists: the rescue-ref or rescue-artifact out
 
 /** Finds the rescue, fetches it into a ref of this step's own and checks it: every refusal is an input error. */
 export async function findRescue(repo: Repository, request: RestoreRequest, context: LookupContext): Promise<Lookup> {
-  const ref = restoreRef(randomBytes(6).toString('hex'))
-  // Saved before the fetch: the post deletes what a main step cut short left.
-  core.saveState(STATE_RESTORE_REF, ref)
+  const { ref } = context
   const dispose = (): Promise<void> => dropKeptRef(repo.git, repo.commonDir, ref)
   try {
     const chosen = request === 'auto' ? await previousRescue(repo, context) : request

@@ -1,7 +1,17 @@
 // The main step's state, which the runner hands to the post step (STATE_<key>): the record, the common dir, the
-// restore ref.
+// restore ref. Saved and read here only.
 import * as core from '@actions/core'
-import { MAX_STATE_BYTES, STATE_COMMON_DIR, STATE_RECORD, STATE_RESTORE_REF, type WorktreeRecord } from '../record/state-helper.js'
+import type { WorktreeRecord } from '../record/state-helper.js'
+
+/** State key of the main step: the worktree record, saved before anything is created, and again as it grows. */
+const STATE_RECORD = 'worktree'
+/** State key of the main step: the repository's common git dir, saved before its lock is taken. */
+const STATE_COMMON_DIR = 'common-dir'
+/** State key of the main step: the ref a restore fetches into, saved before the fetch; the post deletes what is left. */
+const STATE_RESTORE_REF = 'restore-ref'
+
+/** Each state value reaches the post as one environment variable, and Linux refuses one over 128 KiB. */
+const MAX_STATE_BYTES = 32 * 1024
 
 /**
  * Saves every state key of the main step, empty, before anything else: the runner applies a step's state after
@@ -18,7 +28,20 @@ export function saveRecordState(record: WorktreeRecord): void {
   core.saveState(STATE_RECORD, text)
 }
 
-export function loadRecordState(): WorktreeRecord | undefined {
+export function saveCommonDirState(commonDir: string): void {
+  core.saveState(STATE_COMMON_DIR, commonDir)
+}
+
+export function saveRestoreRefState(ref: string): void {
+  core.saveState(STATE_RESTORE_REF, ref)
+}
+
+/** What the main step saved, for its post: '' for what it did not get to save. */
+export function loadState(): { record?: WorktreeRecord; commonDir: string; restoreRef: string } {
   const text = core.getState(STATE_RECORD)
-  return text ? (JSON.parse(text) as WorktreeRecord) : undefined
+  return {
+    record: text ? (JSON.parse(text) as WorktreeRecord) : undefined,
+    commonDir: core.getState(STATE_COMMON_DIR),
+    restoreRef: core.getState(STATE_RESTORE_REF)
+  }
 }

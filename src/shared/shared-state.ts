@@ -7,7 +7,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
-import { currentOwner, describeOwner, parseLock, sameJob, type Owner } from '../record/ownership.js'
+import { currentOwner, describeOwner, lockToken, recordMatchesLock, sameJob, type Owner } from '../record/ownership.js'
 import { adminDirs, folderOf, lockOf, MAX_CONFIG_BYTES, sha256Of, type ConfigFile } from '../git/repository.js'
 import { readRecordFile, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { openView, REMOTE_PROTOCOLS } from '../git/sealed-git.js'
@@ -180,9 +180,9 @@ function worktreesOf(commonDir: string, own: OwnWorktree): Worktree[] {
 
 /** A worktree agent-worktree holds for another job: its lock and record carry one token, not this job's. */
 function otherJob(gitDir: string, folder: string, own: OwnWorktree, me: Owner): Pick<Worktree, 'holder' | 'branches'> | undefined {
-  const lock = parseLock(lockOf(gitDir))
-  const record = lock.kind === 'job' ? readRecordFile(gitDir) : undefined
-  if (lock.kind !== 'job' || record?.token !== lock.token || record.token === own.token) return undefined
+  const lock = lockOf(gitDir)
+  const record = lockToken(lock) ? readRecordFile(gitDir) : undefined
+  if (!recordMatchesLock(lock, record) || record.token === own.token) return undefined
   try {
     if (sameJob(record.owner, me)) return undefined
     const branches = [readHead(gitDir), typeof record.branch === 'string' && record.branch ? `refs/heads/${record.branch}` : undefined]

@@ -4,14 +4,13 @@ import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
 import { findRecord, setupOfEnter } from '../exit/find-record.js'
 import { CancelledError, handleCancellation } from '../git/git-command-manager.js'
-import type { PushRequest } from '../record/settings.js'
 import { pushBranch } from '../enter/plan.js'
 import { getExitSettings } from '../runner/inputs.js'
-import { POST_LOCK_TIMEOUT_MS } from './post.js'
+import { exitOptionsOf } from '../exit/exit-options.js'
 import { pushFailure, report, reportGone, setCancelledOutputs, setExitOutputs, writeSummary } from '../runner/report.js'
 import { pinRecorded } from '../git/git-setup.js'
-import { listConfig, type Repository } from '../git/repository.js'
-import { ENV_WORKTREE_PATH, type WorktreeRecord } from '../record/state-helper.js'
+import { listConfig } from '../git/repository.js'
+import { ENV_WORKTREE_PATH } from '../record/state-helper.js'
 
 export async function run(): Promise<void> {
   handleCancellation()
@@ -23,19 +22,10 @@ export async function run(): Promise<void> {
     const found = await findRecord(settings.path)
     if ('gone' in found) return reportGone(found.gone, found.repository)
     const { record, repo, sealed } = found
-    // Without an on-exit of its own: the main step's, when it was given; else remove what was created, keep
-    // what was entered by path.
-    const onExit = settings.onExit ?? (record.onExitGiven ? record.onExit : record.created ? 'remove' : 'keep')
-    const options = {
-      onExit,
-      discardChanges: settings.discardChanges,
-      step: 'exit' as const,
-      rescue: settings.rescue ?? record.rescue,
-      lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
-      pushTo: await pushTo(settings.push, record, repo),
-      // Outside a runner no step has a runtime token, so no record is sealed: the push goes where the record says.
-      pushTarget: !sealed && !process.env.ACTIONS_RUNTIME_TOKEN ? record.push : undefined
-    }
+    // The exit's own push input, checked; the main step's was checked at enter.
+    const pushTo = settings.push && (await pushBranch(repo, settings.push, record.branch))
+    const { onExit, discardChanges, rescue } = settings
+    const options = exitOptionsOf(record, { onExit, discardChanges, rescue, pushTo, sealed })
     const result = await exitWorktree(evidenceOf(record, sealed ? 'sealed' : 'hint'), options, repo)
     report(result)
     setExitOutputs(result)
@@ -47,10 +37,4 @@ export async function run(): Promise<void> {
     if (error instanceof CancelledError) setCancelledOutputs(error.message)
     core.setFailed((error as Error).message)
   }
-}
-
-/** The branch to push to: the exit's own push input, else the main step's. */
-async function pushTo(push: PushRequest | false | undefined, record: WorktreeRecord, repo: Repository): Promise<string | undefined> {
-  if (push === undefined) return record.pushTo
-  return push === false ? undefined : pushBranch(repo, push, record.branch)
 }

@@ -3,6 +3,7 @@ import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
+import { exitOptionsOf, POST_LOCK_TIMEOUT_MS } from '../exit/exit-options.js'
 import { Git, handleCancellation } from '../git/git-command-manager.js'
 import { report, reportExitFailure, writeSummary } from '../runner/report.js'
 import { pinRecorded } from '../git/git-setup.js'
@@ -10,42 +11,24 @@ import { settle } from '../git/repository-lock.js'
 import { listConfig } from '../git/repository.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
 import { isRestoreRef } from '../record/refs.js'
-import { STATE_COMMON_DIR, STATE_RESTORE_REF } from '../record/state-helper.js'
-import { loadRecordState } from '../runner/step-state.js'
-
-/**
- * How long the post waits for another step's hold on the repository: it runs under the main step's time
- * limit, and after a cancel the runner gives it little time. Past that it keeps the worktree, and the
- * sweep of a later job finishes.
- */
-export const POST_LOCK_TIMEOUT_MS = 30_000
+import { loadState } from '../runner/step-state.js'
 
 /** Post step: never fails the job; a problem becomes a warning and the worktree stays. */
 export async function run(): Promise<void> {
   handleCancellation()
-  const record = loadRecordState()
+  const { record, commonDir, restoreRef } = loadState()
   try {
     // Before any git call: git as the job had it set up at enter, whatever GITHUB_ENV and GITHUB_PATH say now.
     if (record?.git) await pinRecorded(record.git, fs.existsSync(record.repository) ? record.repository : record.commonDir, listConfig)
     // A main step killed while it held the repository lock leaves the lock file, and maybe a git call, behind.
-    const commonDir = core.getState(STATE_COMMON_DIR)
     if (commonDir) await settle(commonDir, { timeoutMs: POST_LOCK_TIMEOUT_MS })
     // What a restore fetched, when its main step was cut short before it deleted the ref.
-    const restoreRef = core.getState(STATE_RESTORE_REF)
     if (commonDir && isRestoreRef(restoreRef)) await dropKeptRef(new Git(commonDir), commonDir, restoreRef)
     if (!record) return core.info('The main step created nothing: nothing to exit.')
     // The main step opened the repository; its record is this step's own state, which no agent can write.
     const cwd = fs.existsSync(record.repository) ? record.repository : record.commonDir
     const repo = { toplevel: record.repository, commonDir: record.commonDir, git: new Git(cwd) }
-    const options = {
-      onExit: record.onExit,
-      discardChanges: record.discardChanges,
-      step: 'post' as const,
-      rescue: record.rescue,
-      lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
-      pushTo: record.pushTo
-    }
-    const result = await exitWorktree(evidenceOf(record, 'state'), options, repo)
+    const result = await exitWorktree(evidenceOf(record, 'state'), exitOptionsOf(record), repo)
     report(result)
     await writeSummary(result)
   } catch (error) {

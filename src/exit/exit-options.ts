@@ -1,0 +1,48 @@
+// How an exit goes, from the record of enter: the post's as the main step was told; the exit sub-action's by its
+// own inputs where it has them, else as the main step was told.
+import type { OnExit, RescueTarget } from '../record/settings.js'
+import type { WorktreeRecord } from '../record/state-helper.js'
+import type { ExitOptions } from './exit-worktree.js'
+
+/**
+ * How long the post waits for another step's hold on the repository: it runs under the main step's time
+ * limit, and after a cancel the runner gives it little time. Past that it keeps the worktree, and the
+ * sweep of a later job finishes. An exit step waits as long.
+ */
+export const POST_LOCK_TIMEOUT_MS = 30_000
+
+/** What an exit step's own inputs say: undefined, as the main step was told. */
+export interface ExitStep {
+  onExit?: OnExit
+  discardChanges: boolean
+  rescue?: RescueTarget[]
+  /** The branch to push to, checked; false: nothing is pushed. */
+  pushTo?: string | false
+  /** The record carries this job's seal. */
+  sealed: boolean
+}
+
+/** The exit of the post (no `step`), or of an exit step. */
+export function exitOptionsOf(record: WorktreeRecord, step?: ExitStep): ExitOptions {
+  if (!step)
+    return {
+      onExit: record.onExit,
+      discardChanges: record.discardChanges,
+      step: 'post',
+      rescue: record.rescue,
+      lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
+      pushTo: record.pushTo
+    }
+  return {
+    // Without an on-exit of its own: the main step's, when it was given; else remove what was created, keep
+    // what was entered by path.
+    onExit: step.onExit ?? (record.onExitGiven ? record.onExit : record.created ? 'remove' : 'keep'),
+    discardChanges: step.discardChanges,
+    step: 'exit',
+    rescue: step.rescue ?? record.rescue,
+    lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
+    pushTo: step.pushTo === undefined ? record.pushTo : step.pushTo || undefined,
+    // Outside a runner no step has a runtime token, so no record is sealed: the push goes where the record says.
+    pushTarget: !step.sealed && !process.env.ACTIONS_RUNTIME_TOKEN ? record.push : undefined
+  }
+}
