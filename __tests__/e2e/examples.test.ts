@@ -65,10 +65,11 @@ describe("GitHub's parser", () => {
     expect(await workflowErrors(file, read(`.github/workflows/${file}`))).toEqual([])
   })
 
-  it('runs CI on Linux, Windows and macOS', () => {
+  it('runs CI on Linux, Windows and macOS; the tests and the sandboxes on both Ubuntu images users run, 26.04 (ubuntu-latest) and 24.04', () => {
     const ci = parse(read('.github/workflows/ci.yml')) as { jobs: Record<string, { strategy?: { matrix?: { os?: string[] } } }> }
-    for (const job of ['test', 'dogfood', 'dogfood-exit'])
-      expect(ci.jobs[job].strategy?.matrix?.os).toEqual(['ubuntu-latest', 'windows-latest', 'macos-latest'])
+    for (const job of ['dogfood', 'dogfood-exit']) expect(ci.jobs[job].strategy?.matrix?.os).toEqual(['ubuntu-latest', 'windows-latest', 'macos-latest'])
+    expect(ci.jobs.test.strategy?.matrix?.os).toEqual(['ubuntu-26.04', 'ubuntu-24.04', 'windows-latest', 'macos-latest'])
+    expect(ci.jobs.sandboxes.strategy?.matrix?.os).toEqual(['ubuntu-26.04', 'ubuntu-24.04'])
   })
 
   it('finds the errors it is meant to find', async () => {
@@ -201,6 +202,7 @@ function codexArgsRefused(codexArgs: string): string[] {
 
 interface Step {
   id?: string
+  name?: string
   uses?: string
   with?: Record<string, string>
   run?: string
@@ -222,6 +224,82 @@ const OURS: Record<string, ReturnType<typeof ourAction>> = {
 }
 
 const workflows = [...examples.map(file => [`examples/${file}`, read(`examples/${file}`)]), ...snippets.map(s => [`${s.page} snippet ${s.n}`, s.text])]
+
+/** Every step named `name` in the examples, the README's and docs' snippets and the CI workflows, by where it is. */
+function stepsNamed(name: string): [string, Step][] {
+  const ci = fs.readdirSync(path.join(ROOT, '.github', 'workflows')).map(f => [`.github/workflows/${f}`, read(`.github/workflows/${f}`)])
+  return [...workflows, ...ci].flatMap(([where, content]) =>
+    stepsOf(content)
+      .filter(s => s.name === name)
+      .map(s => [where, s] as [string, Step])
+  )
+}
+
+/** A step that runs an agent in a sandbox: the run sub-action, openai/codex-action, or srt. */
+const confinedAgent = (s: Step): boolean => s.uses === 'OWNER/agent-worktree/run@v1' || s.uses === 'openai/codex-action@v1' || /(^|\s)srt\s/.test(s.run ?? '')
+
+const PROBE = 'bwrap --unshare-user --unshare-net --ro-bind / / true'
+
+describe('the machine the examples set up', () => {
+  it('installs the sandbox in one way everywhere: bubblewrap tried first, AppArmor touched only where it fails', () => {
+    const installs = stepsNamed('Install the sandbox')
+    expect(installs.map(([where]) => where)).toEqual(
+      expect.arrayContaining(['examples/cli-agent-matrix.yml', 'examples/claude-code-matrix.yml', '.github/workflows/ci.yml'])
+    )
+    const [, first] = installs[0]
+    for (const [where, step] of installs) expect(step.run, where).toBe(first.run)
+    const lines = first.run!.split('\n').map(l => l.trim())
+    expect(lines[0]).toBe('sudo apt-get update -q && sudo apt-get install -y -q bubblewrap socat ripgrep')
+    expect(lines[1]).toBe(`if ! ${PROBE} 2>/dev/null; then`)
+    // After the profile, bubblewrap again: where it still fails, the step fails there, saying why.
+    expect(lines.slice(lines.indexOf('fi') - 1)).toEqual([PROBE, 'fi', ''])
+  })
+
+  it('loads no AppArmor profile outside that check, in any page, example or workflow: Ubuntu 26.04 would get a second one', () => {
+    const files = [
+      ...pages,
+      ...examples.map(f => `examples/${f}`),
+      ...fs.readdirSync(path.join(ROOT, '.github', 'workflows')).map(f => `.github/workflows/${f}`)
+    ]
+    let loads = 0
+    for (const file of files) {
+      let checked = false
+      for (const line of read(file).split('\n')) {
+        if (line.includes(`if ! ${PROBE}`)) checked = true
+        if (/^\s*fi\s*$/.test(line)) checked = false
+        if (/apparmor_parser|extra-profiles\/bwrap-userns-restrict/.test(line)) {
+          loads++
+          expect(checked, `${file}: ${line.trim()}`).toBe(true)
+        }
+      }
+    }
+    expect(loads).toBeGreaterThan(0)
+  })
+
+  it('calls Ubuntu 24.04 by its own name, never ubuntu-latest (which is 26.04 since 2026-11-19)', () => {
+    const files = [
+      ...pages,
+      ...examples.map(f => `examples/${f}`),
+      ...fs.readdirSync(path.join(ROOT, '.github', 'workflows')).map(f => `.github/workflows/${f}`)
+    ]
+    for (const file of files) expect(read(file), file).not.toMatch(/24\.04\W{1,3}(GitHub's )?`?ubuntu-latest|ubuntu-latest`?\W{1,3}(Ubuntu )?24\.04/)
+  })
+
+  it.each(workflows)('%s: every agent in a sandbox has a git identity given before it, which it cannot set inside', (_name, content) => {
+    const steps = stepsOf(content)
+    for (const [i, step] of steps.entries()) {
+      if (!confinedAgent(step)) continue
+      const env = step.env ?? {}
+      const inEnv = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL'].every(name => env[name])
+      const before = steps.slice(0, i).some(s => /git config --global user\.name /.test(s.run ?? '') && /git config --global user\.email /.test(s.run ?? ''))
+      expect(inEnv || before, `${step.name ?? step.uses}`).toBe(true)
+    }
+  })
+
+  it('finds the sandboxed agents of the examples', () => {
+    for (const file of examples) expect(stepsOf(read(`examples/${file}`)).filter(confinedAgent), file).toHaveLength(1)
+  })
+})
 
 describe('what the examples give the actions they use', () => {
   it.each(workflows)('%s: every action is one whose interface is recorded, given only inputs it declares', (_name, content) => {

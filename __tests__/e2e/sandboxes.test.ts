@@ -304,6 +304,7 @@ function exampleStep(file: string, pick: (s: ExampleStep) => boolean, e: Entered
 }
 
 interface ExampleStep {
+  name?: string
   uses?: string
   run?: string
   env?: Record<string, string>
@@ -348,6 +349,43 @@ describe.runIf(RUNS)("the Codex example's codex-action step, as codex-action run
       expect(git(given['working-directory'], 'log', '-1', '--format=%s')).toBe('codex-exec: second')
     } finally {
       await api.close()
+    }
+    await e.job.runPosts()
+  })
+})
+
+describe.runIf(RUNS)('a confined agent on a runner with no git identity (a hosted runner has none)', () => {
+  it("cannot set one inside, where the repository's config is read-only; with the examples' identity step before it, it commits under Claude Code's and Codex's sandbox", async () => {
+    const e = await enter(newJob(), { name: 'identity' }, otherJobsWorktree())
+    const home = path.join(repos.root, 'runner-home')
+    fs.mkdirSync(home)
+    // No identity anywhere: not in the environment (the tests' own is taken out), not in a global or system config.
+    const env = { ...process.env, ...e.job.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' }
+    const script = `${work('TAG', false)}
+if git config user.email agent@example.com 2>/dev/null; then echo "SET the identity"; else echo "refused the identity"; fi
+`
+    const attempt = (name: string): SandboxRun => ({ script: script.replaceAll('TAG', name), cwd: e.outputs['worktree-path'], env })
+    const under = {
+      srt: (run: SandboxRun) => inSrt(e.outputs['srt-settings'], repos.clone, run),
+      codex: (run: SandboxRun) => inCodex(e.outputs['codex-home'], path.join(repos.root, 'codex-tmp'), run)
+    }
+    for (const [name, sandbox] of Object.entries(under)) {
+      const said = sandbox(attempt(`${name}-bare`))
+      expect(said.stdout, said.stderr).toContain('FAILED commit\n')
+      expect(said.stdout, name).toContain('refused the identity\n')
+    }
+    // The examples' step, as the workflow runs it before the agent: outside the sandbox, in the job's home.
+    const step = exampleStep('claude-code-matrix.yml', s => s.name === "Git identity for the agent's commits", e)
+    expect(step.run, 'the identity step of examples/claude-code-matrix.yml').toBeDefined()
+    const set = spawnSync('bash', ['-e', '-c', step.run!], { cwd: repos.clone, env, encoding: 'utf8' })
+    expect(set.status, set.stderr).toBe(0)
+    for (const [name, sandbox] of Object.entries(under)) {
+      const said = sandbox(attempt(`${name}-given`))
+      expect(said.stdout, said.stderr).not.toContain('FAILED')
+      expect(said.stdout).toContain('refused the identity\n')
+      expect(git(e.outputs['worktree-path'], 'log', '-1', '--format=%s by %an <%ae>')).toBe(
+        `${name}-given: second by github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>`
+      )
     }
     await e.job.runPosts()
   })

@@ -155,3 +155,78 @@ export function spawnAsync(command: string, args: string[], options: { cwd: stri
 
 /** codex's path in node_modules. */
 export const CODEX = path.join(BIN, 'codex')
+
+/**
+ * Writes a `bwrap` into `dir` that stands in for bubblewrap 0.12 and later (upstream 0.12.0, Ubuntu 24.04's
+ * 0.9.0-1ubuntu0.2; the fix of CVE-2026-87766), which this machine's bubblewrap predates: before a mount it opens
+ * every folder above the destination for reading ("Can't mkdir parents for …: Permission denied" where the user may
+ * enter a folder but not read it) and refuses a destination on or across a symbolic link. It checks the mounts as
+ * that bubblewrap does, on the host's paths (where the real one walks its new root: the same folders here), says what
+ * it says, and passes a command that passes on to the real bubblewrap. `drop`: the mounts of destinations containing
+ * it are left out, as a sandbox that skipped them.
+ */
+export function standInBwrap(dir: string, options: { drop?: string } = {}): string {
+  fs.mkdirSync(dir, { recursive: true })
+  const real = spawnSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).stdout.trim()
+  const check = path.join(dir, 'bwrap-0.12-checks.mjs')
+  fs.writeFileSync(check, BWRAP_012_CHECKS)
+  const drop = options.drop
+    ? `n=$#; i=0; skip=0
+while [ $i -lt $n ]; do
+  i=$((i + 1)); a=$1; shift
+  if [ $skip -gt 0 ]; then skip=$((skip - 1)); continue; fi
+  case "$a" in --bind|--ro-bind) case "$1" in *${options.drop}*) skip=2; continue ;; esac ;; esac
+  set -- "$@" "$a"
+done
+`
+    : ''
+  const bwrap = path.join(dir, 'bwrap')
+  fs.writeFileSync(
+    bwrap,
+    `#!/bin/sh\n${drop}${JSON.stringify(process.execPath)} ${JSON.stringify(check)} "$@" || exit 1\nexec ${JSON.stringify(real)} "$@"\n`,
+    {
+      mode: 0o755
+    }
+  )
+  return bwrap
+}
+
+const BWRAP_012_CHECKS = `import fs from 'node:fs'
+import path from 'node:path'
+const MOUNT_2 = ['--bind', '--bind-try', '--ro-bind', '--ro-bind-try', '--dev-bind', '--dev-bind-try', '--file', '--bind-data', '--ro-bind-data', '--bind-fd', '--ro-bind-fd']
+const MOUNT_1 = ['--tmpfs', '--dev', '--proc', '--mqueue']
+const ARG_1 = ['--chdir', '--unsetenv', '--uid', '--gid', '--hostname', '--lock-file', '--sync-fd', '--info-fd', '--json-status-fd', '--block-fd',
+  '--userns-block-fd', '--seccomp', '--add-seccomp-fd', '--exec-label', '--file-label', '--cap-add', '--cap-drop', '--perms', '--size', '--userns',
+  '--userns2', '--pidns', '--argv0', '--remount-ro']
+const args = process.argv.slice(2)
+const destinations = []
+for (let i = 0; i < args.length && args[i].startsWith('--'); i++) {
+  const a = args[i]
+  if (a === '--args') args.splice(i + 2, 0, ...fs.readFileSync('/proc/self/fd/' + args[i + 1], 'utf8').split('\\0').filter(Boolean))
+  if (MOUNT_2.includes(a)) destinations.push({ dest: args[i + 2], mount: true }), (i += 2)
+  else if (a === '--symlink') destinations.push({ dest: args[i + 2], mount: false }), (i += 2)
+  else if (a === '--dir') destinations.push({ dest: args[++i], mount: false })
+  else if (MOUNT_1.includes(a)) destinations.push({ dest: args[++i], mount: true })
+  else if (a === '--setenv' || a === '--chmod') i += 2
+  else if (ARG_1.includes(a) || a === '--args') i += 1
+}
+const fail = message => {
+  process.stderr.write('bwrap: ' + message + '\\n')
+  process.exit(1)
+}
+for (const { dest, mount } of destinations) {
+  const parts = path.resolve(dest).split('/').filter(Boolean)
+  for (let n = 1; n < parts.length; n++) {
+    const folder = '/' + parts.slice(0, n).join('/')
+    const stat = fs.lstatSync(folder, { throwIfNoEntry: false })
+    if (!stat) break
+    if (stat.isSymbolicLink()) fail("Can't mkdir parents for " + dest + ': Too many levels of symbolic links')
+    try {
+      fs.accessSync(folder, fs.constants.R_OK)
+    } catch {
+      fail("Can't mkdir parents for " + dest + ': Permission denied')
+    }
+  }
+  if (mount && fs.lstatSync(dest, { throwIfNoEntry: false })?.isSymbolicLink()) fail("Can't mount on symlink destination " + dest)
+}
+`

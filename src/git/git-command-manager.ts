@@ -150,6 +150,16 @@ const HARDENED_CONFIG = [
 ].flatMap(setting => ['-c', setting])
 
 /**
+ * On Windows, git refuses paths over 260 characters ("Filename too long": a deep tree in `worktree add` and
+ * `status`) unless core.longpaths is set; node's own file calls (the removal) cope by themselves.
+ */
+export function platformConfig(platform: NodeJS.Platform = process.platform): string[] {
+  return platform === 'win32' ? ['-c', 'core.longpaths=true'] : []
+}
+
+const PLATFORM_CONFIG = platformConfig()
+
+/**
  * A call that does not talk to a remote may not start a transport at all: a partial clone (or a promisor
  * remote the agent declared, with a remote helper of any name) would otherwise fetch a missing object
  * through whatever the remote names. GIT_ALLOW_PROTOCOL wins over every protocol setting of every config;
@@ -297,7 +307,7 @@ export class Git {
    */
   async run(args: string[], options: RunOptions = {}): Promise<GitResult> {
     if (cancelledBy && options.interruptible) return { exitCode: 130, stdout: '', stderr: `not started: the step was cancelled (${cancelledBy})` }
-    const child = spawn(pinnedGit?.exe ?? 'git', [...HARDENED_CONFIG, ...this.globalArgs, ...args], {
+    const child = spawn(pinnedGit?.exe ?? 'git', [...HARDENED_CONFIG, ...PLATFORM_CONFIG, ...this.globalArgs, ...args], {
       cwd: this.cwd,
       env: callEnvironment(options, this.env),
       stdio: [options.input === undefined ? 'ignore' : 'pipe', options.stdout ?? 'pipe', 'pipe'],

@@ -7,7 +7,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { findProgram } from '../git/git-setup.js'
-import { isInside } from '../os/paths.js'
+import { isInside, realPath } from '../os/paths.js'
 import { childEnvironment, shellQuote } from '../os/processes.js'
 import { quoted } from '../os/quote.js'
 import type { SandboxPaths } from './paths.js'
@@ -34,12 +34,15 @@ export interface Ran {
   unconfined?: string
 }
 
+/** What makes a machine fit for the sandbox: as the examples' install step does it (docs/sandboxes.md). */
 const FIX =
-  "On Ubuntu 24.04 (GitHub's ubuntu-latest) let bubblewrap create user namespaces first (sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0); elsewhere install bubblewrap, socat and ripgrep; or set allow-unconfined: true to run the command without confinement"
+  "Install bubblewrap, socat and ripgrep. Where bubblewrap still cannot make a user namespace (`bwrap --unshare-user --unshare-net --ro-bind / / true` fails: Ubuntu 24.04), load AppArmor's bwrap-userns-restrict profile: sudo apt-get install apparmor-profiles && sudo install -m 0644 /usr/share/apparmor/extra-profiles/bwrap-userns-restrict /etc/apparmor.d/ && sudo apparmor_parser -r /etc/apparmor.d/bwrap-userns-restrict; never on Ubuntu 25.04 and later (ubuntu-latest is 26.04), which enforces it already, and where a second copy stops bubblewrap. Or set allow-unconfined: true to run the command without confinement"
 
 /** Runs the command confined, in `worktree`; resolves to its exit code (128 + the signal's number when a signal ended it). */
 export async function runConfined(confinement: Confinement, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
-  const step = fs.mkdtempSync(path.join(env.RUNNER_TEMP || os.tmpdir(), 'agent-worktree-run-'))
+  // By its real path: sandbox-runtime skips a write path that resolves somewhere else (a runner's work folder on
+  // another disk, reached through a link), and the command would find neither its script nor its home.
+  const step = fs.mkdtempSync(path.join(realPath(env.RUNNER_TEMP || os.tmpdir()), 'agent-worktree-run-'))
   try {
     const home = path.join(step, 'home')
     const tmp = path.join(step, 'tmp')
@@ -113,7 +116,10 @@ async function confined(confinement: Confinement, prepared: Prepared, env: NodeJ
   const filesystem = filesystemOf(confinement, prepared, env)
   // Without a list, no network namespace and no proxy: the network is open, and nothing waits for a proxy.
   const network = confinement.allowedDomains.length ? { allowedDomains: confinement.allowedDomains, deniedDomains: [] } : undefined
-  const inner = `printf . >&3 && exec 3>&- 2>&4 4>&- && exec ${prepared.shell.map(shellQuote).join(' ')}`
+  // The step's own folders are looked at first: a sandbox that left them out fails the step as ours, never as the
+  // command's exit code.
+  const own = [`test -w ${shellQuote(prepared.home)}`, `test -w ${shellQuote(prepared.tmp)}`, `test -r ${shellQuote(prepared.shell.at(-1)!)}`]
+  const inner = `{ ${own.join(' && ')}; } || { echo ${LEFT_OUT} >&2; exit 1; }; printf . >&3 && exec 3>&- 2>&4 4>&- && exec ${prepared.shell.map(shellQuote).join(' ')}`
   const programs = sandboxPrograms()
   // sandbox-runtime protects what it finds in the working directory (shell and editor settings, a .git file) and
   // puts stand-ins there for what is absent: there, the step's own temp folder, not the worktree (whose files are
@@ -137,8 +143,15 @@ async function confined(confinement: Confinement, prepared: Prepared, env: NodeJ
     }
     try {
       const ran = await watch(wrapped, confinement.worktree, prepared.environment)
-      if ('failed' in ran && process.platform === 'linux' && !refusesNamespaces(programs.bwrap, network !== undefined))
+      if ('failed' in ran && ran.failed === LEFT_OUT)
+        throw new ConfinementError(
+          `The command was not run: inside the sandbox, the step's own home and temp folder (in ${quoted(path.dirname(prepared.tmp))}) were missing or read-only.`
+        )
+      if ('failed' in ran && process.platform === 'linux' && !refusesNamespaces(programs.bwrap, network !== undefined)) {
+        const closed = closedParent([confinement.worktree, ...filesystem.allowWrite, ...filesystem.denyWrite, ...filesystem.denyRead])
+        if (closed) throw new ConfinementError(`The command was not run: ${closedParentMessage(closed, { ...confinement, tmp: prepared.tmp })}`)
         throw new ConfinementError(`The command was not run: bubblewrap could not start the sandbox for this worktree: ${ran.failed}.`)
+      }
       return ran
     } finally {
       sandbox.cleanup()
@@ -149,6 +162,66 @@ async function confined(confinement: Confinement, prepared: Prepared, env: NodeJ
     else process.env.CLAUDE_CODE_TMPDIR = tmpdir
     await sandbox?.reset()
   }
+}
+
+/** Said inside the sandbox, before the command, when the step's own folders are not there as they should be. */
+const LEFT_OUT = 'agent-worktree: the step folders are left out'
+
+/** A folder this user may enter but not read, and the paths handed to the sandbox below it. */
+interface Closed {
+  folder: string
+  below: string[]
+}
+
+/**
+ * The first folder above `paths` that this user may enter but not read (a root-owned 0711 folder of a self-hosted
+ * machine). bubblewrap 0.12 and later (Ubuntu 24.04's 0.9.0-1ubuntu0.2 too) opens every folder above a mount for
+ * reading and refuses to start there; older ones, and 0.13.1 again, only look them up: asked only when bubblewrap refused.
+ */
+function closedParent(paths: string[]): Closed | undefined {
+  const readable = new Map<string, boolean>()
+  const closed = (dir: string): boolean => {
+    if (!readable.has(dir)) readable.set(dir, canRead(dir))
+    return !readable.get(dir)
+  }
+  for (const p of paths) {
+    const above: string[] = []
+    for (let dir = path.dirname(p); !above.includes(dir); dir = path.dirname(dir)) above.unshift(dir)
+    const folder = above.find(closed)
+    if (folder) return { folder, below: paths.filter(q => isInside(q, folder)) }
+  }
+  return undefined
+}
+
+/** Whether this user can list `dir`; a folder that is not there is no obstacle of this kind. */
+function canRead(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.R_OK)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'EACCES'
+  }
+}
+
+function closedParentMessage(closed: Closed, folders: { worktree: string; commonDir: string; tmp: string }): string {
+  const stat = fs.statSync(closed.folder)
+  const owner = stat.uid === 0 ? 'root' : `uid ${stat.uid}`
+  const mode = (stat.mode & 0o7777).toString(8).padStart(4, '0')
+  const named: [string, string][] = [
+    ['the worktree', folders.worktree],
+    ['the repository', folders.commonDir],
+    ["the runner's temp folder", folders.tmp]
+  ]
+  const below = named.filter(([, p]) => isInside(p, closed.folder)).map(([name]) => name)
+  const what = below.length ? below.join(', ') : quoted(closed.below[0])
+  const move =
+    below.length === 1 && below[0] === 'the worktree'
+      ? 'or set worktrees-dir to a folder that user owns, below folders it can read (the default lies beside the checkout)'
+      : `or keep ${what} in folders that user owns, below folders it can read`
+  return (
+    `bubblewrap cannot open ${quoted(closed.folder)} (owned by ${owner}, mode ${mode}), a folder above ${what}, which the runner's user may enter but not read: ` +
+    `bubblewrap 0.12 and later opens every folder above what it mounts. Let the runner's user read it (sudo chmod o+r ${closed.folder}), ${move}.`
+  )
 }
 
 /** The programs sandbox-runtime starts for the sandbox on Linux, by path. */
@@ -194,8 +267,9 @@ export function filesystemOf(confinement: Pick<Confinement, 'paths'>, prepared: 
       path.join(home, '.npm', '_logs'),
       path.join(home, '.claude', 'debug'),
       '/tmp/claude'
-    ],
-    allowWrite: [...confinement.paths.write, prepared.home, prepared.tmp],
+    ].map(p => realPath(p)),
+    // Each by its real path: sandbox-runtime skips, unsaid, a write path that resolves somewhere else.
+    allowWrite: [...confinement.paths.write, prepared.home, prepared.tmp].map(p => realPath(p)),
     denyWrite: confinement.paths.readOnly
   }
 }

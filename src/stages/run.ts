@@ -7,6 +7,7 @@ import * as path from 'node:path'
 import { findRecord, setupOfEnter } from '../exit/find-record.js'
 import { pinProgram } from '../git/git-setup.js'
 import { folderOf } from '../git/repository.js'
+import { realPath } from '../os/paths.js'
 import { childEnvironment } from '../os/processes.js'
 import { getRunSettings } from '../runner/inputs.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
@@ -29,7 +30,10 @@ export async function run(): Promise<void> {
     const gitDir = clone ? path.join(record.path, '.git') : path.join(repo.commonDir, 'worktrees', record.id!)
     const worktree = clone ? record.path : folderOf(gitDir)
     if (!worktree || !fs.existsSync(worktree)) throw gone(record.path)
-    const paths = sandboxPaths({ ...sandboxFacts(worktree, gitDir, repo.commonDir), clone })
+    // Every folder by its real path, as enter gives them: sandbox-runtime skips a write path that resolves somewhere
+    // else, and bubblewrap 0.12 refuses to mount across a link.
+    const real = { worktree: realPath(worktree), gitDir: realPath(gitDir), commonDir: realPath(repo.commonDir) }
+    const paths = sandboxPaths({ ...sandboxFacts(real.worktree, real.gitDir, real.commonDir), clone })
     // The record is checked (its seal takes the runtime token): from here on no program this step starts
     // (sandbox-runtime's helpers among them) gets what the runner gives only to actions.
     const kept = childEnvironment(process.env)
@@ -38,7 +42,7 @@ export async function run(): Promise<void> {
     // starts outside the sandbox (bubblewrap, socat, ripgrep, sandbox-runtime's lookups) are those PATH named at enter.
     const step = { ...process.env }
     if (enter.setup?.env.PATH !== undefined) process.env.PATH = enter.setup.env.PATH
-    const ran = await runConfined({ ...settings, worktree, commonDir: repo.commonDir, paths }, step)
+    const ran = await runConfined({ ...settings, worktree: real.worktree, commonDir: real.commonDir, paths }, step)
     if (ran.unconfined)
       (await import('@actions/core')).warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
     if (ran.exitCode !== 0) {
