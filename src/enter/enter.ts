@@ -18,7 +18,8 @@ import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readCo
 import { readRecordFile, STATE_COMMON_DIR, writeRecordFile, writeSetupFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
 import { saveRecordState } from '../runner/step-state.js'
 import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
-import type { Found, Lookup, Restored } from '../rescue/restore.js'
+import type { Found, Lookup } from '../rescue/find-rescue.js'
+import type { Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
 import { submoduleUrls } from '../git/submodules.js'
@@ -96,7 +97,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
 
 /** The rescue to restore, fetched and checked before anything is created; its module is loaded only for a restore. */
 async function lookUp(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<Lookup> {
-  const { findRescue } = await import('../rescue/restore.js')
+  const { findRescue } = await import(/* webpackChunkName: "restore" */ '../rescue/find-rescue.js')
   const lookup = await findRescue(repo, settings.restore!, {
     push: pinned.push,
     rescue: settings.rescue,
@@ -231,7 +232,7 @@ async function restore(
   found: Found,
   checkout: { lfs?: Record<string, string>; sparsePaths: string[]; promisor?: Promisor }
 ): Promise<Restored> {
-  const { restoreInto } = await import('../rescue/restore.js')
+  const { restoreInto } = await import(/* webpackChunkName: "restore" */ '../rescue/restore.js')
   try {
     await prefetchBlobs(repo, [found.snapshot.index, found.snapshot.tree], checkout.sparsePaths, checkout.promisor)
     return await restoreInto(found, record, gitDir, record.isolation === 'clone' ? gitDir : repo.commonDir, checkout.lfs)
