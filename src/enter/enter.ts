@@ -17,7 +17,7 @@ import { diskError, diskFull, withRepositoryLock } from '../git/repository-lock.
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
 import { readRecordFile, STATE_COMMON_DIR, writeRecordFile, writeSetupFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
 import { saveRecordState } from '../runner/step-state.js'
-import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
+import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report/enter.js'
 import type { Found, Lookup } from '../rescue/find-rescue.js'
 import type { Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
