@@ -1,4 +1,4 @@
-// Covers: src/runner/report.ts, src/shared/shared-state.ts (fromElsewhere, confirmedByRemote), src/enter/enter.ts (checkoutError) through the bundles.
+// Covers: src/runner/report/, src/shared/shared-state.ts (fromElsewhere, confirmedByRemote), src/enter/enter.ts (checkoutError) through the bundles.
 // What our reports say is so: a name the agent chose ends no block of the job summary and forms no Markdown of
 // ours; a ref's move is the agent's unless more than its own reflog message says otherwise; an error at enter names
 // the filter that failed. Through the committed bundles, as the runner runs them.

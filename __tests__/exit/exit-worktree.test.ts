@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { RECORD_FILE, writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
-import { describeCommit, describeUncommitted } from '../../src/runner/report.js'
+import { describeCommit, describeUncommitted } from '../../src/runner/report/words.js'
 import { createLikeMain, exitAs, TEST_OWNER } from '../helpers/worktree.js'
 import { addSubmodule, branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from '../helpers/repos.js'
 

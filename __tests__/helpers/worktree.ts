@@ -2,7 +2,7 @@
 import * as path from 'node:path'
 import { evidenceOf, type Source } from '../../src/exit/evidence.js'
 import { exitWorktree, type ExitOptions, type ExitResult } from '../../src/exit/exit-worktree.js'
-import { messageOf } from '../../src/runner/report.js'
+import { messageOf } from '../../src/runner/report/exit.js'
 import type { Owner } from '../../src/record/ownership.js'
 import { openRepository } from '../../src/git/repository.js'
 import { writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'

@@ -1,4 +1,4 @@
-// Covers: src/remote/lfs.ts, src/remote/push.ts, src/rescue/rescue.ts, src/rescue/restore.ts (Git LFS objects), through the bundles and on its own.
+// Covers: src/remote/lfs.ts, src/remote/push.ts, src/rescue/rescue.ts, src/rescue/find-rescue.ts, src/rescue/restore.ts (Git LFS objects), through the bundles and on its own.
 // A rescue sends what the gate counted as the repository stores it: a commit or the index that adds a Git LFS file
 // holds a pointer, and the file's bytes are an object of the repository's LFS store. The rescue sends the objects
 // with the branch (to the LFS server of the remote of enter) and in the artifact, and a restore from the artifact

@@ -1,4 +1,4 @@
-// Covers: src/rescue/restore.ts through the bundles.
+// Covers: src/rescue/find-rescue.ts, src/rescue/restore.ts through the bundles.
 // What an adversarial run found against restore, each a test that failed on the code before its fix. A rescue
 // is data anyone who may push (or an earlier agent) can make: nothing in it may run a program in the main step,
 // which holds the runtime token, or send the repository's credentials anywhere; restored work is work, whatever

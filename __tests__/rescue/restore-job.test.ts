@@ -1,4 +1,4 @@
-// Covers: src/rescue/restore.ts, src/rescue/names.ts through the bundles.
+// Covers: src/rescue/find-rescue.ts, src/rescue/restore.ts, src/rescue/names.ts through the bundles.
 // restore: a job picks up where a rescued attempt or an earlier job stopped. One job's post rescues every kind
 // of unsaved work (to an artifact and a branch at once); a re-run attempt (restore: auto) and a later job of the
 // run (restore: <name>) then enter a new worktree in a checkout of their own, made as actions/checkout makes it,

@@ -1,4 +1,4 @@
-// Covers: src/rescue/restore.ts (restore: auto) through the bundles.
+// Covers: src/rescue/find-rescue.ts (restore: auto) through the bundles.
 // restore: auto restores only a rescue it can prove is this step's. The proof is the artifact service, which holds
 // the artifacts of this run alone and takes uploads only from a step with the job's runtime token: a branch anyone
 // who may push could have made (a forged `-take9`), and two rescues of one name, job and leg (a reusable workflow

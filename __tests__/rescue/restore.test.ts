@@ -1,4 +1,4 @@
-// Covers: src/rescue/restore.ts, src/rescue/snapshot-message.ts through the bundles.
+// Covers: src/rescue/find-rescue.ts, src/rescue/restore.ts, src/rescue/snapshot-message.ts through the bundles.
 // The restore matrix: for each checkout actions/checkout makes (push at depth 1, a pull request's merge
 // commit at depth 1, fetch-depth: 0, sparse, LFS pointers), an agent leaves every kind of unsaved work, the
 // post rescues it to a branch and to an artifact at once (rescue: artifact,branch), and each copy is

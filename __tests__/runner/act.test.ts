@@ -1,11 +1,11 @@
-// Covers: src/runner/act.ts, src/runner/report.ts.
+// Covers: src/runner/act.ts, src/runner/report/enter.ts.
 // What act keeps, as the main step tells it (src/runner/act.ts), for each mode and where the worktree and its
 // repository lie. The end-to-end cases, through the bundles, are in real-runner.test.ts.
 import { describe, expect, it } from 'vitest'
 import { actFate, actHostFolder } from '../../src/runner/act.js'
-import { actNote as say } from '../../src/runner/report.js'
+import { actNote as say } from '../../src/runner/report/enter.js'
 
-/** What the main step says under act: the fate (act.ts), in words (report.ts). */
+/** What the main step says under act: the fate (act.ts), in words (report/enter.ts). */
 function actNote(...args: Parameters<typeof actFate>): ReturnType<typeof say> | undefined {
   const fate = actFate(...args)
   return fate && say(fate)

@@ -1,4 +1,4 @@
-// Covers: src/runner/report.ts.
+// Covers: src/runner/report/.
 // The report turns what the gate found, which is data, into words: the counts of a message, and each item as
 // the summary and the warnings list it; every name in them quoted (src/os/quote.ts), whatever it holds.
 import * as core from '@actions/core'
@@ -12,24 +12,10 @@ import type { Findings } from '../../src/gate/findings.js'
 import { oneLine, quoted } from '../../src/os/quote.js'
 import type { RescueResult } from '../../src/rescue/rescue.js'
 import { OVER_LIMIT } from '../../src/rescue/snapshot.js'
-import {
-  describeCommit,
-  describeFindings,
-  describeNested,
-  describeShared,
-  describeSpecial,
-  describeUncommitted,
-  messageOf,
-  pushFailure,
-  report,
-  reportEntered,
-  reportPrepared,
-  reportSweep,
-  reportTaken,
-  reportTakeover,
-  rescueProblems,
-  writeSummary
-} from '../../src/runner/report.js'
+import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted } from '../../src/runner/report/words.js'
+import { messageOf, pushFailure, report, rescueProblems } from '../../src/runner/report/exit.js'
+import { reportEntered, reportPrepared, reportSweep, reportTaken, reportTakeover } from '../../src/runner/report/enter.js'
+import { writeSummary } from '../../src/runner/report/summary.js'
 
 const none = { nested: [], tips: [] }
 const clean: Findings = { uncommitted: [], unsavedCommits: [], ...none }

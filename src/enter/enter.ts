@@ -16,8 +16,9 @@ import { withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
 import { readRecordFile, writeRecordFile, writeSetupFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
 import { saveCommonDirState, saveRecordState, saveRestoreRefState } from '../runner/step-state.js'
-import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report.js'
-import type { Found, Lookup, Restored } from '../rescue/restore.js'
+import { heldBackWhy, reportHeldBack, reportNothingToRestore, reportPrepared, reportSharedUnread, reportTakeover, reportTaken } from '../runner/report/enter.js'
+import type { Found, Lookup } from '../rescue/find-rescue.js'
+import type { Restored } from '../rescue/restore.js'
 import { readSharedState, type Known } from '../shared/shared-state.js'
 import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
 import { submoduleUrls } from '../git/submodules.js'
@@ -101,7 +102,7 @@ function persist(commonDir: string, record: WorktreeRecord): void {
 
 /** The rescue to restore, fetched and checked before anything is created; its module is loaded only for a restore. */
 async function lookUp(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter): Promise<Lookup> {
-  const { findRescue } = await import('../rescue/restore.js')
+  const { findRescue } = await import(/* webpackChunkName: "restore" */ '../rescue/find-rescue.js')
   const ref = restoreRef(randomBytes(6).toString('hex'))
   // Saved before the fetch: the post deletes what a main step cut short left.
   saveRestoreRefState(ref)
@@ -199,7 +200,7 @@ function sharedAtEnter(repo: Repository, record: WorktreeRecord, known: Known): 
 
 /** Puts the rescue back into the new worktree, checked out at its base: the files it needs first, watched, from a partial clone's remote. */
 async function restore(repo: Repository, record: WorktreeRecord, gitDir: string, found: Found, checkout: Checkout): Promise<Restored> {
-  const { restoreInto } = await import('../rescue/restore.js')
+  const { restoreInto } = await import(/* webpackChunkName: "restore" */ '../rescue/restore.js')
   try {
     await prefetchBlobs(repo, [found.snapshot.index, found.snapshot.tree], checkout.sparsePaths, checkout.promisor)
     return await restoreInto(found, record, gitDir, record.isolation === 'clone' ? gitDir : repo.commonDir, checkout.lfs)

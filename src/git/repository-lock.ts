@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { pidSpace } from '../os/processes.js'
+import { isAlive, pidSpace } from '../os/processes.js'
 import { kindOf, readSmall } from '../os/untrusted-files.js'
 import { quoted } from '../os/quote.js'
 
@@ -54,15 +54,6 @@ export function noteLockChild(pid: number): void {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 /** Whether the holder's pid can be looked up here: this host, and the pid namespace and boot it was written in. */
 function lookedUpHere(holder: Holder): boolean {

@@ -54,6 +54,7 @@ export function stopTree(pid: number, signal: NodeJS.Signals, platform: Platform
   }
 }
 
+/** Whether a process of that pid exists here: one of another user's too (EPERM). */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)

@@ -7,7 +7,7 @@ import { claimState } from '../runner/step-state.js'
 import { actFate } from '../runner/act.js'
 import { getEnterSettings } from '../runner/inputs.js'
 import { CODEX_PROFILE } from '../sandbox/configs.js'
-import { reportEntered, reportRestored } from '../runner/report.js'
+import { reportEntered, reportRestored } from '../runner/report/enter.js'
 
 export async function run(): Promise<void> {
   handleCancellation()

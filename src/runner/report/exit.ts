@@ -1,25 +1,17 @@
-// Tells people and agents what an exit found and did: every sentence of the message, the log, annotations,
-// the job summary and the outputs is written here, from the data the logic returns. Every name from the repository,
-// the agent or a record file is shown quoted (os/quote.ts), every line goes out as one line: nothing in a name ends
-// a block, forms Markdown, or starts a workflow command.
+// The exit's report: its message, the warnings and lines of the log, and its outputs, as the post and the exit
+// sub-action say them (words.ts: how names are shown).
 import * as core from '@actions/core'
-import * as path from 'node:path'
-import type { ActFate } from './act.js'
-import type { ExitResult } from '../exit/exit-worktree.js'
-import { shellQuote, type Resident } from '../os/processes.js'
-import { escaped, oneLine, quoted } from '../os/quote.js'
-import type { Outcome } from '../exit/remove-worktree.js'
-import { rescueLabel } from '../rescue/names.js'
-import { rescued, type RescueResult, type Withheld } from '../rescue/rescue.js'
-import type { Nothing, Restored } from '../rescue/restore.js'
-import { OVER_LIMIT } from '../rescue/snapshot.js'
-import type { Findings, Nested, NestedWork, SpecialFile, Uncommitted, UnsavedCommit } from '../gate/findings.js'
-import type { BranchDeletion } from '../gate/delete-branch.js'
-import { fromElsewhere, type Origin, type SharedChange } from '../shared/shared-state.js'
-import type { WorktreeRecord } from '../record/state-helper.js'
-import type { HeldBack } from '../exit/worktree-pool.js'
-
-const LISTED = 10
+import type { ExitResult } from '../../exit/exit-worktree.js'
+import { shellQuote, type Resident } from '../../os/processes.js'
+import { oneLine, quoted } from '../../os/quote.js'
+import type { Outcome } from '../../exit/remove-worktree.js'
+import { rescueLabel } from '../../rescue/names.js'
+import { rescued, type RescueResult, type Withheld } from '../../rescue/rescue.js'
+import { OVER_LIMIT } from '../../rescue/snapshot.js'
+import type { Findings } from '../../gate/findings.js'
+import type { BranchDeletion } from '../../gate/delete-branch.js'
+import { fromElsewhere, type SharedChange } from '../../shared/shared-state.js'
+import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted, LISTED, listed, plural } from './words.js'
 
 /** The exit's message: what was found, what was done, what to do next. */
 export function messageOf(result: ExitResult): string {
@@ -258,65 +250,10 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
-function listed(items: string[]): string {
-  return items.slice(0, LISTED).join(', ') + (items.length > LISTED ? ', …' : '')
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
-}
-
 /** Why pushed work may be among the unsaved commits: the remote of enter, the only proof, could not be asked (or, for a submodule, is not known). */
 function unasked(findings: Findings): string {
   const why = [...(findings.remoteUnasked ? [findings.remoteUnasked] : []), ...Object.values(findings.submoduleUnasked ?? {})]
   return why.length && findings.unsavedCommits.length ? ` (the remote could not be asked whether it has them: ${why.join('; ')})` : ''
-}
-
-/** "2 uncommitted files and 1 unsaved commit", or "nothing unsaved". */
-export function describeFindings(findings: Findings): string {
-  const parts: string[] = []
-  if (findings.uncommitted.length) parts.push(plural(findings.uncommitted.length, 'uncommitted file'))
-  if (findings.unsavedCommits.length) parts.push(plural(findings.unsavedCommits.length, 'unsaved commit'))
-  if (findings.nested.length)
-    parts.push(findings.nested.length === 1 ? '1 nested repository with work' : `${findings.nested.length} nested repositories with work`)
-  return parts.length ? parts.join(' and ') : 'nothing unsaved'
-}
-
-/** `XY path`, as git status --porcelain shows it. */
-export function describeUncommitted(file: Uncommitted): string {
-  return `${file.code} ${quoted(file.path)}`
-}
-
-/** `<id> <subject>`, after the submodule's path when it is in one. */
-export function describeCommit(commit: UnsavedCommit): string {
-  return `${commit.submodule ? `${quoted(commit.submodule)}: ` : ''}${commit.commit} ${quoted(commit.subject)}`
-}
-
-/** `path: what it is and holds`. */
-export function describeNested(nested: NestedWork): string {
-  return `${quoted(nested.path)}: ${describeNestedWork(nested)}`
-}
-
-function describeNestedWork(nested: Nested): string {
-  switch (nested.state) {
-    case 'unreadable':
-      return `a ${nested.what} whose state could not be read`
-    case 'too-deep':
-      return `a ${nested.what === 'submodule' ? 'submodule' : 'repository'} nested too deep to look into`
-    case 'locked':
-      return 'a locked worktree'
-    case 'commits':
-      return nested.what === 'bare repository' ? 'a bare repository with commits' : `a ${nested.what} with commits that no remote has`
-    case 'uncommitted':
-      return `a ${nested.what} with ${plural(nested.files, 'uncommitted file')}`
-    case 'holding':
-      return `a ${nested.what} holding ${nested.inside.map(describeNested).join('; ')}`
-  }
-}
-
-/** `path (a named pipe)`. */
-export function describeSpecial(special: SpecialFile): string {
-  return `${quoted(special.path)} (${special.kind === 'fifo' ? 'a named pipe' : special.kind === 'socket' ? 'a socket' : 'a device'})`
 }
 
 /** Says what the exit found and did: a warning when a person should look, a line of the log otherwise. */
@@ -366,41 +303,6 @@ function counted(items: string[]): string {
   return items.slice(0, LISTED).join(', ') + (items.length > LISTED ? `, and ${items.length - LISTED} more` : '')
 }
 
-/** One change to what every worktree shares, and where it belongs as far as can be told. */
-export function describeShared(change: SharedChange): string {
-  // An object id, short; a symbolic ref's target ("ref:refs/remotes/origin/main") whole, a name.
-  const id = (value: string | undefined): string => (value && /^[0-9a-f]+$/.test(value) ? value.slice(0, 12) : quoted(value ?? ''))
-  const what = change.kind === 'ref' ? quoted(change.name) : `${change.kind} ${quoted(change.name)}`
-  // null: one of a folder of many loose refs, recorded by name, and no reflog kept its id.
-  const was = change.from === null ? 'an id not recorded at enter' : id(change.from)
-  const done =
-    change.change === 'moved'
-      ? `moved from ${was} to ${id(change.to)}`
-      : change.change === 'created'
-        ? `created at ${id(change.to)}`
-        : change.change === 'deleted'
-          ? `deleted (it was at ${was})`
-          : change.change
-  return `${what} ${done}${originText(change.origin)}`
-}
-
-function originText(origin: Origin | undefined): string {
-  const holder = origin?.holder
-  const who = !holder
-    ? undefined
-    : holder.whose === 'this-job'
-      ? "this job's worktree"
-      : holder.whose === 'other-job'
-        ? `the worktree ${quoted(holder.folder)}, which another job holds (${holder.job})`
-        : `the worktree ${quoted(holder.folder)}`
-  const parts = [
-    origin?.remote && 'as the remote has it',
-    origin?.reflog && `reflog: ${quoted(origin.reflog.slice(0, 80))}`,
-    who && (origin?.how === 'branch' ? `the branch of ${who}` : `made in ${who}`)
-  ]
-  return parts.some(Boolean) ? ` (${parts.filter(Boolean).join('; ')})` : ''
-}
-
 /** At most this many changes go into the shared-changes output (the warning gives the count). */
 const MAX_OUTPUT_CHANGES = 1000
 
@@ -416,11 +318,6 @@ export function sharedChangesOutput(changes: SharedChange[]): string {
       how: origin?.how
     }))
   )
-}
-
-/** What every worktree shares could not be read at enter: the exit will not say what changed in it. */
-export function reportSharedUnread(why: string): void {
-  core.info(oneLine(`What every worktree of the repository shares (refs, config, hooks) could not be read, so the exit will not report changes to it: ${why}`))
 }
 
 function findingLines(findings: Findings | undefined): string[] {
@@ -469,244 +366,10 @@ export function reportExitFailure(worktree: string | undefined, error: Error): v
   )
 }
 
-/** What the main step entered, and what act will do with it. */
-export function reportEntered(record: Pick<WorktreeRecord, 'created' | 'path' | 'branch' | 'baseSha'>, fate: ActFate | undefined): void {
-  const note = fate && actNote(fate)
-  if (note?.level === 'warning') core.warning(oneLine(note.message), { title: 'agent-worktree' })
-  else if (note) core.info(oneLine(note.message))
-  core.info(
-    oneLine(
-      `${record.created ? 'Created' : 'Entered'} worktree ${quoted(record.path)} on ${record.branch ? `branch ${quoted(record.branch)}` : 'a detached HEAD'} at ${record.baseSha.slice(0, 12)}.`
-    )
-  )
-}
-
-/** Under act: what goes with act's clean-up, said as a warning when unsaved work goes too, else as a line of the log. */
-export function actNote(fate: ActFate): { level: 'warning' | 'info'; message: string } {
-  const rescue = fate.rescued
-    ? 'rescue: branch pushes unsaved work to the remote before that.'
-    : 'To keep unsaved work, give repository-path a clone outside it (your own checkout), or set rescue: branch to push unsaved work to the remote.'
-  if (fate.mode === 'host') {
-    const goes = [
-      fate.worktree && `the worktree ${quoted(fate.worktree)}`,
-      fate.repository && `its branch, commits and registration (in act's copy of the repository, ${quoted(fate.repository)})`
-    ].filter(Boolean)
-    return {
-      level: fate.rescued ? 'info' : 'warning',
-      message: `Running under act in host mode, which deletes its job folder ${quoted(fate.folder)} when the job succeeds (it keeps it after a failure): ${goes.join(' and ')} go with it. ${rescue}`
-    }
-  }
-  if (!fate.outside) {
-    return {
-      level: 'info',
-      message: `Running under act in a container: the worktree ${quoted(fate.worktree)} stays only if act runs with --bind, which mounts the workspace ${quoted(fate.workspace)} from the disk; without --bind, act removes the workspace with the container.${fate.rescued ? ` ${rescue}` : ''}`
-    }
-  }
-  const outside = fate.outside.repository
-    ? `its repository ${quoted(fate.outside.repository)}`
-    : `the worktree ${quoted(fate.outside.worktree ?? fate.worktree)}`
-  return {
-    level: fate.rescued ? 'info' : 'warning',
-    message: `Running under act in a container, which act removes after the job with all that is not mounted from the disk (the workspace is, with --bind): ${outside} lies outside the workspace and goes with it, unless mounted. ${
-      fate.rescued
-        ? rescue
-        : 'To keep unsaved work, set worktrees-dir to a folder inside the workspace that git ignores (for example .worktrees, listed in .gitignore) and run act with --bind, or set rescue: branch to push unsaved work to the remote.'
-    }`
-  }
-}
-
-/** What a restore put back into the new worktree, and what it could not. */
-export function reportRestored(restored: Restored, record: Pick<WorktreeRecord, 'path' | 'branch' | 'baseSha'>): void {
-  const from = `the ${restored.kind === 'branch' ? 'branch' : 'artifact'} ${quoted(restored.name)}`
-  const was = restored.wasOn && restored.wasOn !== record.branch ? ` (the rescue's was ${quoted(restored.wasOn)})` : ''
-  const head = !restored.head
-    ? `its branch ${quoted(record.branch)} without a commit yet, as the rescue's was`
-    : `HEAD at ${restored.head.slice(0, 12)} ${restored.onBranch ? `on its branch ${quoted(record.branch)}${was}` : 'detached, as it was'}`
-  const kept = restored.kept.length ? ` Commits HEAD does not reach are kept as ${restored.kept.map(quoted).join(', ')}.` : ''
-  const base = restored.otherBase
-    ? ` The rescue was made on ${restored.otherBase.slice(0, 12)}, not on this worktree's base ${record.baseSha.slice(0, 12)}: it is restored on its own base, its history as it was.`
-    : ''
-  core.info(oneLine(`Restored ${from} into ${quoted(record.path)}: ${head}, the index as it was staged, the files as they were left.${kept}${base}`))
-  if (restored.notRestored.length)
-    core.warning(oneLine(`restore: not put back: ${listed(restored.notRestored.map(n => `${quoted(n.file)} (${n.why})`))}.`), { title: 'agent-worktree' })
-}
-
-/** restore: auto found nothing: one line. */
-export function reportNothingToRestore(nothing: Nothing): void {
-  if (nothing.left.length) {
-    const left = nothing.left.map(({ kind, name }) => `the ${kind} ${quoted(name)}`).join(', ')
-    const why =
-      nothing.left.length === 1
-        ? 'a branch is what anyone who may push could have made, and only an artifact of this run proves a rescue this step’s'
-        : 'two rescues of one name, job and leg (a reusable workflow called twice in one job, a worktree entered again) cannot be told apart'
-    core.warning(
-      oneLine(
-        `restore: auto restored nothing: attempt ${nothing.attempt - 1} left ${left}, and ${why}. The worktree starts from its base; restore one by name (restore: <name>) if it holds this step's work.`
-      ),
-      { title: 'agent-worktree' }
-    )
-    return
-  }
-  const looked = nothing.looked.join(' or ')
-  core.info(
-    oneLine(
-      nothing.attempt === 1
-        ? 'restore: auto: nothing to restore on the first attempt of a run.'
-        : looked
-          ? `restore: auto: attempt ${nothing.attempt - 1} left no rescue of this step (no ${looked} of its name, job and leg): the worktree starts from its base.`
-          : `restore: auto: nothing to restore: this step rescues nowhere (rescue: none), so attempt ${nothing.attempt - 1} left no rescue.`
-    )
-  )
-}
-
-/** Why a parked worktree was taken out of the pool, in its lock and in the warning. */
-export function heldBackWhy(findings: Findings): string {
-  return findings.error ? `its state could not be read (${findings.error})` : `it holds ${describeFindings(findings)}`
-}
-
-/** Parked worktrees that gained work while parked: taken out of the pool and kept. */
-export function reportHeldBack(heldBack: HeldBack[]): void {
-  for (const held of heldBack.map(({ path, findings }) => `${quoted(path)}: ${heldBackWhy(findings)}`))
-    core.warning(
-      oneLine(
-        `A parked worktree gained work while it was parked, so it was taken out of the pool and kept: ${held}. Look at it, and remove it by hand if nothing there is needed.`
-      ),
-      { title: 'agent-worktree' }
-    )
-}
-
-export function reportTaken(worktree: string): void {
-  core.info(oneLine(`Took ${quoted(worktree)} from the pool of parked worktrees.`))
-}
-
-export function reportTakeover(worktree: string, from: string): void {
-  core.info(oneLine(`Taking over ${quoted(worktree)} from ${from}.`))
-}
-
-/** What symlink-dirs linked and include-file copied, and what not, with why. */
-export function reportPrepared(prepared: {
-  toplevel: string
-  missingLinks: string[]
-  /** Each as said: its folder quoted, and why. */
-  unlinked: string[]
-  includeFile?: string
-  copied: string[]
-  notCopied: { file: string; why: string; outside: boolean }[]
-}): void {
-  const { toplevel, missingLinks, unlinked, includeFile, copied, notCopied } = prepared
-  if (missingLinks.length)
-    core.warning(oneLine(`symlink-dirs: ${missingLinks.map(quoted).join(', ')} not found in ${quoted(toplevel)}, so not linked.`), { title: 'agent-worktree' })
-  if (unlinked.length) core.warning(oneLine(`symlink-dirs: not linked: ${unlinked.join(', ')}.`), { title: 'agent-worktree' })
-  if (!includeFile) return
-  core.info(
-    oneLine(
-      `Copied ${copied.length} ignored file(s) that ${quoted(path.relative(toplevel, includeFile))} names${copied.length ? `: ${copied.map(quoted).join(', ')}` : ''}.`
-    )
-  )
-  const outside = notCopied.filter(n => n.outside).map(n => `${quoted(n.file)} (${n.why})`)
-  if (outside.length)
-    core.warning(oneLine(`include-file: not copied, a folder on the way leads outside the worktree: ${outside.join(', ')}.`), { title: 'agent-worktree' })
-  const others = notCopied.filter(n => !n.outside).map(n => `${quoted(n.file)} (${n.why})`)
-  if (others.length) core.info(oneLine(`Not copied: ${others.join(', ')}.`))
-}
-
-/** What the sweep of a later job did besides the exits it reports one by one. */
-export interface Swept {
-  repository: string
-  /** Parked worktrees removed for their age. */
-  expired: string[]
-  /** Kept on purpose by earlier jobs: left as they are. */
-  kept: { path: string; over: string }[]
-  /** Folders whose registration is gone: left as they are. */
-  orphans: string[]
-}
-
-export function reportSweep(swept: Swept): void {
-  if (swept.expired.length)
-    core.info(oneLine(`Removed ${swept.expired.length} worktree(s) parked in the pool for more than a day: ${swept.expired.map(quoted).join(', ')}.`))
-  if (swept.kept.length)
-    core.info(
-      oneLine(
-        `Kept by earlier jobs, left as they are: ${swept.kept.map(k => `${quoted(k.path)} (by ${k.over})`).join(', ')}. Enter one with path to work on or remove it.`
-      )
-    )
-  if (swept.orphans.length)
-    core.warning(
-      oneLine(
-        `Found ${swept.orphans.length} worktree folder(s) that ${quoted(swept.repository)} no longer knows (was the repository recreated?): ${swept.orphans.map(quoted).join(', ')}. Their files are left as they are: copy out what is needed, then delete the folders.`
-      ),
-      { title: 'agent-worktree' }
-    )
-}
-
 /** The outputs of an exit that was cancelled before it decided: nothing was removed. */
 export function setCancelledOutputs(why: string): void {
   core.setOutput('action', 'keep')
   core.setOutput('removed', 'false')
   core.setOutput('reason', 'cancelled')
   core.setOutput('message', oneLine(`Nothing was removed: ${why}. The worktree is as it was; the post step exits it at the end of the job.`))
-}
-
-function listing(title: string, items: string[]): string {
-  if (!items.length) return ''
-  const shown = items
-    .slice(0, LISTED)
-    .map(i => `<li>${html(i)}</li>`)
-    .join('')
-  const more = items.length > LISTED ? `<li>… and ${items.length - LISTED} more</li>` : ''
-  return `<details><summary>${title} (${items.length})</summary><ul>${shown}${more}</ul></details>`
-}
-
-/**
- * Text of ours, its names quoted, in the job summary's HTML: no tag or entity of a name's, and one line (a blank
- * line would end the HTML block, and what follows would render as Markdown of the agent's).
- */
-function html(text: string): string {
-  return oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-}
-
-/** Appends to the job summary; a summary that cannot be written (no runner) is not an error of the exit. */
-export async function writeSummary(result: ExitResult): Promise<void> {
-  const { evidence, findings, rescue } = result
-  const found = findings ? `${describeFindings(findings)}${findings.error ? ` (state unknown: ${html(findings.error)})` : ''}` : '—'
-  const done = result.removed ? (result.reason === 'parked' ? 'parked' : 'removed') : findings ? 'kept' : 'nothing'
-  const restore = restoreCommands(result)
-  const restoreBlock = restore.length ? `<p>Restore:</p><pre>${restore.map(command => html(escaped(command))).join('\n')}</pre>` : ''
-  const where = [rescue?.branch?.name, rescue?.artifact?.name].filter((name): name is string => Boolean(name))
-  try {
-    await core.summary
-      .addHeading(`agent-worktree: ${html(quoted(evidence.name))}`, 3)
-      .addTable([
-        [
-          { data: 'name', header: true },
-          { data: 'branch', header: true },
-          { data: 'base', header: true },
-          { data: 'path', header: true },
-          { data: 'found', header: true },
-          { data: 'done', header: true },
-          { data: 'rescued', header: true }
-        ],
-        [
-          html(quoted(evidence.name)),
-          evidence.branch ? html(quoted(evidence.branch)) : '(detached)',
-          (evidence.believed.base ?? '').slice(0, 12),
-          html(quoted(result.path)),
-          found,
-          `${done} (${result.reason})`,
-          where.length ? html(where.map(quoted).join(', ')) : rescue?.snapshot ? 'on this machine only' : '—'
-        ]
-      ])
-      .addRaw(`<p>${html(messageOf(result))}</p>${restoreBlock}`, true)
-      .addRaw(
-        listing('Uncommitted files', (findings?.uncommitted ?? []).map(describeUncommitted)) +
-          listing('Unsaved commits', (findings?.unsavedCommits ?? []).map(describeCommit)) +
-          listing('Nested repositories with work', (findings?.nested ?? []).map(describeNested)) +
-          listing(`Changed in the original checkout ${html(quoted(evidence.repository))}`, result.breach) +
-          listing(`Changed in what every worktree of ${html(quoted(evidence.repository))} shares`, result.shared.map(describeShared)),
-        true
-      )
-      .write()
-  } catch (error) {
-    core.debug(oneLine(`No job summary written: ${(error as Error).message}`))
-  }
 }

@@ -1,0 +1,71 @@
+// The job summary of an exit: a table, the message, the restore commands and what was found, as HTML of ours in
+// which no name of the agent's forms a tag or Markdown.
+import * as core from '@actions/core'
+import type { ExitResult } from '../../exit/exit-worktree.js'
+import { escaped, oneLine, quoted } from '../../os/quote.js'
+import { describeCommit, describeFindings, describeNested, describeShared, describeUncommitted, LISTED } from './words.js'
+import { messageOf, restoreCommands } from './exit.js'
+
+function listing(title: string, items: string[]): string {
+  if (!items.length) return ''
+  const shown = items
+    .slice(0, LISTED)
+    .map(i => `<li>${html(i)}</li>`)
+    .join('')
+  const more = items.length > LISTED ? `<li>… and ${items.length - LISTED} more</li>` : ''
+  return `<details><summary>${title} (${items.length})</summary><ul>${shown}${more}</ul></details>`
+}
+
+/**
+ * Text of ours, its names quoted, in the job summary's HTML: no tag or entity of a name's, and one line (a blank
+ * line would end the HTML block, and what follows would render as Markdown of the agent's).
+ */
+function html(text: string): string {
+  return oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+/** Appends to the job summary; a summary that cannot be written (no runner) is not an error of the exit. */
+export async function writeSummary(result: ExitResult): Promise<void> {
+  const { evidence, findings, rescue } = result
+  const found = findings ? `${describeFindings(findings)}${findings.error ? ` (state unknown: ${html(findings.error)})` : ''}` : '—'
+  const done = result.removed ? (result.reason === 'parked' ? 'parked' : 'removed') : findings ? 'kept' : 'nothing'
+  const restore = restoreCommands(result)
+  const restoreBlock = restore.length ? `<p>Restore:</p><pre>${restore.map(command => html(escaped(command))).join('\n')}</pre>` : ''
+  const where = [rescue?.branch?.name, rescue?.artifact?.name].filter((name): name is string => Boolean(name))
+  try {
+    await core.summary
+      .addHeading(`agent-worktree: ${html(quoted(evidence.name))}`, 3)
+      .addTable([
+        [
+          { data: 'name', header: true },
+          { data: 'branch', header: true },
+          { data: 'base', header: true },
+          { data: 'path', header: true },
+          { data: 'found', header: true },
+          { data: 'done', header: true },
+          { data: 'rescued', header: true }
+        ],
+        [
+          html(quoted(evidence.name)),
+          evidence.branch ? html(quoted(evidence.branch)) : '(detached)',
+          (evidence.believed.base ?? '').slice(0, 12),
+          html(quoted(result.path)),
+          found,
+          `${done} (${result.reason})`,
+          where.length ? html(where.map(quoted).join(', ')) : rescue?.snapshot ? 'on this machine only' : '—'
+        ]
+      ])
+      .addRaw(`<p>${html(messageOf(result))}</p>${restoreBlock}`, true)
+      .addRaw(
+        listing('Uncommitted files', (findings?.uncommitted ?? []).map(describeUncommitted)) +
+          listing('Unsaved commits', (findings?.unsavedCommits ?? []).map(describeCommit)) +
+          listing('Nested repositories with work', (findings?.nested ?? []).map(describeNested)) +
+          listing(`Changed in the original checkout ${html(quoted(evidence.repository))}`, result.breach) +
+          listing(`Changed in what every worktree of ${html(quoted(evidence.repository))} shares`, result.shared.map(describeShared)),
+        true
+      )
+      .write()
+  } catch (error) {
+    core.debug(oneLine(`No job summary written: ${(error as Error).message}`))
+  }
+}
