@@ -5,17 +5,14 @@ import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Evidence } from './evidence.js'
-import { CLONES_DIR, dropClone } from './clones.js'
-import { dropSparseInclude } from './next-checkout.js'
+import type { Kind } from './kinds/kind.js'
 import { defaultWorktreesDir } from '../record/names.js'
 import { ownershipOf } from '../record/ownership.js'
 import { isInside, realPath, samePath } from '../os/paths.js'
 import { childEnvironment, type Platform, type Resident } from '../os/processes.js'
 import { adminDirs, checkFolder, isOrphanFolder, lockOf, type FolderState, type Repository } from '../git/repository.js'
 import { deleteBranch, inspect, nothingNew, type BranchDeletion, type Findings, type GateInput } from '../gate/safety-gate.js'
-import { keptRef } from '../record/refs.js'
-import { dropKeptRef } from '../rescue/snapshot.js'
-import { readRecordFile, writeHints } from '../record/state-helper.js'
+import { readRecordFile, writeHints, type WorktreeRecord } from '../record/state-helper.js'
 import { kindOf } from '../os/untrusted-files.js'
 import { quoted } from '../os/quote.js'
 
@@ -166,36 +163,34 @@ function readMountTable(platform: Platform): string[] {
 }
 
 /**
+ * Who is removed: its token (its kept mark's), the checkout it was entered from (whose worktrees folder goes with
+ * its last worktree), and the step's own record, where the step has one (the mark of a removal under way is
+ * written into the record file, or, with none there, into the step's own sealed).
+ */
+export type Removing = Pick<WorktreeRecord, 'token' | 'repository'> & { own?: WorktreeRecord }
+
+/**
  * Under the repository lock: moves the folder aside, checks it there again, deletes it, and only then
  * drops the registration and deletes the branch if it still points where the gate saw it. Nothing is
- * unregistered while files remain.
+ * unregistered while files remain. `entry`: where this action keeps the lock and record, of the kind.
  */
-export async function removeWorktreeFolder(repo: Repository, evidence: Evidence, gitDir: string, findings: Findings, gate: GateInput): Promise<Outcome> {
-  const clone = samePath(path.dirname(gitDir), path.join(repo.commonDir, CLONES_DIR))
-  // Never anything but a linked worktree's git dir or a clone's folder of ours, whatever a record named.
-  if (!clone && !samePath(path.dirname(gitDir), path.join(repo.commonDir, 'worktrees')))
-    throw new Error(`${quoted(gitDir)} is not a git dir of a worktree of ${quoted(repo.commonDir)}`)
+export async function removeWorktreeFolder(
+  repo: Repository,
+  kind: Kind,
+  entry: string,
+  removing: Removing,
+  findings: Findings,
+  gate: GateInput
+): Promise<Outcome> {
+  // Never anything but a folder of ours of the kind (a linked worktree's git dir, a clone's folder), whatever a record named.
+  if (!samePath(kind.entry(repo.commonDir, path.basename(entry)), entry))
+    throw new Error(`${quoted(entry)} is not a git dir of a worktree of ${quoted(repo.commonDir)}`)
   if (gate.folder) {
-    const removed = await removeFolder(evidence, gitDir, findings, gate, gate.folder)
+    const removed = await removeFolder(repo, kind, entry, removing, findings, gate, gate.folder)
     if (removed) return removed
-    dropEmptyWorktreesDir(path.dirname(gate.folder), evidence.repository)
+    dropEmptyWorktreesDir(path.dirname(gate.folder), removing.repository)
   }
-  if (clone) {
-    // The clone's own git dir went with its folder; what the original kept for it goes now.
-    await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, evidence.token))
-    await dropClone(repo, gitDir)
-    return { reason: 'clean' }
-  }
-  fs.rmSync(gitDir, { recursive: true, force: true })
-  try {
-    fs.rmdirSync(path.dirname(gitDir)) // .git/worktrees, when it was the last one, as git does
-  } catch {
-    // others remain
-  }
-  // A kept mark of an earlier exit (the worktree was kept, then taken over or exited again) goes with it, and
-  // so does the include of its own configuration that a kept sparse worktree got.
-  await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, evidence.token))
-  await dropSparseInclude(repo.git, repo.commonDir, gitDir)
+  await kind.forget(repo, entry, removing.token)
   const branch = gate.branchesToDelete[0]
   return { reason: 'clean', branch: branch ? await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] }) : undefined }
 }
@@ -215,12 +210,20 @@ function dropEmptyWorktreesDir(dir: string, repository: string): void {
 }
 
 /** Deletes the folder, or says why it stays (undefined: it is gone). */
-async function removeFolder(evidence: Evidence, gitDir: string, findings: Findings, gate: GateInput, folder: string): Promise<Outcome | undefined> {
+async function removeFolder(
+  repo: Repository,
+  kind: Kind,
+  entry: string,
+  removing: Removing,
+  findings: Findings,
+  gate: GateInput,
+  folder: string
+): Promise<Outcome | undefined> {
   // Submodules' git dirs name their folders by path (core.worktree): a worktree with submodules is
   // checked again where it is, which leaves a window of a few milliseconds open.
   const aside = fs.existsSync(path.join(gate.gitDir, 'modules')) ? folder : quarantinePath(folder)
   // (A removal cut short is finished where it was moved: quarantinePath gives the same folder.)
-  const mark = (removing: boolean): void => writeHints(gitDir, { removing }, evidence.own)
+  const mark = (moving: boolean): void => writeHints(entry, { removing: moving }, removing.own)
   const mounted = mountsInside(folder)
   if (mounted.length) return { reason: 'mounted', mounts: mounted }
   // Marked first: a step cut short after the move lets the next one finish, through the gate.
@@ -232,8 +235,8 @@ async function removeFolder(evidence: Evidence, gitDir: string, findings: Findin
     return { reason: 'busy', unmovable: (error as NodeJS.ErrnoException).code ?? (error as Error).message }
   }
   // A clone's git dir moved with its folder.
-  const moved = gate.clone ? { gitDir: path.join(aside, '.git'), commonDir: path.join(aside, '.git') } : {}
-  const again = await inspect({ ...gate, ...moved, folder: aside, previous: findings })
+  const gitDir = kind.gitDir(entry, aside)
+  const again = await inspect({ ...gate, gitDir, commonDir: kind.own(repo, gitDir).commonDir, folder: aside, previous: findings })
   const mountedSince = mountsInside(aside)
   if (!nothingNew(findings, again) || mountedSince.length) {
     if (aside !== folder) await renameFolder(aside, folder)
