@@ -14,12 +14,12 @@ import { ownershipOf, recordMatchesLock, type Ownership } from '../record/owners
 import { once } from '../os/once.js'
 import { samePath } from '../os/paths.js'
 import { residentsOf, type Resident } from '../os/processes.js'
-import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type Outcome, type Settled } from './remove-worktree.js'
+import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type CutShortAdd, type Outcome, type Settled } from './remove-worktree.js'
 import { adminDirs, folderOf, folderProblem, lockOf, type Repository } from '../git/repository.js'
 import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
-import { advertisedTips, remoteTips, rescue, type RescueResult } from '../rescue/rescue.js'
+import { advertisedTips, remoteTips, rescue, type RescueFacts, type RescueResult } from '../rescue/rescue.js'
 import { keptRef } from '../record/refs.js'
-import { keepSnapshot } from '../rescue/snapshot.js'
+import { keepSnapshot, type SnapshotFacts } from '../rescue/snapshot.js'
 import { decide, hasUnsavedWork, inspect, type Findings, type GateInput, type OnRemote, type Verdict } from '../gate/safety-gate.js'
 import { confirmedByRemote, sharedChanges, type SharedChange } from '../shared/shared-state.js'
 import { readRecordFile, writeHints, type RecordHints, type PushTarget } from '../record/state-helper.js'
@@ -104,7 +104,7 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   const found = locate(repo.commonDir, evidence)
   if (!found) {
     const cleared = evidence.believed.ownAdd
-      ? await withRepositoryLock(repo.commonDir, () => clearCutShortAdd(repo, evidence), lockOptions(options))
+      ? await withRepositoryLock(repo.commonDir, () => clearCutShortAdd(repo, cutShortAdd(evidence)), lockOptions(options))
       : undefined
     return { ...base, reason: 'gone', cleared, warning: false }
   }
@@ -138,6 +138,11 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   const keptAt = await putBack(settled, found.folder, kind.pointer(found.gitDir))
   const kept = await keep({ repo, evidence, options, found, onRemote }, keptAt, { findings, verdict })
   return { ...judged, ...kept, path: keptAt, ...keptFacts(found, foreign, verdict, kept.rescue) }
+}
+
+/** What a step cut short in the middle of its add may have left: its path, branch and token, and the base it planned. */
+function cutShortAdd(evidence: Evidence): CutShortAdd {
+  return { id: evidence.id, path: evidence.path, branch: evidence.branch, token: evidence.token, base: evidence.believed.base }
 }
 
 /** Kept by an exit step: decided; what the end of the job does to a kept worktree is still to do. */
@@ -483,7 +488,24 @@ async function copyUnsaved(
 ): Promise<RescueResult | undefined> {
   // Also an unknown state, and a branch without a commit yet: the files as they are on disk go into it.
   if (!(hasUnsavedWork(findings) || verdict === 'keep-unknown') || !(findings.head || fs.existsSync(folder))) return undefined
-  const facts = { ...evidence, ...evidence.believed, unsealed: evidence.source === 'hint', onRemote: (await onRemote()).tips }
+  const { believed } = evidence
+  const facts: SnapshotFacts & RescueFacts = {
+    token: evidence.token,
+    name: evidence.name,
+    path: evidence.path,
+    owner: evidence.owner,
+    leg: evidence.leg,
+    links: evidence.links,
+    fileMode: evidence.fileMode,
+    pinned: evidence.pinned,
+    rescueMaxBytes: evidence.rescueMaxBytes,
+    filters: believed.filters,
+    base: believed.base,
+    brought: believed.brought,
+    push: believed.push,
+    unsealed: evidence.source === 'hint',
+    onRemote: (await onRemote()).tips
+  }
   const gitDir = found.kind.gitDir(found.entry, folder)
   // A clone's snapshot is made in the clone (its objects are there), then brought into the original, where the
   // rescue finds it and a later job can.

@@ -4,7 +4,6 @@
 import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { Evidence } from './evidence.js'
 import type { Kind } from './kinds/kind.js'
 import { defaultWorktreesDir } from '../record/names.js'
 import { ownershipOf } from '../record/ownership.js'
@@ -285,41 +284,43 @@ export interface Cleared {
   branch?: BranchDeletion
 }
 
+/** The add a step was cut short in: its git dir's id (none while the add had not finished), path, branch and token, and the base it planned. */
+export type CutShortAdd = Pick<WorktreeRecord, 'id' | 'path' | 'branch' | 'token'> & { base?: string }
+
 /**
  * What a step cut short in the middle of `git worktree add` leaves at a path that is no longer a
  * worktree: a git dir git no longer lists (it holds this step's record or token, or lacks its gitdir
  * file and bears the worktree's name), a folder holding nothing but a .git file that points to that git
  * dir, and the branch, which git creates first; the branch goes only on the gate's proof that none of its
- * commits is unsaved. Only for the post's own add (Evidence.believed.ownAdd).
+ * commits is unsaved. Only for the post's own add (an exit's Evidence.believed.ownAdd).
  */
-export async function clearCutShortAdd(repo: Repository, evidence: Evidence): Promise<Cleared> {
+export async function clearCutShortAdd(repo: Repository, add: CutShortAdd): Promise<Cleared> {
   const cleared: Cleared = {}
   // Only an add that never finished: once it had, the post's state holds the id of its git dir, and a
   // git dir that git no longer lists (its gitdir file deleted) still holds the agent's reflogs.
-  const gitDir = evidence.id ? undefined : halfGoneGitDir(repo.commonDir, evidence)
+  const gitDir = add.id ? undefined : halfGoneGitDir(repo.commonDir, add)
   if (gitDir) {
     fs.rmSync(gitDir, { recursive: true, force: true })
     cleared.gitDir = gitDir
   }
   // The folder goes only when it is empty, or holds nothing but a .git file that points into this
   // repository at a git dir that no longer exists: a folder another repository's add made is left alone.
-  const names = kindOf(evidence.path) === 'directory' ? fs.readdirSync(evidence.path) : undefined
-  if (names && (names.length === 0 || (names.length === 1 && names[0] === '.git' && isOrphanFolder(repo.commonDir, evidence.path)))) {
-    fs.rmSync(evidence.path, { recursive: true, force: true })
+  const names = kindOf(add.path) === 'directory' ? fs.readdirSync(add.path) : undefined
+  if (names && (names.length === 0 || (names.length === 1 && names[0] === '.git' && isOrphanFolder(repo.commonDir, add.path)))) {
+    fs.rmSync(add.path, { recursive: true, force: true })
     cleared.folder = true
   }
-  const base = evidence.believed.base
-  if (evidence.branch && base) {
-    const branch = await deleteBranch(repo, evidence.branch, { savedBeyond: base })
+  if (add.branch && add.base) {
+    const branch = await deleteBranch(repo, add.branch, { savedBeyond: add.base })
     if (branch.deleted) cleared.branch = branch
   }
   return cleared
 }
 
-function halfGoneGitDir(commonDir: string, evidence: Evidence): string | undefined {
-  const id = path.basename(evidence.path)
+function halfGoneGitDir(commonDir: string, add: CutShortAdd): string | undefined {
+  const id = path.basename(add.path)
   return adminDirs(commonDir).find(dir => {
-    if (ownershipOf(lockOf(dir), readRecordFile(dir)?.token, evidence.token) === 'ours') return true
+    if (ownershipOf(lockOf(dir), readRecordFile(dir)?.token, add.token) === 'ours') return true
     const name = path.basename(dir)
     // git names the git dir after the folder, with a number added when that name is taken.
     const sameId = name === id || (name.startsWith(id) && /^\d+$/.test(name.slice(id.length)))
