@@ -13,8 +13,10 @@ import { currentOwner } from '../../src/record/ownership.js'
 import { openRepository } from '../../src/git/repository.js'
 import { writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
 import { takeParked } from '../../src/exit/worktree-pool.js'
+import { kindFor } from '../../src/exit/kinds/kind.js'
 import { heldBackWhy } from '../../src/runner/report/enter.js'
-import { remoteTips, type OnRemote } from '../../src/remote/tips.js'
+import { type OnRemote } from '../../src/remote/tips.js'
+import { remoteTips } from '../../src/remote/tips.js'
 import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
 import { createLikeMain, exitAs } from '../helpers/worktree.js'
 
@@ -284,9 +286,11 @@ describe('generated agent scenarios', () => {
           const repo = await openRepository(repos.clone, 'repository-path')
           const next = { ...adopted(path.join(repos.root, 'wts', `taker-${id}`), id, false), branch: `taker-${id}`, created: true, baseSha: record.baseSha }
           const onRemote = (): Promise<OnRemote> => remoteTips(repo, record.push)
-          const taken = await takeParked(repo, next, `agent-worktree ${next.token}: test`, heldBackWhy, onRemote)
+          const refused = (said: string): Error => new Error(said)
+          const taking = { lockReason: `agent-worktree ${next.token}: test`, also: [], refused, describe: heldBackWhy, push: record.push, onRemote }
+          const taken = await takeParked(kindFor(next), repo, next, taking)
           if (used) {
-            expect(taken?.gitDir ?? '', `handed out a parked worktree that was used: ${JSON.stringify(actions)}`).toBe('')
+            expect(taken?.made?.entry ?? '', `handed out a parked worktree that was used: ${JSON.stringify(actions)}`).toBe('')
             for (const [file, content] of left) expect(fs.readFileSync(path.join(agent.wt, file), 'utf8')).toBe(content)
           }
           const all = new Set([...reachable(), ...(fs.existsSync(agent.wt) ? git(agent.wt, 'rev-list', '--reflog').split('\n') : [])])

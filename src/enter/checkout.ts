@@ -1,5 +1,5 @@
 // The checkout steps of enter: the base fetched, the files a partial clone lacks fetched first, the checkout's
-// LFS state, `git worktree add`, the new worktree's sparse shape, and what a failed checkout says.
+// LFS state, the new worktree's sparse shape, and what a refused `git worktree add` and a failed checkout say.
 import { randomBytes } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
@@ -12,8 +12,9 @@ import type { Repository } from '../git/repository.js'
 import type { WorktreeRecord } from '../record/state-helper.js'
 import { openRegular } from '../os/untrusted-files.js'
 import { fetchRef } from '../record/refs.js'
-import { unlinkReflogLinks, writeRef } from '../git/worktree-refs.js'
+import { writeRef } from '../git/worktree-refs.js'
 import { checkOutTaken } from '../exit/worktree-pool.js'
+import type { Kind } from '../exit/kinds/kind.js'
 import { quoted } from '../os/quote.js'
 
 /**
@@ -52,11 +53,11 @@ export interface Checkout {
  * files that differ for one taken from the pool. `meanwhile` runs while git checks the files out. A cancel stops it:
  * the post then removes it.
  */
-export async function checkOutFiles(repo: Repository, record: WorktreeRecord, taken: boolean, how: Checkout, meanwhile: () => void): Promise<void> {
+export async function checkOutFiles(kind: Kind, repo: Repository, record: WorktreeRecord, taken: boolean, how: Checkout, meanwhile: () => void): Promise<void> {
   try {
     await prefetchBlobs(repo, [record.baseSha], how.sparsePaths, how.promisor)
     const checkout = taken
-      ? checkOutTaken(record, how.lfs)
+      ? checkOutTaken(kind, record, how.lfs)
       : new Git(record.path).exec(['read-tree', '--reset', '-u', 'HEAD'], { env: how.lfs, interruptible: true, remote: true })
     meanwhile()
     await checkout
@@ -95,33 +96,17 @@ export async function prefetchBlobs(repo: Repository, tips: string[], sparsePath
   }
 }
 
-export async function addWorktree(repo: Repository, settings: EnterSettings, record: WorktreeRecord, reason: string): Promise<void> {
-  unlinkReflogLinks(repo.commonDir, `refs/heads/${record.branch}`)
-  // The base is a commit id, so git writes no upstream configuration for the branch.
-  const added = await repo.git.run([
-    'worktree',
-    'add',
-    '--quiet',
-    '--no-checkout',
-    '--lock',
-    '--reason',
-    reason,
-    '-b',
-    record.branch,
-    record.path,
-    record.baseSha
-  ])
-  if (added.exitCode === 0) return
-  const text = added.stderr.trim()
-  if (/No space left/i.test(text) || diskFull(path.dirname(record.path)))
-    throw diskError(Object.assign(new Error(text), { code: 'ENOSPC' }), path.dirname(record.path))
+/** Why `git worktree add` refused, from what it said (`said`): a full disk, or the inputs that shape the worktree. */
+export function addRefused(said: string, settings: EnterSettings, record: WorktreeRecord): Error {
+  if (/No space left/i.test(said) || diskFull(path.dirname(record.path)))
+    return diskError(Object.assign(new Error(said), { code: 'ENOSPC' }), path.dirname(record.path))
   const inputs = [
     settings.name !== undefined && `name: ${quoted(settings.name)}`,
     settings.branch !== undefined && `branch: ${quoted(settings.branch)}`,
     settings.worktreesDir !== undefined && `worktrees-dir: ${quoted(settings.worktreesDir)}`
   ]
-  throw new Error(
-    `git could not create the worktree ${quoted(record.path)} on branch ${quoted(record.branch)}: ${text}. Check the inputs that shape it (${inputs.filter(Boolean).join(', ') || 'name, branch, worktrees-dir'}), or the folder ${quoted(path.dirname(record.path))}.`
+  return new Error(
+    `git could not create the worktree ${quoted(record.path)} on branch ${quoted(record.branch)}: ${said}. Check the inputs that shape it (${inputs.filter(Boolean).join(', ') || 'name, branch, worktrees-dir'}), or the folder ${quoted(path.dirname(record.path))}.`
   )
 }
 

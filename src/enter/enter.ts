@@ -8,10 +8,10 @@ import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, recordMatchesLock, sameJob } from '../record/ownership.js'
 import { isInside, makeFolders, realPath, samePath } from '../os/paths.js'
-import { entryOf, gitDirOf, makeClone } from '../exit/clones.js'
+import { kindFor, type Kind } from '../exit/kinds/kind.js'
 import { checkWorktreesFolder, exitPlan, planCreate, pushPlan, type Plan } from './plan.js'
 import { copyIncludedFiles, createLinks } from './prepare-worktree.js'
-import { addWorktree, checkOutFiles, checkoutError, fetchBase, lfsEnvironment, moveFetched, prefetchBlobs, shapeCheckout, type Checkout } from './checkout.js'
+import { addRefused, checkOutFiles, checkoutError, fetchBase, lfsEnvironment, moveFetched, prefetchBlobs, shapeCheckout, type Checkout } from './checkout.js'
 import { withRepositoryLock } from '../git/repository-lock.js'
 import { adminDirOf, findWorktree, listWorktrees, lockOf, openRepository, readConfigAtEnter, type ConfigAtEnter, type Repository } from '../git/repository.js'
 import { readRecordFile, writeRecordFile, writeSetupFile, writeStepFile, type StepFile, type WorktreeRecord } from '../record/state-helper.js'
@@ -25,8 +25,9 @@ import { submoduleUrls } from '../git/submodules.js'
 import { sweep } from './sweep.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
 import { nameItself, sandboxFacts } from '../sandbox/paths.js'
-import { takeParked, takeParkedClone, type Taken } from '../exit/worktree-pool.js'
-import { remoteTips, type OnRemote } from '../remote/tips.js'
+import { takeParked } from '../exit/worktree-pool.js'
+import { remoteTips } from '../remote/tips.js'
+import { type OnRemote } from '../remote/tips.js'
 import { once } from '../os/once.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { restoreRef } from '../record/refs.js'
@@ -49,6 +50,8 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     // Before the first git call: git is what PATH names now, with the workflow's variables.
     const setup = pinAtEnter()
     const repo = await openRepository(settings.repositoryPath, 'repository-path')
+    // Entered by path: a worktree (inputs.ts allows no clone there).
+    const kind = kindFor(settings)
     const folder = settings.path ? undefined : checkWorktreesFolder(settings.worktreesDir, repo.toplevel)
     saveCommonDirState(repo.commonDir)
     const config = readConfigAtEnter(repo)
@@ -65,8 +68,8 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     lookup = settings.restore ? await lookUp(repo, settings, settingsAtEnter) : undefined
     const known: Known = { configFile }
     const { record, included, restored, shared } = settings.path
-      ? await enterByPath(repo, settings, settingsAtEnter, known)
-      : await create(repo, settings, folder!, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
+      ? await enterByPath(kind, repo, settings, settingsAtEnter, known)
+      : await create(kind, repo, settings, folder!, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
     // Without a .gitmodules checked out, the base has no submodule to ask about: no git call.
     if (fs.existsSync(path.join(record.path, '.gitmodules'))) {
       const submodules = await submoduleUrls(repo.git, record.baseSha, entries, settingsAtEnter.push && remotes[settingsAtEnter.push.remote])
@@ -78,14 +81,14 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const excludes = [readSmall(path.join(repo.commonDir, 'info', 'exclude')), readSmall(excludesFile)].filter(Boolean).join('\n')
     record.brought = writeStepFile({ excludes, included, restored: restored?.untracked }, record.token, 'brought')
     record.shared = shared
-    persist(repo.commonDir, record)
+    persist(kind, repo.commonDir, record)
     // After the record file, so that the lists see it.
-    const gitDir = gitDirOf(repo.commonDir, record)
-    const clone = record.isolation === 'clone'
-    nameItself(clone ? gitDir : repo.commonDir)
+    const gitDir = kind.gitDir(kind.entry(repo.commonDir, record.id!), record.path)
+    const commonDir = kind.own(repo, gitDir).commonDir
+    nameItself(commonDir)
     const facts = sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir))
-    const sandbox = prepareSandbox({ ...facts, clone }, record.token)
-    return { record, gitDir, commonDir: clone ? gitDir : repo.commonDir, restored, sandbox }
+    const sandbox = prepareSandbox({ ...facts, clone: kind.ownRepository }, record.token)
+    return { record, gitDir, commonDir, restored, sandbox }
   } finally {
     await lookup?.dispose()
   }
@@ -95,8 +98,8 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
  * The record as it stands, where the next step finds it: in the record file beside the lock (sealed), and in the
  * step's state, which the post reads.
  */
-function persist(commonDir: string, record: WorktreeRecord): void {
-  writeRecordFile(entryOf(commonDir, record), record)
+function persist(kind: Kind, commonDir: string, record: WorktreeRecord): void {
+  writeRecordFile(kind.entry(commonDir, record.id!), record)
   saveRecordState(record)
 }
 
@@ -122,7 +125,7 @@ async function lookUp(repo: Repository, settings: EnterSettings, pinned: ConfigA
  * Checks and creation run under the repository lock, so that two legs asking for one name cannot both
  * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
-async function create(repo: Repository, settings: EnterSettings, folder: string, atEnter: AtEnter, found: Found | undefined): Promise<Entered> {
+async function create(kind: Kind, repo: Repository, settings: EnterSettings, folder: string, atEnter: AtEnter, found: Found | undefined): Promise<Entered> {
   const { pinned, lfs, excludesFile, known, onRemote, remotes, promisor } = atEnter
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef, remotes, promisor) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
@@ -133,35 +136,35 @@ async function create(repo: Repository, settings: EnterSettings, folder: string,
     saveRecordState(record)
     throwIfCancelled()
     makeFolders(path.dirname(record.path))
-    const reason = lockReason(record.token, record.owner)
-    let taken = record.recycle && record.isolation !== 'clone' ? await takeParked(repo, record, reason, heldBackWhy, onRemote) : undefined
-    reportHeldBack(taken?.heldBack ?? [])
-    if (record.isolation === 'clone') {
-      taken = await createClone(repo, record, reason, pinned, found)
-    } else {
-      if (!taken?.gitDir) await addWorktree(repo, settings, record, reason)
-      if (taken?.gitDir) record.taken = new Date().toISOString()
-      record.id = path.basename(taken?.gitDir || adminDirOf(repo.commonDir, record.path) || '')
-      if (!record.id) throw new Error(`git created ${quoted(record.path)} but did not register it`)
+    const making = {
+      lockReason: lockReason(record.token, record.owner),
+      // A clone needs the rescue's commit besides: it has only what it borrowed when it was made.
+      also: found ? [found.snapshot.commit] : [],
+      refused: (said: string) => addRefused(said, settings, record)
     }
-    if (!taken?.gitDir) await shapeCheckout(record, gitDirOf(repo.commonDir, record), settings)
-    persist(repo.commonDir, record)
-    return { ...planned, taken: Boolean(taken?.gitDir) }
+    const taken = record.recycle ? await takeParked(kind, repo, record, { ...making, describe: heldBackWhy, push: pinned.push, onRemote }) : undefined
+    reportHeldBack(taken?.heldBack ?? [])
+    if (taken?.made) record.taken = new Date().toISOString()
+    const made = taken?.made ?? (await kind.make(repo, record, making))
+    record.id = path.basename(made.entry)
+    if (made.borrowed) record.borrowed = made.borrowed
+    if (!taken?.made) await shapeCheckout(record, kind.gitDir(made.entry, record.path), settings)
+    persist(kind, repo.commonDir, record)
+    return { ...planned, taken: Boolean(taken?.made) }
   })
   const { record } = plan
   const checkout: Checkout = { lfs, promisor, sparsePaths: settings.sparsePaths }
   let shared: Promise<StepFile | undefined> | undefined
   // What is shared is read while git checks the files out, once this step's own changes to it are made (the
   // branch, a fetched base, sparse settings), and never after anything of the agent's ran.
-  await checkOutFiles(repo, record, plan.taken, checkout, () => {
+  await checkOutFiles(kind, repo, record, plan.taken, checkout, () => {
     shared = sharedAtEnter(repo, record, known)
   })
   record.checkedOut = true
-  const gitDir = gitDirOf(repo.commonDir, record)
-  persist(repo.commonDir, record)
+  persist(kind, repo.commonDir, record)
   if (plan.taken) reportTaken(record.path)
   // Before the job's own files (links, include-file copies) go in: those go only where the rescue left room.
-  const restored = found ? await restore(repo, record, gitDir, found, checkout) : undefined
+  const restored = found ? await restore(kind, repo, record, found, checkout) : undefined
   return { record, restored, included: await prepare(repo, plan, excludesFile), shared: await shared }
 }
 
@@ -199,31 +202,15 @@ function sharedAtEnter(repo: Repository, record: WorktreeRecord, known: Known): 
 }
 
 /** Puts the rescue back into the new worktree, checked out at its base: the files it needs first, watched, from a partial clone's remote. */
-async function restore(repo: Repository, record: WorktreeRecord, gitDir: string, found: Found, checkout: Checkout): Promise<Restored> {
-  const { restoreInto } = await import(/* webpackChunkName: "restore" */ '../rescue/restore.js')
+async function restore(kind: Kind, repo: Repository, record: WorktreeRecord, found: Found, checkout: Checkout): Promise<Restored> {
+  const { restoreInto } = await import('../rescue/restore.js')
+  const gitDir = kind.gitDir(kind.entry(repo.commonDir, record.id!), record.path)
   try {
     await prefetchBlobs(repo, [found.snapshot.index, found.snapshot.tree], checkout.sparsePaths, checkout.promisor)
-    return await restoreInto(found, record, gitDir, record.isolation === 'clone' ? gitDir : repo.commonDir, checkout.lfs)
+    return await restoreInto(found, record, gitDir, kind.own(repo, gitDir).commonDir, checkout.lfs)
   } catch (error) {
     throw checkoutError(error as Error, record)
   }
-}
-
-/** A clone for the record, from the pool when recycle asks and one is proven untouched, else a new one; what was taken. */
-async function createClone(
-  repo: Repository,
-  record: WorktreeRecord,
-  reason: string,
-  pinned: ConfigAtEnter,
-  found: Found | undefined
-): Promise<Taken | undefined> {
-  const also = found ? [found.snapshot.commit] : []
-  const pooled = record.recycle ? await takeParkedClone(repo, record, reason, pinned.push, also, heldBackWhy) : undefined
-  reportHeldBack(pooled?.heldBack ?? [])
-  if (pooled?.made) record.taken = new Date().toISOString()
-  const made = pooled?.made ?? (await makeClone(repo, record, reason, also))
-  Object.assign(record, { id: path.basename(made.entry), borrowed: made.borrowed })
-  return pooled?.made ? pooled : undefined
 }
 
 /** Links the folders planned and copies included files, and says what was not. Returns what each copy is. */
@@ -241,7 +228,7 @@ async function prepare(repo: Repository, plan: Plan, excludesFile: string): Prom
  * Enters an existing worktree. One that a live job holds is refused; one a job that has ended kept is
  * taken over (lock and record); an unlocked one is locked for the job, and gets its state back when kept.
  */
-async function enterByPath(repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter, known: Known): Promise<Entered> {
+async function enterByPath(kind: Kind, repo: Repository, settings: EnterSettings, pinned: ConfigAtEnter, known: Known): Promise<Entered> {
   const given = settings.path!
   const found = findWorktree(await listWorktrees(repo), given)
   if (!found || found.entry.bare) {
@@ -303,7 +290,7 @@ async function enterByPath(repo: Repository, settings: EnterSettings, pinned: Co
     record.priorLock = lock === undefined ? '' : undefined
     saveRecordState(record)
     if (held.kind === 'unlocked' || held.kind === 'job') writeReplacing(path.join(gitDir, 'locked'), lockReason(record.token, me))
-    persist(repo.commonDir, record)
+    persist(kind, repo.commonDir, record)
     return Promise.resolve()
   })
   return { record, included: {}, shared: await sharedAtEnter(repo, record, known) }

@@ -7,13 +7,13 @@ import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
 import { currentOwner, inRunner, jobOver, recordMatchesLock, type Owner } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
-import { cloneEntries, entryOf } from '../exit/clones.js'
+import { KINDS, kindFor } from '../exit/kinds/kind.js'
 import { defaultWorktreesDir } from '../record/names.js'
 import { withRepositoryLock } from '../git/repository-lock.js'
 import { keptId, KEPT_REFS } from '../record/refs.js'
 import { report } from '../runner/report/exit.js'
 import { reportSweep, type Swept } from '../runner/report/enter.js'
-import { adminDirs, folderOf, isOrphanFolder, lockOf, type Repository } from '../git/repository.js'
+import { folderOf, isOrphanFolder, lockOf, type Repository } from '../git/repository.js'
 import { readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
 import { kindOf } from '../os/untrusted-files.js'
 import { expireParked } from '../exit/worktree-pool.js'
@@ -35,16 +35,15 @@ export interface Leftover {
 export function findLeftovers(repo: Repository, keptIds: Set<string>, me: Owner = currentOwner()): Leftover[] {
   if (!inRunner(me)) return []
   const leftovers: Leftover[] = []
-  const clones = cloneEntries(repo.commonDir)
-  for (const gitDir of [...adminDirs(repo.commonDir), ...clones]) {
-    const record = readRecordFile(gitDir)
-    if (!recordMatchesLock(lockOf(gitDir), record) || !record.owner || !folderOf(gitDir)) continue
+  for (const [kind, entry] of KINDS.flatMap(kind => kind.entries(repo.commonDir).map(entry => [kind, entry] as const))) {
+    const record = readRecordFile(entry)
+    if (!recordMatchesLock(lockOf(entry), record) || !record.owner || !folderOf(entry)) continue
     // A record says what it is; where it lies decides.
-    if ((record.isolation === 'clone') !== clones.includes(gitDir)) continue
-    if (!samePath(record.commonDir ?? '', repo.commonDir) || (record.id !== undefined && record.id !== path.basename(gitDir))) continue
+    if (kindFor(record) !== kind) continue
+    if (!samePath(record.commonDir ?? '', repo.commonDir) || (record.id !== undefined && record.id !== path.basename(entry))) continue
     const over = jobOver(record.owner, me)
     if (!over) continue
-    const id = path.basename(gitDir)
+    const id = path.basename(entry)
     leftovers.push({ record: { ...record, id }, over, kept: record.onExit === 'keep' || record.exited === 'keep' || keptIds.has(id) })
   }
   return leftovers
@@ -65,7 +64,8 @@ export async function sweep(
   const keptIds = new Set(marks.stdout.split('\n').filter(Boolean).map(keptId))
   for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, me)) {
     if (onPurpose) {
-      kept.push({ path: folderOf(entryOf(repo.commonDir, record)) ?? record.path, over })
+      const kind = kindFor(record)
+      kept.push({ path: folderOf(kind.entry(repo.commonDir, record.id!)) ?? record.path, over })
       continue
     }
     const result = await exitWorktree(evidenceOf(record, 'hint'), { onExit: 'remove', discardChanges: false, step: 'sweep', rescue: [], onRemote }, repo)

@@ -39,16 +39,6 @@ export function cloneEntryOf(commonDir: string, p: string): string | undefined {
   })
 }
 
-/** Where this action keeps a worktree's lock and record: its git dir, or a clone's folder of ours. */
-export function entryOf(commonDir: string, record: Pick<WorktreeRecord, 'id' | 'isolation'>): string {
-  return path.join(commonDir, record.isolation === 'clone' ? CLONES_DIR : 'worktrees', record.id!)
-}
-
-/** Where git keeps the state (HEAD, index, reflogs) of the worktree or clone. */
-export function gitDirOf(commonDir: string, record: Pick<WorktreeRecord, 'id' | 'isolation' | 'path'>): string {
-  return record.isolation === 'clone' ? path.join(record.path, '.git') : entryOf(commonDir, record)
-}
-
 /**
  * Settings of the original's own config that stay with the original: its layout and format, its worktrees
  * and sparse settings, its hooks folder, branches (the clone has none of them), and includes (the credentials

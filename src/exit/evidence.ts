@@ -4,7 +4,7 @@
 // own record may vouch for is absent from the evidence of the others, so no reader can forget to check.
 import type { FilterDriver } from '../record/state-helper.js'
 import type { SharedState } from '../shared/shared-state.js'
-import { readStepFile, type BroughtIn, type GitSetup, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
+import { readStepFile, type BroughtIn, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 
 /** Where the record came from: the post's own state, a record file sealed by this job, or a hint. */
 export type Source = 'state' | 'sealed' | 'hint'
@@ -33,7 +33,6 @@ export type Stated = Pick<
   | 'owner'
   | 'leg'
   | 'isolation'
-  | 'pushTo'
 >
 
 /** What only the step's own record vouches for. */
@@ -52,8 +51,6 @@ export interface Believed {
   filters?: Record<string, FilterDriver>
   /** Where a rescue pushes: the remote's URL of enter, which only the step's own record knows. */
   push?: PushTarget
-  /** The job's git set-up of enter: what our git may use. */
-  git?: GitSetup
   /** The URL each submodule of the base had at enter, by its path: the only remote whose word saves a commit there. */
   submodules?: Record<string, string>
   /** The branch was created with the worktree and may go with it (otherwise only if the worktree has it checked out). */
@@ -95,8 +92,7 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
     original: record.original,
     owner: record.owner,
     leg: record.leg,
-    isolation: record.isolation,
-    pushTo: record.pushTo
+    isolation: record.isolation
   }
   const believed: Believed = own
     ? {
@@ -107,7 +103,6 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         checkoutUnfinished: record.created && !record.checkedOut,
         filters: record.filters,
         push: record.push,
-        git: record.git,
         submodules: readStepFile<Record<string, string>>(record.submodules),
         ownBranch: record.created,
         ownAdd: source === 'state' && record.created,

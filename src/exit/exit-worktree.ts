@@ -5,29 +5,29 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Evidence } from './evidence.js'
-import { Git, throwIfCancelled } from '../git/git-command-manager.js'
+import { throwIfCancelled } from '../git/git-command-manager.js'
 import type { OnExit, RescueTarget } from '../record/settings.js'
 import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from '../shared/original-checkout.js'
-import { bringIn, cloneEntries, entryOf } from './clones.js'
-import { protectFromNextCheckout } from './next-checkout.js'
+import { kindFor, type Kind } from './kinds/kind.js'
+import type { NextCheckoutFacts } from './next-checkout.js'
 import { ownershipOf, recordMatchesLock, type Ownership } from '../record/ownership.js'
 import { once } from '../os/once.js'
 import { samePath } from '../os/paths.js'
 import { residentsOf, type Resident } from '../os/processes.js'
-import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type Outcome, type Settled } from './remove-worktree.js'
+import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type CutShortAdd, type Outcome, type Settled } from './remove-worktree.js'
 import { adminDirs, folderOf, folderProblem, lockOf, type Repository } from '../git/repository.js'
 import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
-import { rescue, type RescueResult } from '../rescue/rescue.js'
-import { advertisedTips, remoteTips, type OnRemote } from '../remote/tips.js'
-import { borrowedRef, keptRef } from '../record/refs.js'
-import { keepSnapshot } from '../rescue/snapshot.js'
+import { rescue, type RescueFacts, type RescueResult } from '../rescue/rescue.js'
+import { advertisedTips, remoteTips } from '../remote/tips.js'
+import { keptRef } from '../record/refs.js'
+import { keepSnapshot, type SnapshotFacts } from '../rescue/snapshot.js'
 import { inspect, type GateInput } from '../gate/safety-gate.js'
 import { decide, hasUnsavedWork, type Findings, type Verdict } from '../gate/findings.js'
+import { type OnRemote } from '../remote/tips.js'
 import { confirmedByRemote, sharedChanges, type SharedChange } from '../shared/shared-state.js'
 import { readRecordFile, writeHints, type RecordHints, type PushTarget } from '../record/state-helper.js'
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
-import { deleteRef, writeRef } from '../git/worktree-refs.js'
-import { park, parkClone } from './worktree-pool.js'
+import { park } from './worktree-pool.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 import { quoted } from '../os/quote.js'
 
@@ -107,35 +107,26 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   const found = locate(repo.commonDir, evidence)
   if (!found) {
     const cleared = evidence.believed.ownAdd
-      ? await withRepositoryLock(repo.commonDir, () => clearCutShortAdd(repo, evidence), lockOptions(options))
+      ? await withRepositoryLock(repo.commonDir, () => clearCutShortAdd(repo, cutShortAdd(evidence)), lockOptions(options))
       : undefined
     return { ...base, reason: 'gone', cleared, warning: false }
   }
   const exited = await exitedBefore(repo, evidence, found, options)
-  if (exited) {
-    // Kept by an exit step: decided; what the end of the job does to a kept worktree is still to do.
-    const kept = exited === 'keep' && mayRemove(found)
-    const protectedFrom = kept && !found.clone ? await protectFromNextCheckout(repo, evidence, found.gitDir, found.folder, lockOptions(options)) : {}
-    const keptMark = kept ? keptRef(found.entry, evidence.token) : undefined
-    return { ...base, path: found.folder, reason: 'exited', exited, keptRef: keptMark, ...protectedFrom, warning: false }
-  }
-  const settled = await settleFolder(found.folder, pointerOf(found), found.hints?.removing === true)
+  if (exited) return { ...base, ...(await exitedFacts(repo, evidence, found, options, exited)) }
+  const { kind } = found
+  const settled = await settleFolder(found.folder, kind.pointer(found.gitDir), found.hints?.removing === true)
   // Pushed first, so that the remote has what went when the gate asks it; never a worktree that is not provably this job's.
-  const pushed = options.pushTo && mayRemove(found) ? await pushWorktree(repo, evidence, found.gitDir, options.pushTo, options.pushTarget) : undefined
+  const pushed =
+    options.pushTo && mayRemove(found)
+      ? await pushWorktree(repo, evidence, kind.own(repo, found.gitDir), found.gitDir, options.pushTo, options.pushTarget)
+      : undefined
   const onRemote = remoteOf(repo, evidence, found, options)
   const { gate, links } = await gateFor(repo, evidence, found, settled, onRemote)
-  // The sweep reports neither the original checkout nor what is shared: it was not there while that job ran.
-  const own = { id: path.basename(found.entry), branch: evidence.branch, token: evidence.token }
   const nothingLeft: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
-  const [findings, breach, shared] = await Promise.all([
+  const [findings, { breach, shared }] = await Promise.all([
     // A clone whose folder is gone took all it had with it: nothing is left to keep.
-    found.clone && settled.state === 'missing' ? nothingLeft : inspect(gate),
-    options.step === 'sweep' ? [] : isolationBreach(evidence),
-    options.step === 'sweep'
-      ? []
-      : sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own)
-          .then(all => all.filter(c => !isOwnPush(pushed, c)))
-          .then(changes => confirmedByRemote(changes, repo.commonDir, evidence.believed.push))
+    kind.ownRepository && settled.state === 'missing' ? nothingLeft : inspect(gate),
+    changedBeside(repo, evidence, options, found, pushed)
   ])
   findings.error ??= folderProblem(settled.state, found.gitDir)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
@@ -147,16 +138,65 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     const outcome = await removeIt({ repo, evidence, options, found, onRemote }, settled, { gate, links, findings, verdict })
     return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }
   }
-  const keptAt = await putBack(settled, found.folder, pointerOf(found))
+  const keptAt = await putBack(settled, found.folder, kind.pointer(found.gitDir))
   const kept = await keep({ repo, evidence, options, found, onRemote }, keptAt, { findings, verdict })
+  return { ...judged, ...kept, path: keptAt, ...keptFacts(found, foreign, verdict, kept.rescue) }
+}
+
+/** What a step cut short in the middle of its add may have left: its path, branch and token, and the base it planned. */
+function cutShortAdd(evidence: Evidence): CutShortAdd {
+  return { id: evidence.id, path: evidence.path, branch: evidence.branch, token: evidence.token, base: evidence.believed.base }
+}
+
+/** Kept by an exit step: decided; what the end of the job does to a kept worktree is still to do. */
+async function exitedFacts(
+  repo: Repository,
+  evidence: Evidence,
+  found: Located,
+  options: ExitOptions,
+  exited: string
+): Promise<Pick<ExitResult, 'path' | 'reason' | 'exited' | 'keptRef' | 'detached' | 'warning'>> {
+  const kept = exited === 'keep' && mayRemove(found)
+  const protectedFrom = kept ? await found.kind.surviveNextCheckout(repo, nextCheckoutFacts(evidence), found.gitDir, found.folder, lockOptions(options)) : {}
+  const keptMark = kept ? keptRef(found.entry, evidence.token) : undefined
+  return { path: found.folder, reason: 'exited', exited, keptRef: keptMark, ...protectedFrom, warning: false }
+}
+
+/**
+ * What changed beside the worktree while the job ran: in the original checkout, which the agent should have left
+ * alone, and in what every worktree of the repository shares (but what the exit's own push did). The sweep reports
+ * neither: it was not there while that job ran.
+ */
+async function changedBeside(
+  repo: Repository,
+  evidence: Evidence,
+  options: ExitOptions,
+  found: Located,
+  pushed: Pushed | undefined
+): Promise<{ breach: string[]; shared: SharedChange[] }> {
+  if (options.step === 'sweep') return { breach: [], shared: [] }
+  const own = { id: path.basename(found.entry), branch: evidence.branch, token: evidence.token }
+  const [breach, shared] = await Promise.all([
+    isolationBreach(evidence),
+    sharedChanges(evidence.believed.shared, repo.git, repo.commonDir, own)
+      .then(all => all.filter(c => !isOwnPush(pushed, c)))
+      .then(changes => confirmedByRemote(changes, repo.commonDir, evidence.believed.push))
+  ])
+  return { breach, shared }
+}
+
+/** Why a worktree was kept, and whether a person should look. */
+function keptFacts(found: Located, foreign: boolean, verdict: Verdict, rescue: RescueResult | undefined): Pick<ExitResult, 'reason' | 'foreign' | 'warning'> {
   return {
-    ...judged,
-    ...kept,
-    path: keptAt,
     reason: found.unproven ? 'unknown' : foreign ? 'foreign' : reasonOf(verdict),
     foreign: foreign ? { lock: found.lock, unproven: found.unproven === true } : undefined,
-    warning: foreign || verdict !== 'keep-asked' || rescueWarns(kept.rescue)
+    warning: foreign || verdict !== 'keep-asked' || rescueWarns(rescue)
   }
+}
+
+/** What decides how a kept worktree is made safe from the next actions/checkout. */
+function nextCheckoutFacts(evidence: Evidence): NextCheckoutFacts {
+  return { ephemeral: evidence.believed.ephemeral, inWorkspace: evidence.believed.inWorkspace, created: evidence.created }
 }
 
 /** A rescue a person should hear about: it failed, sent nothing, or left something out. */
@@ -184,12 +224,12 @@ interface Judged {
 }
 
 interface Located {
+  /** A worktree, or a clone of the agent's own (isolation: clone). */
+  kind: Kind
   /** Where git keeps its state: the worktree's git dir, or the clone's own .git. */
   gitDir: string
   /** Where this action keeps its lock and record: the worktree's git dir, or the clone's folder of ours in the original. */
   entry: string
-  /** A clone of the agent's own (isolation: clone). */
-  clone?: boolean
   /** Where git has the folder registered. */
   folder: string
   /** Its lock reason, as written. */
@@ -206,41 +246,38 @@ interface Located {
  * record's token. Known by its git dir, not by its path, so that a worktree the agent moved is found.
  */
 export function locate(commonDir: string, evidence: Evidence): Located | undefined {
+  const kind = kindFor(evidence)
   // Only ever a folder under <common dir>/worktrees or the clones' folder: an id is a single name.
-  const own = evidence.id && isPlainName(evidence.id) ? entryOf(commonDir, evidence) : undefined
-  const entries = evidence.isolation === 'clone' ? cloneEntries(commonDir) : adminDirs(commonDir)
+  const own = evidence.id && isPlainName(evidence.id) ? kind.entry(commonDir, evidence.id) : undefined
+  const entries = kind.entries(commonDir)
   for (const entry of own ? [own, ...entries] : entries) {
     const lock = lockOf(entry)
     const file = readRecordFile(entry)
     const folder = folderOf(entry)
     if (!folder) continue
-    const clone = evidence.isolation === 'clone'
-    const gitDir = clone ? path.join(folder, '.git') : entry
     const ownership = ownershipOf(lock, file?.token, evidence.token)
     // git marks a worktree "initializing" until its add finishes: at the path planned under the lock, with
     // no record yet, that is this step's own add, cut short.
     const cutShort = evidence.believed.ownAdd && ownership === 'initializing' && !file && samePath(folder, evidence.path)
     if (ownership === 'ours' || file?.token === evidence.token || cutShort)
-      return { gitDir, entry, clone, folder, lock, ownership, hints: file?.token === evidence.token ? file : undefined }
+      return { kind, gitDir: kind.gitDir(entry, folder), entry, folder, lock, ownership, hints: file?.token === evidence.token ? file : undefined }
   }
-  // The post's own record names the git dir; neither lock nor record carries a token any more (the agent
-  // unlocked it and deleted the record?): it may well be ours, but it cannot be proven. Kept, never removed.
-  const folder = own && folderOf(own)
-  if (evidence.believed.ownAdd && own && folder && samePath(folder, evidence.path) && !lockOf(own) && !readRecordFile(own))
-    return {
-      gitDir: evidence.isolation === 'clone' ? path.join(folder, '.git') : own,
-      entry: own,
-      clone: evidence.isolation === 'clone',
-      folder,
-      ownership: 'unlocked',
-      unproven: true
-    }
-  return undefined
+  return own === undefined ? undefined : unprovenOwn(kind, own, evidence)
+}
+
+/**
+ * The post's own record names the git dir; neither lock nor record carries a token any more (the agent
+ * unlocked it and deleted the record?): it may well be ours, but it cannot be proven. Kept, never removed.
+ */
+function unprovenOwn(kind: Kind, own: string, evidence: Evidence): Located | undefined {
+  const folder = folderOf(own)
+  if (!evidence.believed.ownAdd || !folder || !samePath(folder, evidence.path) || lockOf(own) || readRecordFile(own)) return undefined
+  return { kind, gitDir: kind.gitDir(own, folder), entry: own, folder, ownership: 'unlocked', unproven: true }
 }
 
 /** Asks the remote of enter, once, what it has; a clone's pushed commits are in its own objects, which its word is checked against. */
 function remoteOf(repo: Repository, evidence: Evidence, found: Located, options: ExitOptions): () => Promise<OnRemote> {
-  const has = found.clone ? new Git(found.folder, [`--git-dir=${found.gitDir}`]) : undefined
+  const has = found.kind.own(repo, found.gitDir).git
   return evidence.believed.push || !options.onRemote ? once(() => remoteTips(repo, evidence.believed.push, has)) : options.onRemote
 }
 
@@ -257,11 +294,6 @@ function submoduleRemotesOf(repo: Repository, evidence: Evidence): (submodule: s
     if (!asked.has(url)) asked.set(url, advertisedTips(repo.commonDir, url, `(${quoted(submodule)}'s remote of enter)`))
     return asked.get(url)
   }
-}
-
-/** What the folder's .git must name: the worktree's git dir, or, for a clone, itself (a folder, where it is). */
-function pointerOf(found: Located): string {
-  return found.clone ? '.git' : found.gitDir
 }
 
 function isPlainName(id: string): boolean {
@@ -288,13 +320,15 @@ async function gateFor(
   settled: Settled,
   onRemote: () => Promise<OnRemote>
 ): Promise<{ gate: GateInput; links: string[] }> {
+  const { kind } = found
   const intact = settled.state === 'intact'
   const links = intact ? ownLinks(evidence.repository, settled.here, evidence.links) : []
   // A clone's git dir is inside its folder, wherever a removal cut short left it.
-  const gitDir = found.clone ? path.join(settled.here, '.git') : found.gitDir
+  const gitDir = kind.gitDir(found.entry, settled.here)
   const gate: GateInput = {
     repository: repo.git,
-    commonDir: found.clone ? gitDir : repo.commonDir,
+    // What a clone borrowed: as its main step recorded it, or (a hint) as the original's ref keeps it.
+    ...(await kind.gateFacts(repo, found.entry, gitDir, evidence.believed.borrowed)),
     gitDir,
     folder: intact ? settled.here : undefined,
     fileMode: evidence.fileMode,
@@ -304,14 +338,12 @@ async function gateFor(
     included: evidence.believed.brought?.included,
     restored: evidence.believed.brought?.restored,
     baseSha: evidence.believed.base,
-    branchesToDelete: found.clone ? [] : await branchToDelete(repo, evidence, found.gitDir),
+    // A clone's branches are its own: they go with it.
+    branchesToDelete: kind.ownRepository ? [] : await branchToDelete(repo, evidence, found.gitDir),
     onRemote,
     onSubmoduleRemote: submoduleRemotesOf(repo, evidence),
     machineStays: !evidence.believed.ephemeral,
-    localRefsSurvive: !found.clone && !evidence.believed.ephemeral && !evidence.believed.inWorkspace,
-    // What a clone borrowed: as its main step recorded it, or (a hint) as the original's ref keeps it, which is
-    // as much the original's as its remote-tracking branches are.
-    clone: found.clone ? { borrowed: evidence.believed.borrowed ?? (await repo.git.resolveCommit(borrowedRef(found.entry))) } : undefined,
+    localRefsSurvive: !kind.ownRepository && !evidence.believed.ephemeral && !evidence.believed.inWorkspace,
     since: evidence.believed.since,
     ownLinks: links,
     expectIndex: !evidence.believed.checkoutUnfinished,
@@ -389,13 +421,8 @@ async function removeIt(
       async (): Promise<Outcome> => {
         const residents = gate.folder ? await waitForResidents(gate.folder) : []
         if (residents.length) return { reason: 'busy', residents }
-        const parked =
-          parkable &&
-          (found.clone
-            ? parkClone(repo, evidence, found.entry, found.folder, findings, gate)
-            : park(repo, evidence, found.gitDir, found.folder, findings, gate))
-        if (parked && (await parked)) return { reason: 'parked' }
-        return removeWorktreeFolder(repo, evidence, found.entry, findings, gate)
+        if (parkable && (await park(found.kind, repo, evidence.token, found, findings, gate))) return { reason: 'parked' }
+        return removeWorktreeFolder(repo, found.kind, found.entry, evidence, findings, gate)
       },
       lockOptions(options)
     )
@@ -446,14 +473,13 @@ async function keep(exiting: Exiting, folder: string, judged: Judged): Promise<P
   if (!rescued && findings.head) {
     mark = keptRef(found.entry, evidence.token)
     // A clone's HEAD may be a commit of its own: it comes into the original.
-    if (found.clone) await bringIn(repo, found.gitDir, findings.head, mark)
-    else await writeRef(repo.git, mark, findings.head, { log: repo.commonDir, message: 'agent-worktree: kept' })
+    await found.kind.bringIn(repo, found.gitDir, findings.head, mark)
   }
   giveBackLock(evidence, found)
   // Kept on purpose from now on: the post after an exit does not decide again, and later sweeps only report it.
   writeHints(found.entry, { exited: 'keep' }, evidence.own)
-  // A clone has nothing in the original that the next actions/checkout could take: its branches are its own.
-  const protectedFrom = options.step === 'exit' || found.clone ? {} : await protectFromNextCheckout(repo, evidence, found.gitDir, folder, lockOptions(options))
+  const protectedFrom =
+    options.step === 'exit' ? {} : await found.kind.surviveNextCheckout(repo, nextCheckoutFacts(evidence), found.gitDir, folder, lockOptions(options))
   return { rescue: rescued, keptRef: mark, ...protectedFrom }
 }
 
@@ -465,16 +491,30 @@ async function copyUnsaved(
 ): Promise<RescueResult | undefined> {
   // Also an unknown state, and a branch without a commit yet: the files as they are on disk go into it.
   if (!(hasUnsavedWork(findings) || verdict === 'keep-unknown') || !(findings.head || fs.existsSync(folder))) return undefined
-  const facts = { ...evidence, ...evidence.believed, unsealed: evidence.source === 'hint', onRemote: (await onRemote()).tips }
-  const gitDir = found.clone ? path.join(folder, '.git') : found.gitDir
+  const { believed } = evidence
+  const facts: SnapshotFacts & RescueFacts = {
+    token: evidence.token,
+    name: evidence.name,
+    path: evidence.path,
+    owner: evidence.owner,
+    leg: evidence.leg,
+    links: evidence.links,
+    fileMode: evidence.fileMode,
+    pinned: evidence.pinned,
+    rescueMaxBytes: evidence.rescueMaxBytes,
+    filters: believed.filters,
+    base: believed.base,
+    brought: believed.brought,
+    push: believed.push,
+    unsealed: evidence.source === 'hint',
+    onRemote: (await onRemote()).tips
+  }
+  const gitDir = found.kind.gitDir(found.entry, folder)
   // A clone's snapshot is made in the clone (its objects are there), then brought into the original, where the
   // rescue finds it and a later job can.
-  const own = found.clone ? { toplevel: folder, commonDir: gitDir, git: new Git(folder, [`--git-dir=${gitDir}`]) } : repo
+  const own = found.kind.own(repo, gitDir)
   const snapshot = await keepSnapshot({ repo: own, facts, gitDir, entry: found.entry, folder: fs.existsSync(folder) ? folder : undefined, findings })
-  if (found.clone && typeof snapshot !== 'string') {
-    await bringIn(repo, gitDir, snapshot.commit, snapshot.ref)
-    await deleteRef(own.git, snapshot.ref, { log: gitDir })
-  }
+  if (typeof snapshot !== 'string') await found.kind.bringIn(repo, gitDir, snapshot.commit, snapshot.ref, snapshot.ref)
   return rescue(snapshot, facts, options.rescue, repo)
 }
 

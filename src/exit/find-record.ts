@@ -10,7 +10,8 @@ import { readSmall } from '../os/untrusted-files.js'
 import { currentOwner, describeOwner, parseLock, recordMatchesLock, sameJob } from '../record/ownership.js'
 import { InputError } from '../record/settings.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, readSetupFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
-import { CLONES_DIR, cloneEntries, cloneEntryOf } from './clones.js'
+import { cloneEntryOf } from './clones.js'
+import { KINDS, kindFor } from './kinds/kind.js'
 import { quoted } from '../os/quote.js'
 
 /** The worktree a later step works on, and how its errors name it: the path given, or the one the main step exported. */
@@ -45,7 +46,7 @@ function commonDirOf(top: string): string | undefined {
 /** The folders of ours in the common dir (worktree git dirs, clone folders) that register `target`, or whose record names it (moved away). */
 function entriesFor(commonDir: string, target: string): string[] {
   const names = (p: string | undefined): boolean => p !== undefined && samePath(p, target)
-  return [...adminDirs(commonDir), ...cloneEntries(commonDir)].filter(dir => names(folderOf(dir)) || names(readRecordFile(dir)?.path))
+  return KINDS.flatMap(kind => kind.entries(commonDir)).filter(dir => names(folderOf(dir)) || names(readRecordFile(dir)?.path))
 }
 
 /**
@@ -89,6 +90,11 @@ async function registrationOf(target: string, input: string): Promise<{ opened?:
   return { opened: from, gitDir: from && cloneEntryOf(from.commonDir, target) }
 }
 
+/** The record names the repository that registers it, and its kind keeps it in the folder of ours that does. */
+function registeredAs(record: WorktreeRecord, entry: string, commonDir: string): boolean {
+  return samePath(record.commonDir ?? '', commonDir) && samePath(kindFor(record).entry(commonDir, path.basename(entry)), entry)
+}
+
 /**
  * The record the main step left in the worktree's git dir. The agent can write that file, so nothing in
  * it chooses the target: the worktree is the one at the given path (or AGENT_WORKTREE_PATH), in the
@@ -108,8 +114,7 @@ export async function findRecord(
     return { gone: target, repository: opened.toplevel }
   }
   const record = gitDir ? readRecordFile(gitDir) : undefined
-  const isClone = gitDir !== undefined && path.basename(path.dirname(gitDir)) === CLONES_DIR
-  if (!opened || !gitDir || !record || !samePath(record.commonDir ?? '', opened.commonDir) || (record.isolation === 'clone') !== isClone) {
+  if (!opened || !gitDir || !record || !registeredAs(record, gitDir, opened.commonDir)) {
     throw new InputError(input, target, 'it is not a worktree that agent-worktree entered (or it was already removed)', FIX)
   }
   const lock = lockOf(gitDir)

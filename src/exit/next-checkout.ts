@@ -5,12 +5,21 @@
 // disable` and unsets extensions.worktreeConfig, which turns every other worktree's own configuration off.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { Evidence } from './evidence.js'
 import type { Git } from '../git/git-command-manager.js'
 import { worktreeGit, type Repository } from '../git/repository.js'
 import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
 import { readSmall } from '../os/untrusted-files.js'
 import { writeRef } from '../git/worktree-refs.js'
+
+/** What decides whether and how a kept worktree is made safe from the next actions/checkout. */
+export interface NextCheckoutFacts {
+  /** The machine goes with the job (GitHub-hosted): no later checkout comes. */
+  ephemeral: boolean
+  /** The repository is in the workspace, which the next job's actions/checkout prepares. */
+  inWorkspace: boolean
+  /** The worktree's branch was created with it: it may be detached from it. */
+  created: boolean
+}
 
 /**
  * Only where a later actions/checkout comes: on a machine that stays, for a repository in the workspace. A
@@ -19,14 +28,14 @@ import { writeRef } from '../git/worktree-refs.js'
  */
 export async function protectFromNextCheckout(
   repo: Repository,
-  evidence: Evidence,
+  facts: NextCheckoutFacts,
   gitDir: string,
   folder: string,
   lock?: { timeoutMs: number }
 ): Promise<{ detached?: string }> {
-  if (evidence.believed.ephemeral || !evidence.believed.inWorkspace) return {}
+  if (facts.ephemeral || !facts.inWorkspace) return {}
   await ownSparseConfig(repo, gitDir, lock)
-  return { detached: evidence.created ? await detachFromBranch(gitDir, folder) : undefined }
+  return { detached: facts.created ? await detachFromBranch(gitDir, folder) : undefined }
 }
 
 async function detachFromBranch(gitDir: string, folder: string): Promise<string | undefined> {

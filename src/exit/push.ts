@@ -22,8 +22,19 @@ export function isOwnPush(pushed: Pushed | undefined, change: { kind: string; na
   return !!pushed && 'tracking' in pushed && change.kind === 'ref' && change.name === pushed.tracking && change.to === pushed.commit
 }
 
-/** Pushes the HEAD of the worktree whose git dir is `gitDir` to refs/heads/<branch> of the remote of enter, fast-forward only. */
-export async function pushWorktree(repo: Repository, evidence: Evidence, gitDir: string, branch: string, fallback?: PushTarget): Promise<Pushed> {
+/**
+ * Pushes the HEAD of the worktree whose git dir is `gitDir` to refs/heads/<branch> of the remote of enter, fast-forward
+ * only. `own`: the repository that holds its objects and refs (a clone's commits are in its own, which borrow the
+ * original's).
+ */
+export async function pushWorktree(
+  repo: Repository,
+  evidence: Evidence,
+  own: Pick<Repository, 'commonDir' | 'git'>,
+  gitDir: string,
+  branch: string,
+  fallback?: PushTarget
+): Promise<Pushed> {
   const target = evidence.believed.push ?? fallback
   if (!target) {
     const why =
@@ -36,11 +47,8 @@ export async function pushWorktree(repo: Repository, evidence: Evidence, gitDir:
   const head = await new Git(repo.commonDir, [`--git-dir=${gitDir}`]).run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
   if (head.exitCode !== 0) return { branch, failed: 'the worktree has no commit to push' }
   const commit = head.stdout.trim()
-  // A clone's commits are in its own objects (which borrow the original's).
-  const clone = evidence.isolation === 'clone'
-  const objects = path.join(clone ? gitDir : repo.commonDir, 'objects')
+  const objects = path.join(own.commonDir, 'objects')
   const deadline = Date.now() + SEND_TIME_LIMIT_MS
-  const own = clone ? { commonDir: gitDir, git: new Git(repo.commonDir, [`--git-dir=${gitDir}`]) } : repo
   // The Git LFS objects its commits point to go first: once the remote has the commits, the gate counts them saved.
   if (kindOf(lfsStore(own.commonDir)) === 'directory') {
     const lfs = await pointedTo(own.git, own.commonDir, sent(commit, (await remoteTips(repo, target, own.git)).tips))
@@ -51,7 +59,6 @@ export async function pushWorktree(repo: Repository, evidence: Evidence, gitDir:
   if (pushed.exitCode !== 0) return { branch, failed: pushRefusal(target, branch, pushed) }
   // As git push itself records it, in its words: the remote has the commit now (in the repository that has it).
   const tracking = `refs/remotes/${target.remote}/${branch}`
-  const [git, log] = clone ? [new Git(repo.commonDir, [`--git-dir=${gitDir}`]), gitDir] : [repo.git, repo.commonDir]
-  await writeRef(git, tracking, commit, { log, message: 'update by push' })
+  await writeRef(own.git, tracking, commit, { log: own.commonDir, message: 'update by push' })
   return { remote: target.remote, url: target.url, branch, commit, tracking }
 }

@@ -4,20 +4,16 @@
 import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import type { Evidence } from './evidence.js'
-import { CLONES_DIR, dropClone } from './clones.js'
-import { dropSparseInclude } from './next-checkout.js'
+import type { Kind } from './kinds/kind.js'
 import { defaultWorktreesDir } from '../record/names.js'
 import { ownershipOf } from '../record/ownership.js'
 import { isInside, realPath, samePath } from '../os/paths.js'
 import { childEnvironment, type Platform, type Resident } from '../os/processes.js'
 import { adminDirs, checkFolder, isOrphanFolder, lockOf, type FolderState, type Repository } from '../git/repository.js'
 import { inspect, type GateInput } from '../gate/safety-gate.js'
-import { nothingNew, type Findings } from '../gate/findings.js'
 import { deleteBranch, type BranchDeletion } from '../gate/delete-branch.js'
-import { keptRef } from '../record/refs.js'
-import { dropKeptRef } from '../rescue/snapshot.js'
-import { readRecordFile, writeHints } from '../record/state-helper.js'
+import { nothingNew, type Findings } from '../gate/findings.js'
+import { readRecordFile, writeHints, type WorktreeRecord } from '../record/state-helper.js'
 import { kindOf } from '../os/untrusted-files.js'
 import { quoted } from '../os/quote.js'
 
@@ -168,36 +164,34 @@ function readMountTable(platform: Platform): string[] {
 }
 
 /**
+ * Who is removed: its token (its kept mark's), the checkout it was entered from (whose worktrees folder goes with
+ * its last worktree), and the step's own record, where the step has one (the mark of a removal under way is
+ * written into the record file, or, with none there, into the step's own sealed).
+ */
+export type Removing = Pick<WorktreeRecord, 'token' | 'repository'> & { own?: WorktreeRecord }
+
+/**
  * Under the repository lock: moves the folder aside, checks it there again, deletes it, and only then
  * drops the registration and deletes the branch if it still points where the gate saw it. Nothing is
- * unregistered while files remain.
+ * unregistered while files remain. `entry`: where this action keeps the lock and record, of the kind.
  */
-export async function removeWorktreeFolder(repo: Repository, evidence: Evidence, gitDir: string, findings: Findings, gate: GateInput): Promise<Outcome> {
-  const clone = samePath(path.dirname(gitDir), path.join(repo.commonDir, CLONES_DIR))
-  // Never anything but a linked worktree's git dir or a clone's folder of ours, whatever a record named.
-  if (!clone && !samePath(path.dirname(gitDir), path.join(repo.commonDir, 'worktrees')))
-    throw new Error(`${quoted(gitDir)} is not a git dir of a worktree of ${quoted(repo.commonDir)}`)
+export async function removeWorktreeFolder(
+  repo: Repository,
+  kind: Kind,
+  entry: string,
+  removing: Removing,
+  findings: Findings,
+  gate: GateInput
+): Promise<Outcome> {
+  // Never anything but a folder of ours of the kind (a linked worktree's git dir, a clone's folder), whatever a record named.
+  if (!samePath(kind.entry(repo.commonDir, path.basename(entry)), entry))
+    throw new Error(`${quoted(entry)} is not a git dir of a worktree of ${quoted(repo.commonDir)}`)
   if (gate.folder) {
-    const removed = await removeFolder(evidence, gitDir, findings, gate, gate.folder)
+    const removed = await removeFolder(repo, kind, entry, removing, findings, gate, gate.folder)
     if (removed) return removed
-    dropEmptyWorktreesDir(path.dirname(gate.folder), evidence.repository)
+    dropEmptyWorktreesDir(path.dirname(gate.folder), removing.repository)
   }
-  if (clone) {
-    // The clone's own git dir went with its folder; what the original kept for it goes now.
-    await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, evidence.token))
-    await dropClone(repo, gitDir)
-    return { reason: 'clean' }
-  }
-  fs.rmSync(gitDir, { recursive: true, force: true })
-  try {
-    fs.rmdirSync(path.dirname(gitDir)) // .git/worktrees, when it was the last one, as git does
-  } catch {
-    // others remain
-  }
-  // A kept mark of an earlier exit (the worktree was kept, then taken over or exited again) goes with it, and
-  // so does the include of its own configuration that a kept sparse worktree got.
-  await dropKeptRef(repo.git, repo.commonDir, keptRef(gitDir, evidence.token))
-  await dropSparseInclude(repo.git, repo.commonDir, gitDir)
+  await kind.forget(repo, entry, removing.token)
   const branch = gate.branchesToDelete[0]
   return { reason: 'clean', branch: branch ? await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] }) : undefined }
 }
@@ -217,12 +211,20 @@ function dropEmptyWorktreesDir(dir: string, repository: string): void {
 }
 
 /** Deletes the folder, or says why it stays (undefined: it is gone). */
-async function removeFolder(evidence: Evidence, gitDir: string, findings: Findings, gate: GateInput, folder: string): Promise<Outcome | undefined> {
+async function removeFolder(
+  repo: Repository,
+  kind: Kind,
+  entry: string,
+  removing: Removing,
+  findings: Findings,
+  gate: GateInput,
+  folder: string
+): Promise<Outcome | undefined> {
   // Submodules' git dirs name their folders by path (core.worktree): a worktree with submodules is
   // checked again where it is, which leaves a window of a few milliseconds open.
   const aside = fs.existsSync(path.join(gate.gitDir, 'modules')) ? folder : quarantinePath(folder)
   // (A removal cut short is finished where it was moved: quarantinePath gives the same folder.)
-  const mark = (removing: boolean): void => writeHints(gitDir, { removing }, evidence.own)
+  const mark = (moving: boolean): void => writeHints(entry, { removing: moving }, removing.own)
   const mounted = mountsInside(folder)
   if (mounted.length) return { reason: 'mounted', mounts: mounted }
   // Marked first: a step cut short after the move lets the next one finish, through the gate.
@@ -234,8 +236,8 @@ async function removeFolder(evidence: Evidence, gitDir: string, findings: Findin
     return { reason: 'busy', unmovable: (error as NodeJS.ErrnoException).code ?? (error as Error).message }
   }
   // A clone's git dir moved with its folder.
-  const moved = gate.clone ? { gitDir: path.join(aside, '.git'), commonDir: path.join(aside, '.git') } : {}
-  const again = await inspect({ ...gate, ...moved, folder: aside, previous: findings })
+  const gitDir = kind.gitDir(entry, aside)
+  const again = await inspect({ ...gate, gitDir, commonDir: kind.own(repo, gitDir).commonDir, folder: aside, previous: findings })
   const mountedSince = mountsInside(aside)
   if (!nothingNew(findings, again) || mountedSince.length) {
     if (aside !== folder) await renameFolder(aside, folder)
@@ -284,41 +286,43 @@ export interface Cleared {
   branch?: BranchDeletion
 }
 
+/** The add a step was cut short in: its git dir's id (none while the add had not finished), path, branch and token, and the base it planned. */
+export type CutShortAdd = Pick<WorktreeRecord, 'id' | 'path' | 'branch' | 'token'> & { base?: string }
+
 /**
  * What a step cut short in the middle of `git worktree add` leaves at a path that is no longer a
  * worktree: a git dir git no longer lists (it holds this step's record or token, or lacks its gitdir
  * file and bears the worktree's name), a folder holding nothing but a .git file that points to that git
  * dir, and the branch, which git creates first; the branch goes only on the gate's proof that none of its
- * commits is unsaved. Only for the post's own add (Evidence.believed.ownAdd).
+ * commits is unsaved. Only for the post's own add (an exit's Evidence.believed.ownAdd).
  */
-export async function clearCutShortAdd(repo: Repository, evidence: Evidence): Promise<Cleared> {
+export async function clearCutShortAdd(repo: Repository, add: CutShortAdd): Promise<Cleared> {
   const cleared: Cleared = {}
   // Only an add that never finished: once it had, the post's state holds the id of its git dir, and a
   // git dir that git no longer lists (its gitdir file deleted) still holds the agent's reflogs.
-  const gitDir = evidence.id ? undefined : halfGoneGitDir(repo.commonDir, evidence)
+  const gitDir = add.id ? undefined : halfGoneGitDir(repo.commonDir, add)
   if (gitDir) {
     fs.rmSync(gitDir, { recursive: true, force: true })
     cleared.gitDir = gitDir
   }
   // The folder goes only when it is empty, or holds nothing but a .git file that points into this
   // repository at a git dir that no longer exists: a folder another repository's add made is left alone.
-  const names = kindOf(evidence.path) === 'directory' ? fs.readdirSync(evidence.path) : undefined
-  if (names && (names.length === 0 || (names.length === 1 && names[0] === '.git' && isOrphanFolder(repo.commonDir, evidence.path)))) {
-    fs.rmSync(evidence.path, { recursive: true, force: true })
+  const names = kindOf(add.path) === 'directory' ? fs.readdirSync(add.path) : undefined
+  if (names && (names.length === 0 || (names.length === 1 && names[0] === '.git' && isOrphanFolder(repo.commonDir, add.path)))) {
+    fs.rmSync(add.path, { recursive: true, force: true })
     cleared.folder = true
   }
-  const base = evidence.believed.base
-  if (evidence.branch && base) {
-    const branch = await deleteBranch(repo, evidence.branch, { savedBeyond: base })
+  if (add.branch && add.base) {
+    const branch = await deleteBranch(repo, add.branch, { savedBeyond: add.base })
     if (branch.deleted) cleared.branch = branch
   }
   return cleared
 }
 
-function halfGoneGitDir(commonDir: string, evidence: Evidence): string | undefined {
-  const id = path.basename(evidence.path)
+function halfGoneGitDir(commonDir: string, add: CutShortAdd): string | undefined {
+  const id = path.basename(add.path)
   return adminDirs(commonDir).find(dir => {
-    if (ownershipOf(lockOf(dir), readRecordFile(dir)?.token, evidence.token) === 'ours') return true
+    if (ownershipOf(lockOf(dir), readRecordFile(dir)?.token, add.token) === 'ours') return true
     const name = path.basename(dir)
     // git names the git dir after the folder, with a number added when that name is taken.
     const sameId = name === id || (name.startsWith(id) && /^\d+$/.test(name.slice(id.length)))
