@@ -355,7 +355,7 @@ describe.runIf(RUNS)("the Codex example's codex-action step, as codex-action run
 })
 
 describe.runIf(RUNS)('a confined agent on a runner with no git identity (a hosted runner has none)', () => {
-  it("cannot set one inside, where the repository's config is read-only; with the examples' identity step before it, it commits under Claude Code's and Codex's sandbox", async () => {
+  it("cannot set one inside, where the repository's config is read-only; given the identity of the example's agent step, it commits under Claude Code's and Codex's sandbox", async () => {
     const e = await enter(newJob(), { name: 'identity' }, otherJobsWorktree())
     const home = path.join(repos.root, 'runner-home')
     fs.mkdirSync(home)
@@ -374,13 +374,23 @@ if git config user.email agent@example.com 2>/dev/null; then echo "SET the ident
       expect(said.stdout, said.stderr).toContain('FAILED commit\n')
       expect(said.stdout, name).toContain('refused the identity\n')
     }
-    // The examples' step, as the workflow runs it before the agent: outside the sandbox, in the job's home.
-    const step = exampleStep('claude-code-matrix.yml', s => s.name === "Git identity for the agent's commits", e)
-    expect(step.run, 'the identity step of examples/claude-code-matrix.yml').toBeDefined()
-    const set = spawnSync('bash', ['-e', '-c', step.run!], { cwd: repos.clone, env, encoding: 'utf8' })
-    expect(set.status, set.stderr).toBe(0)
+    // The identity each example gives its agent step, as the workflow runs it: in the environment.
+    const identityOf = (file: string, pick: (s: ExampleStep) => boolean): Record<string, string> => {
+      const given = Object.entries(exampleStep(file, pick, e).env ?? {}).filter(([k]) => k.startsWith('GIT_'))
+      expect(given.map(([k]) => k).sort(), `the identity of the agent step of examples/${file}`).toEqual([
+        'GIT_AUTHOR_EMAIL',
+        'GIT_AUTHOR_NAME',
+        'GIT_COMMITTER_EMAIL',
+        'GIT_COMMITTER_NAME'
+      ])
+      return Object.fromEntries(given)
+    }
+    const identity: Record<string, Record<string, string>> = {
+      srt: identityOf('claude-code-matrix.yml', s => !!s.run?.includes('claude -p')),
+      codex: identityOf('codex-matrix.yml', s => s.uses === 'openai/codex-action@v1')
+    }
     for (const [name, sandbox] of Object.entries(under)) {
-      const said = sandbox(attempt(`${name}-given`))
+      const said = sandbox({ ...attempt(`${name}-given`), env: { ...env, ...identity[name] } })
       expect(said.stdout, said.stderr).not.toContain('FAILED')
       expect(said.stdout).toContain('refused the identity\n')
       expect(git(e.outputs['worktree-path'], 'log', '-1', '--format=%s by %an <%ae>')).toBe(

@@ -177,6 +177,11 @@ echo "pid-1 $(cat /proc/1/cmdline | tr '\\0' ' ')"
     expect(errors).toEqual([
       expect.stringMatching(/^The command cannot be confined here: bwrap: setting up uid map: Permission denied\. .*allow-unconfined: true/)
     ])
+    // The fix the examples' install step applies (docs/sandboxes.md): bubblewrap tried first, AppArmor's profile only
+    // where it fails (Ubuntu 24.04), never on 26.04 (ubuntu-latest), which enforces it already.
+    expect(errors[0]).toContain('`bwrap --unshare-user --unshare-net --ro-bind / / true` fails: Ubuntu 24.04')
+    expect(errors[0]).toContain('sudo apparmor_parser -r /etc/apparmor.d/bwrap-userns-restrict')
+    expect(errors[0]).toContain('never on Ubuntu 25.04 and later (ubuntu-latest is 26.04)')
     const allowed = await j.uses('run', { command: `touch ${marker}`, 'allow-unconfined': 'true' })
     expect(allowed.exitCode).toBe(0)
     expect(fs.existsSync(marker)).toBe(true)
