@@ -1,21 +1,18 @@
-export const id = 212;
-export const ids = [212];
+export const id = 963;
+export const ids = [963,923];
 export const modules = {
 
-/***/ 65212:
+/***/ 4732:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   findRescue: () => (/* binding */ findRescue),
-  restoreInto: () => (/* binding */ restoreInto)
+  a: () => (/* binding */ lastWords),
+  U: () => (/* binding */ lfsEntries)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 13 modules
-var core = __webpack_require__(77094);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(77598);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:path"
@@ -26,8 +23,6 @@ var git_command_manager = __webpack_require__(1386);
 var names = __webpack_require__(11945);
 // EXTERNAL MODULE: ./src/record/settings.ts
 var settings = __webpack_require__(2172);
-// EXTERNAL MODULE: ./src/git/repository.ts
-var repository = __webpack_require__(35986);
 // EXTERNAL MODULE: ./src/rescue/names.ts
 var rescue_names = __webpack_require__(81345);
 // EXTERNAL MODULE: ./src/rescue/rescue.ts
@@ -131,28 +126,16 @@ async function extractEntry(file, entry, to) {
 var snapshot_message = __webpack_require__(24667);
 // EXTERNAL MODULE: ./src/rescue/snapshot.ts
 var snapshot = __webpack_require__(46213);
-// EXTERNAL MODULE: ./src/record/refs.ts
-var refs = __webpack_require__(22763);
-// EXTERNAL MODULE: ./src/record/state-helper.ts
-var state_helper = __webpack_require__(21217);
 // EXTERNAL MODULE: ./src/os/untrusted-files.ts
 var untrusted_files = __webpack_require__(17238);
 // EXTERNAL MODULE: ./src/git/worktree-refs.ts
 var worktree_refs = __webpack_require__(17998);
-// EXTERNAL MODULE: ./src/rescue/lfs.ts
-var lfs = __webpack_require__(60646);
-;// CONCATENATED MODULE: ./src/rescue/restore.ts
-// Restore: a new worktree picks up where a rescue left off. The rescue (one named, or the one the previous
-// attempt of this step left) is fetched into a ref of this step's own and checked to be a snapshot commit,
-// before anything is created; once the worktree is checked out at its base, it is put back as the snapshot
-// records it: HEAD where the agent had it, the index as it was staged, the files as they were left, and every
-// other unsaved commit kept by a ref of the worktree. A rescue is agent-made data: git fetches and checks it,
-// the files it holds are written as bytes, and no program sees them but the filters the repository had at enter.
-
-
-
-
-
+// EXTERNAL MODULE: ./src/remote/lfs.ts
+var lfs = __webpack_require__(4653);
+;// CONCATENATED MODULE: ./src/rescue/find-rescue.ts
+// Finding a rescue to restore: the one named, or the one the previous attempt of this step left, fetched into a
+// ref of this step's own and checked to be a snapshot commit, before anything is created. A rescue is agent-made
+// data: git fetches and checks it, and every refusal is an input error that names the fix.
 
 
 
@@ -173,9 +156,7 @@ const RESTORE_TIME_LIMIT_MS = 5 * 60_000;
 const FIX = 'Restore a rescue that exists: the rescue-ref or rescue-artifact output of the exit that kept the work, as its message names it.';
 /** Finds the rescue, fetches it into a ref of this step's own and checks it: every refusal is an input error. */
 async function findRescue(repo, request, context) {
-    const ref = (0,refs/* restoreRef */.QS)((0,external_node_crypto_.randomBytes)(6).toString('hex'));
-    // Saved before the fetch: the post deletes what a main step cut short left.
-    core/* saveState */.LZ(state_helper/* STATE_RESTORE_REF */.Dr, ref);
+    const { ref } = context;
     const dispose = () => (0,snapshot/* dropKeptRef */.XJ)(repo.git, repo.commonDir, ref);
     try {
         const chosen = request === 'auto' ? await previousRescue(repo, context) : request;
@@ -244,7 +225,7 @@ async function rescueBranches(repo, push) {
         stallMs: git_command_manager/* STALL_MS */.Gn,
         interruptible: true,
         remote: true,
-        env: { GIT_ALLOW_PROTOCOL: rescue/* REMOTE_PROTOCOLS */.Rq }
+        env: { GIT_ALLOW_PROTOCOL: sealed_git/* REMOTE_PROTOCOLS */.Rq }
     })
         .finally(() => view.dispose());
     if (listed.exitCode !== 0) {
@@ -285,7 +266,7 @@ async function fetchFrom(repo, push, what, options = []) {
     const head = await repo.git.resolveCommit('HEAD');
     const { result, refs } = await (0,sealed_git/* fetchThroughView */.z$)(repo.commonDir, { haves: head ? [head, ...haves] : haves }, [...options, '--end-of-options', push.url, ...what], {
         stallMs: git_command_manager/* STALL_MS */.Gn,
-        env: { GIT_ALLOW_PROTOCOL: rescue/* REMOTE_PROTOCOLS */.Rq }
+        env: { GIT_ALLOW_PROTOCOL: sealed_git/* REMOTE_PROTOCOLS */.Rq }
     });
     for (const [ref, id] of refs)
         await (0,worktree_refs/* writeRef */.Ln)(repo.git, ref, id, { log: repo.commonDir, required: true });
@@ -449,12 +430,12 @@ async function fetchMissing(repo, name, push, ids, input) {
     (0,git_command_manager/* throwIfCancelled */.dZ)();
     throw new settings/* InputError */.d(input, name, `it builds on commits ${(0,quote/* quoted */.TL)(push.remote)} does not have (${shown}: ${lastWords(fetched.stderr)}), so it is not a rescue of this repository`, FIX);
 }
-/** The snapshot commit at `ref`, when it is one: a rescue's subject, its trailers, HEAD its first parent, an index tree. */
 /** Every path of an index tree is one git would check out: no "..", "." or empty segment, and no .git one. */
 async function plainPaths(git, tree) {
     const listed = await git.run(['ls-tree', '-r', '-z', '--name-only', '--full-tree', tree], { encoding: 'latin1' });
     return listed.exitCode === 0 && listed.stdout.split('\0').filter(Boolean).every(untrusted_files/* plainPath */.s1);
 }
+/** The snapshot commit at `ref`, when it is one: a rescue's subject, its trailers, HEAD its first parent, an index tree. */
 async function readSnapshot(git, ref) {
     const read = await git.run(['cat-file', 'commit', ref]);
     const split = read.stdout.indexOf('\n\n');
@@ -483,13 +464,51 @@ async function readSnapshot(git, ref) {
         others
     };
 }
+
+
+/***/ }),
+
+/***/ 7963:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   restoreInto: () => (/* binding */ restoreInto)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _git_git_command_manager_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1386);
+/* harmony import */ var _git_repository_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(35986);
+/* harmony import */ var _git_sealed_git_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8079);
+/* harmony import */ var _record_refs_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(22763);
+/* harmony import */ var _os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(17238);
+/* harmony import */ var _git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(17998);
+/* harmony import */ var _os_quote_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(47722);
+/* harmony import */ var _remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(4653);
+/* harmony import */ var _find_rescue_js__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(4732);
+// Restore: a new worktree picks up where a rescue left off. Once the worktree is checked out at its base, the
+// rescue findRescue found is put back as the snapshot records it: HEAD where the agent had it, the index as it was
+// staged, the files as they were left, and every other unsaved commit kept by a ref of the worktree. The files it
+// holds are written as bytes, and no program sees them but the filters the repository had at enter.
+
+
+
+
+
+
+
+
+
+
+
 /**
  * Puts the new worktree, checked out at its base, back as the snapshot records it. Each step leaves what a
  * post can judge: restored files and commits are unsaved work until the agent saves them.
  */
 async function restoreInto(found, record, gitDir, commonDir, env) {
     const { snapshot } = found;
-    const git = (0,repository/* worktreeGit */.Oi)(gitDir, record.path);
+    const git = (0,_git_repository_js__WEBPACK_IMPORTED_MODULE_3__/* .worktreeGit */ .Oi)(gitDir, record.path);
     // The index as staged, checked out with no filter program at all: the rescued .gitattributes are anyone's, and
     // would pick any driver of the configuration (one an earlier agent planted; git-lfs told by a rescued
     // .lfsconfig where to send the repository's credentials)...
@@ -513,15 +532,15 @@ async function restoreInto(found, record, gitDir, commonDir, env) {
     const branch = `refs/heads/${record.branch}`;
     const change = { log: commonDir, head: gitDir, message, required: true };
     if (!snapshot.head)
-        await (0,worktree_refs/* deleteRef */.jq)(git, branch, { ...change, from: record.baseSha });
+        await (0,_git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_7__/* .deleteRef */ .jq)(git, branch, { ...change, from: record.baseSha });
     else if (!snapshot.branch)
-        await (0,worktree_refs/* writeRef */.Ln)(git, 'HEAD', snapshot.head, { log: gitDir, message, noDeref: true, required: true });
+        await (0,_git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_7__/* .writeRef */ .Ln)(git, 'HEAD', snapshot.head, { log: gitDir, message, noDeref: true, required: true });
     else
-        await (0,worktree_refs/* writeRef */.Ln)(git, branch, snapshot.head, { ...change, from: record.baseSha });
+        await (0,_git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_7__/* .writeRef */ .Ln)(git, branch, snapshot.head, { ...change, from: record.baseSha });
     const kept = [];
     for (const tip of snapshot.others) {
-        kept.push((0,refs/* restoredRef */.WG)(kept.length + 1));
-        await (0,worktree_refs/* writeRef */.Ln)(git, kept.at(-1), tip, { log: commonDir, message, required: true });
+        kept.push((0,_record_refs_js__WEBPACK_IMPORTED_MODULE_5__/* .restoredRef */ .WG)(kept.length + 1));
+        await (0,_git_worktree_refs_js__WEBPACK_IMPORTED_MODULE_7__/* .writeRef */ .Ln)(git, kept.at(-1), tip, { log: commonDir, message, required: true });
     }
     return {
         kind: found.kind,
@@ -556,7 +575,7 @@ async function smudgeLfs(git, record, commonDir, index) {
     if (!entries.length)
         return [];
     const sizes = (await git.exec(['cat-file', '--batch-check=%(objectsize)'], { input: `${entries.map(e => e.blob).join('\n')}\n` })).split('\n').map(Number);
-    const found = await (0,lfs/* pointersAmong */.V6)(git, entries.map((e, i) => ({ blob: e.blob, size: sizes[i] })));
+    const found = await (0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .pointersAmong */ .V6)(git, entries.map((e, i) => ({ blob: e.blob, size: sizes[i] })));
     const pointers = entries.flatMap(e => (found.has(e.blob) ? [{ ...e, object: found.get(e.blob) }] : []));
     if (!pointers.length)
         return [];
@@ -566,14 +585,14 @@ async function smudgeLfs(git, record, commonDir, index) {
     for (let i = 0; i + 2 < attrs.length; i += 3)
         if (attrs[i + 2] === driver)
             smudged.add(attrs[i]);
-    const store = (0,lfs/* lfsStore */.Xj)(commonDir);
+    const store = (0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .lfsStore */ .Xj)(commonDir);
     const lfsFiles = pointers.filter(p => smudged.has(p.file));
     // A clone's store: an artifact's objects went into the original's.
     if (commonDir !== record.commonDir)
-        (0,lfs/* storeObjects */.KN)((0,lfs/* lfsStore */.Xj)(record.commonDir), commonDir, lfsFiles.filter(p => !(0,lfs/* inStore */.jw)(store, p.object)).map(p => p.object.oid));
-    const missing = lfsFiles.filter(p => !(0,lfs/* inStore */.jw)(store, p.object));
+        (0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .storeObjects */ .KN)((0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .lfsStore */ .Xj)(record.commonDir), commonDir, lfsFiles.filter(p => !(0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .inStore */ .jw)(store, p.object)).map(p => p.object.oid));
+    const missing = lfsFiles.filter(p => !(0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .inStore */ .jw)(store, p.object));
     const unfetched = missing.length ? await fetchObjects(commonDir, record, missing) : undefined;
-    const written = lfsFiles.filter(p => (0,lfs/* inStore */.jw)(store, p.object) && writeObject(record.path, p, store));
+    const written = lfsFiles.filter(p => (0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .inStore */ .jw)(store, p.object) && writeObject(record.path, p, store));
     // The index's entries again, without the sizes of the pointers the checkout wrote: git compares the files through
     // the filter then, instead of calling a file of another size changed.
     if (written.length)
@@ -594,14 +613,14 @@ async function smudgeLfs(git, record, commonDir, index) {
 async function fetchObjects(commonDir, record, pointers) {
     if (!record.push)
         return 'the repository had no remote when the step entered';
-    const view = (0,sealed_git/* openView */.e8)({ objects: external_node_path_.join(commonDir, 'objects') });
+    const view = (0,_git_sealed_git_js__WEBPACK_IMPORTED_MODULE_4__/* .openView */ .e8)({ objects: node_path__WEBPACK_IMPORTED_MODULE_1__.join(commonDir, 'objects') });
     try {
-        const endpoint = await (0,lfs/* lfsEndpoint */.dU)(view.git, record.push, record.baseSha, 'download');
+        const endpoint = await (0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .lfsEndpoint */ .dU)(view.git, record.push, record.baseSha, 'download');
         if (typeof endpoint === 'object')
             return endpoint.unpinned;
-        const fetched = await (0,lfs/* downloadObjects */.Xs)(view, { url: record.push.url, endpoint }, pointers.map(p => p.blob), { env: { GIT_ALLOW_PROTOCOL: rescue/* REMOTE_PROTOCOLS */.Rq }, stallMs: git_command_manager/* STALL_MS */.Gn });
-        (0,lfs/* storeObjects */.KN)((0,lfs/* lfsStore */.Xj)(view.dir), commonDir, lfsEntries(view.dir));
-        return fetched.exitCode === 0 ? undefined : `git lfs fetch ${(0,quote/* quoted */.TL)(record.push.remote)} failed: ${lastWords(fetched.stderr)}`;
+        const fetched = await (0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .downloadObjects */ .Xs)(view, { url: record.push.url, endpoint }, pointers.map(p => p.blob), { env: { GIT_ALLOW_PROTOCOL: _git_sealed_git_js__WEBPACK_IMPORTED_MODULE_4__/* .REMOTE_PROTOCOLS */ .Rq }, stallMs: _git_git_command_manager_js__WEBPACK_IMPORTED_MODULE_2__/* .STALL_MS */ .Gn });
+        (0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .storeObjects */ .KN)((0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .lfsStore */ .Xj)(view.dir), commonDir, (0,_find_rescue_js__WEBPACK_IMPORTED_MODULE_10__/* .lfsEntries */ .U)(view.dir));
+        return fetched.exitCode === 0 ? undefined : `git lfs fetch ${(0,_os_quote_js__WEBPACK_IMPORTED_MODULE_8__/* .quoted */ .TL)(record.push.remote)} failed: ${(0,_find_rescue_js__WEBPACK_IMPORTED_MODULE_10__/* .lastWords */ .a)(fetched.stderr)}`;
     }
     finally {
         view.dispose();
@@ -612,19 +631,19 @@ async function fetchObjects(commonDir, record, pointers) {
  * and checked against its name on the way; whether it did.
  */
 function writeObject(folder, entry, store) {
-    const full = (0,untrusted_files/* inside */.nx)(folder, entry.file, 'latin1');
-    if (!(0,untrusted_files/* reachedWithoutLinks */.An)(folder, entry.file, 'latin1') || (0,untrusted_files/* kindOf */.I)(full) !== 'file')
+    const full = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .inside */ .nx)(folder, entry.file, 'latin1');
+    if (!(0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .reachedWithoutLinks */ .An)(folder, entry.file, 'latin1') || (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .kindOf */ .I)(full) !== 'file')
         return false;
     const copy = Buffer.concat([full, Buffer.from('.agent-worktree-lfs')]);
     try {
-        if (!(0,lfs/* copyObject */.JH)(store, entry.object, copy))
+        if (!(0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .copyObject */ .JH)(store, entry.object, copy))
             return false;
-        external_node_fs_.chmodSync(copy, (entry.mode === '100755' ? 0o777 : 0o666) & ~process.umask());
-        external_node_fs_.renameSync(copy, full);
+        node_fs__WEBPACK_IMPORTED_MODULE_0__.chmodSync(copy, (entry.mode === '100755' ? 0o777 : 0o666) & ~process.umask());
+        node_fs__WEBPACK_IMPORTED_MODULE_0__.renameSync(copy, full);
         return true;
     }
     catch {
-        external_node_fs_.rmSync(copy, { force: true });
+        node_fs__WEBPACK_IMPORTED_MODULE_0__.rmSync(copy, { force: true });
         return false;
     }
 }
@@ -654,8 +673,8 @@ async function writeAsLeft(git, folder, snapshot) {
     const notRestored = [];
     for (const file of gone) {
         try {
-            if ((0,untrusted_files/* reachedWithoutLinks */.An)(folder, file, 'latin1') && (0,untrusted_files/* kindOf */.I)((0,untrusted_files/* inside */.nx)(folder, file, 'latin1')) !== 'directory')
-                external_node_fs_.rmSync((0,untrusted_files/* inside */.nx)(folder, file, 'latin1'), { force: true });
+            if ((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .reachedWithoutLinks */ .An)(folder, file, 'latin1') && (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .kindOf */ .I)((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .inside */ .nx)(folder, file, 'latin1')) !== 'directory')
+                node_fs__WEBPACK_IMPORTED_MODULE_0__.rmSync((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .inside */ .nx)(folder, file, 'latin1'), { force: true });
         }
         catch (error) {
             notRestored.push({ file: Buffer.from(file, 'latin1').toString('utf8'), why: error.code ?? 'it could not be deleted' });
@@ -665,7 +684,7 @@ async function writeAsLeft(git, folder, snapshot) {
         // A blob larger than a batch is more than one string can hold: git writes it into its file itself.
         const contents = batch.length === 1 && batch[0].size > BATCH_BYTES
             ? undefined
-            : await (0,lfs/* blobContents */.sL)(git, batch.map(entry => entry.blob));
+            : await (0,_remote_lfs_js__WEBPACK_IMPORTED_MODULE_9__/* .blobContents */ .sL)(git, batch.map(entry => entry.blob));
         for (const [i, entry] of batch.entries()) {
             const why = contents ? writeEntry(folder, entry, contents[i]) : await writeLarge(git, folder, entry);
             if (why)
@@ -703,17 +722,17 @@ function writeEntry(folder, entry, content) {
         const blocked = makeParents(folder, entry.file);
         if (blocked)
             return blocked;
-        const full = (0,untrusted_files/* inside */.nx)(folder, entry.file, 'latin1');
-        const kind = (0,untrusted_files/* kindOf */.I)(full);
+        const full = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .inside */ .nx)(folder, entry.file, 'latin1');
+        const kind = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .kindOf */ .I)(full);
         // A folder the checkout left where a file goes is empty, or the file is not written.
         if (kind === 'directory')
-            external_node_fs_.rmdirSync(full);
+            node_fs__WEBPACK_IMPORTED_MODULE_0__.rmdirSync(full);
         else if (kind !== 'missing')
-            external_node_fs_.rmSync(full);
+            node_fs__WEBPACK_IMPORTED_MODULE_0__.rmSync(full);
         if (entry.mode === '120000')
-            external_node_fs_.symlinkSync(content, full);
+            node_fs__WEBPACK_IMPORTED_MODULE_0__.symlinkSync(content, full);
         else
-            external_node_fs_.writeFileSync(full, content, { mode: entry.mode === '100755' ? 0o777 : 0o666, flag: 'wx' });
+            node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync(full, content, { mode: entry.mode === '100755' ? 0o777 : 0o666, flag: 'wx' });
         return undefined;
     }
     catch (error) {
@@ -727,7 +746,7 @@ async function writeLarge(git, folder, entry) {
         const written = writeEntry(folder, entry, Buffer.alloc(0));
         if (written)
             return written;
-        fd = external_node_fs_.openSync((0,untrusted_files/* inside */.nx)(folder, entry.file, 'latin1'), external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_TRUNC | external_node_fs_.constants.O_NOFOLLOW);
+        fd = node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync((0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .inside */ .nx)(folder, entry.file, 'latin1'), node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_WRONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_TRUNC | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NOFOLLOW);
         await git.exec(['cat-file', 'blob', entry.blob], { stdout: fd, interruptible: true });
         return undefined;
     }
@@ -736,19 +755,19 @@ async function writeLarge(git, folder, entry) {
     }
     finally {
         if (fd !== undefined)
-            external_node_fs_.closeSync(fd);
+            node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync(fd);
     }
 }
 /** Makes the folders above `file`, refusing one on the way that is not a plain folder (a link, a file). */
 function makeParents(folder, file) {
-    if (!(0,untrusted_files/* plainPath */.s1)(file))
+    if (!(0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .plainPath */ .s1)(file))
         return 'it is not a plain path';
     const segments = file.split('/');
     for (let i = 1; i < segments.length; i++) {
-        const dir = (0,untrusted_files/* inside */.nx)(folder, segments.slice(0, i).join('/'), 'latin1');
-        const kind = (0,untrusted_files/* kindOf */.I)(dir);
+        const dir = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .inside */ .nx)(folder, segments.slice(0, i).join('/'), 'latin1');
+        const kind = (0,_os_untrusted_files_js__WEBPACK_IMPORTED_MODULE_6__/* .kindOf */ .I)(dir);
         if (kind === 'missing')
-            external_node_fs_.mkdirSync(dir);
+            node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync(dir);
         else if (kind !== 'directory')
             return 'a folder on its way is a link or a file';
     }
