@@ -151,6 +151,18 @@ export async function settle(commonDir: string, options: Partial<LockOptions> = 
 }
 
 /** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */
+/** A step killed while it waited, or while it rewrote its record, leaves a draft: the holder clears old ones. */
+function clearOldDrafts(commonDir: string, staleMs: number): void {
+  for (const name of fs.readdirSync(commonDir)) {
+    if (!name.startsWith(`${LOCK_FILE}.`) || !name.endsWith('.tmp')) continue
+    const draftFile = path.join(commonDir, name)
+    const seen = readHolder(draftFile)
+    // Half-written means its writer was killed, or is writing it now and will write it again.
+    const writerGone = !seen?.holder || (lookedUpHere(seen.holder) && !isAlive(seen.holder.pid))
+    if (seen && (writerGone || seen.ageMs > staleMs)) fs.rmSync(draftFile, { force: true })
+  }
+}
+
 export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise<T>, given: Partial<LockOptions> = {}): Promise<T> {
   const options = { ...DEFAULTS, ...given }
   const file = path.join(commonDir, LOCK_FILE)
@@ -200,15 +212,7 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
     await sleep(Math.min(20 * 2 ** Math.min(attempt, 4), 250) * (0.5 + Math.random()))
   }
   held = { file, holder: me }
-  // A step killed while it waited, or while it rewrote its record, leaves a draft: the holder clears old ones.
-  for (const name of fs.readdirSync(commonDir)) {
-    if (!name.startsWith(`${LOCK_FILE}.`) || !name.endsWith('.tmp')) continue
-    const draftFile = path.join(commonDir, name)
-    const seen = readHolder(draftFile)
-    // Half-written means its writer was killed, or is writing it now and will write it again.
-    const writerGone = !seen?.holder || (lookedUpHere(seen.holder) && !isAlive(seen.holder.pid))
-    if (seen && (writerGone || seen.ageMs > options.staleMs)) fs.rmSync(draftFile, { force: true })
-  }
+  clearOldDrafts(commonDir, options.staleMs)
   // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
   const heartbeat = setInterval(() => {
     const now = new Date()

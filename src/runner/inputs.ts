@@ -249,24 +249,14 @@ export function getEnterSettings(): EnterSettings {
   const symlinkDirs = pathList('symlink-dirs')
   const sparsePaths = pathList('sparse-paths')
   const recycle = parseBoolean('recycle', checked('recycle'))
-  const restore = parseRestore('restore', checked('restore'))
-  if (restore && (worktreePath !== undefined || recycle)) {
-    throw new InputError(
-      'restore',
-      checked('restore'),
-      worktreePath !== undefined
-        ? 'a rescue is restored only into a new worktree, and path enters an existing one'
-        : 'a rescue is restored only into a new worktree, and recycle takes one from the pool',
-      worktreePath !== undefined ? 'Remove path to create a new worktree, or remove restore.' : 'Remove recycle, or remove restore.'
-    )
-  }
+  const restore = restoreFor(worktreePath, recycle)
   const isolation = isolationFor(worktreePath)
   if (recycle && sparsePaths.length) {
     throw new InputError('recycle', 'true', 'the pool holds whole worktrees, and sparse-paths asks for a sparse one', 'Use recycle or sparse-paths, not both.')
   }
-  if (worktreePath !== undefined) {
-    // These shape a new worktree; an existing one keeps its own.
-    const shaping: [string, string | undefined][] = [
+  // These shape a new worktree; an existing one keeps its own.
+  if (worktreePath !== undefined)
+    refuseShaping([
       ['branch', branch],
       ['base-ref', baseRef],
       ['worktrees-dir', worktreesDir],
@@ -275,18 +265,7 @@ export function getEnterSettings(): EnterSettings {
       ['symlink-dirs', symlinkDirs.join(',') || undefined],
       ['sparse-paths', sparsePaths.join(',') || undefined],
       ['recycle', recycle ? 'true' : undefined]
-    ]
-    for (const [input, value] of shaping) {
-      if (value !== undefined) {
-        throw new InputError(
-          input,
-          value,
-          'it applies only to a new worktree, and path enters an existing one',
-          `Remove ${input}, or remove path to create a new worktree.`
-        )
-      }
-    }
-  }
+    ])
   return {
     name,
     path: worktreePath === undefined ? undefined : absolute(worktreePath),
@@ -308,6 +287,34 @@ export function getEnterSettings(): EnterSettings {
     isolation,
     push: parsePush('push', checked('push')) || undefined
   }
+}
+
+/** The restore input, with what it cannot go with: a rescue is restored only into a new worktree. */
+function restoreFor(worktreePath: string | undefined, recycle: boolean): RestoreRequest | undefined {
+  const restore = parseRestore('restore', checked('restore'))
+  if (restore && (worktreePath !== undefined || recycle)) {
+    throw new InputError(
+      'restore',
+      checked('restore'),
+      worktreePath !== undefined
+        ? 'a rescue is restored only into a new worktree, and path enters an existing one'
+        : 'a rescue is restored only into a new worktree, and recycle takes one from the pool',
+      worktreePath !== undefined ? 'Remove path to create a new worktree, or remove restore.' : 'Remove recycle, or remove restore.'
+    )
+  }
+  return restore
+}
+
+/** Inputs that shape a new worktree, given with path (which enters an existing one): the first is an error. */
+function refuseShaping(shaping: [string, string | undefined][]): void {
+  const [input, value] = shaping.find(([, value]) => value !== undefined) ?? []
+  if (input !== undefined && value !== undefined)
+    throw new InputError(
+      input,
+      value,
+      'it applies only to a new worktree, and path enters an existing one',
+      `Remove ${input}, or remove path to create a new worktree.`
+    )
 }
 
 /** The isolation input, with what it cannot go with. */
