@@ -165,8 +165,8 @@ function readMountTable(platform: Platform): string[] {
 
 /**
  * Who is removed: its token (its kept mark's), the checkout it was entered from (whose worktrees folder goes with
- * its last worktree), and the step's own record, where the step has one (the mark of a removal under way is
- * written into the record file, or, with none there, into the step's own sealed).
+ * its last worktree), and the step's own record, where the step has one: the mark of a removal under way goes into
+ * the record file, and where there is none, the step's own record is written first, sealed.
  */
 export type Removing = Pick<WorktreeRecord, 'token' | 'repository'> & { own?: WorktreeRecord }
 
