@@ -61,6 +61,42 @@ describe('the exit sub-action after the worktree is gone', () => {
     expect(fs.existsSync(to)).toBe(true)
   })
 
+  it('is green for a worktree an earlier main step of the job entered, exited by its path after a later one entered another', async () => {
+    const first = await job.uses('.', { name: 'first' })
+    await job.uses('.', { name: 'second' })
+    const wt = first.outputs['worktree-path']
+    expect((await job.uses('exit', { path: wt })).outputs.removed).toBe('true')
+    const again = await job.uses('exit', { path: wt })
+    expect(again.exitCode, again.stdout).toBe(0)
+    expect(again.outputs).toMatchObject({ reason: 'gone', 'worktree-path': wt })
+  })
+
+  it('fails for a path where nothing is and no step of the job entered a worktree: an input error that names the input', async () => {
+    const { outputs } = await job.uses('.', { name: 'typo' })
+    const mistyped = `${outputs['worktree-path']}-typo`
+    const exit = await job.uses('exit', { path: mistyped })
+    expect(exit.exitCode).toBe(1)
+    expect(errorOf(exit)).toBe(
+      `Input 'path' has the value \`${mistyped}\`: nothing is there, and no agent-worktree step of this job entered a worktree there. Give the worktree-path output of this job's agent-worktree step.`
+    )
+    expect(exit.outputs.reason).toBeUndefined()
+    expect(fs.existsSync(outputs['worktree-path'])).toBe(true)
+    // The run sub-action likewise, before anything is confined or run.
+    const run = await job.uses('run', { path: mistyped, command: 'true' })
+    expect(run.exitCode).toBe(1)
+    expect(errorOf(run)).toMatch(/^Input 'path' has the value `[^`]+-typo`: nothing is there, and no agent-worktree step of this job entered/)
+  })
+
+  it('the run sub-action in a worktree that is gone: an input error that names the input, and says why', async () => {
+    const { outputs } = await job.uses('.', { name: 'ran-late' })
+    expect((await job.uses('exit')).outputs.removed).toBe('true')
+    const run = await job.uses('run', { command: 'true' })
+    expect(run.exitCode).toBe(1)
+    expect(errorOf(run)).toBe(
+      `Input 'path (from AGENT_WORKTREE_PATH)' has the value \`${outputs['worktree-path']}\`: the worktree is gone (an earlier exit removed it, or git worktree remove did), so there is nothing to run the command in. Run the command before the exit sub-action, or give the worktree-path output of a worktree that is still there.`
+    )
+  })
+
   it('still fails for a path where something else is: a folder that is no worktree', async () => {
     await job.uses('.', { name: 'other' })
     const folder = path.join(repos.root, 'not-a-worktree')

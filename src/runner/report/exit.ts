@@ -13,8 +13,13 @@ import type { BranchDeletion } from '../../gate/delete-branch.js'
 import { fromElsewhere, type SharedChange } from '../../shared/shared-state.js'
 import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted, LISTED, listed, plural } from './words.js'
 
-/** The exit's message: what was found, what was done, what to do next. */
+/** The exit's message: what was found, what was done, what to do next; and a push that was not needed. */
 export function messageOf(result: ExitResult): string {
+  const unneeded = result.pushed && 'unneeded' in result.pushed ? ` ${pushUnneeded(result.pushed)}` : ''
+  return `${decisionOf(result)}${unneeded}`
+}
+
+function decisionOf(result: ExitResult): string {
   const where = `${quoted(result.path)}${result.movedFrom ? ` (moved there from ${quoted(result.movedFrom)})` : ''}`
   switch (result.reason) {
     case 'gone':
@@ -270,7 +275,7 @@ export function report(result: ExitResult, prefix = ''): void {
   reportShared(result)
   for (const problem of rescueProblems(result.rescue)) core.warning(oneLine(problem), { title: 'agent-worktree: rescue' })
   if (result.pushed && 'failed' in result.pushed) core.warning(oneLine(pushFailure(result.pushed)), { title: 'agent-worktree: push' })
-  else if (result.pushed)
+  else if (result.pushed && 'commit' in result.pushed)
     core.info(
       oneLine(
         `Pushed ${result.pushed.commit.slice(0, 12)} to the branch ${quoted(result.pushed.branch)} of ${quoted(result.pushed.remote)} (${quoted(result.pushed.url)}).`
@@ -343,7 +348,7 @@ export function setExitOutputs(result: ExitResult): void {
   core.setOutput('rescued', String(rescued(result.rescue)))
   core.setOutput('rescue-ref', result.rescue?.branch?.name ?? '')
   core.setOutput('rescue-artifact', result.rescue?.artifact?.name ?? '')
-  const pushed = result.pushed && !('failed' in result.pushed) ? result.pushed : undefined
+  const pushed = result.pushed && 'commit' in result.pushed ? result.pushed : undefined
   core.setOutput('pushed', String(pushed !== undefined))
   core.setOutput('pushed-branch', pushed?.branch ?? '')
   core.setOutput('pushed-commit', pushed?.commit ?? '')
@@ -354,6 +359,13 @@ export function setExitOutputs(result: ExitResult): void {
 /** Why the push input's push did not happen, and what the work became. */
 export function pushFailure(pushed: { branch: string; failed: string }): string {
   return `The worktree's HEAD was not pushed to the branch ${quoted(pushed.branch)}: ${pushed.failed}. What is unsaved was judged as if no push had been asked.`
+}
+
+/** Why the push input pushed nothing: HEAD has no commit its base lacks, and a branch of it would only pile up. */
+function pushUnneeded(pushed: { branch: string; unneeded: { head: string; base: string } }): string {
+  const { head, base } = pushed.unneeded
+  const which = head === base ? ` is its base, ${head.slice(0, 12)}` : `, ${head.slice(0, 12)}, is an ancestor of its base, ${base.slice(0, 12)}`
+  return `Nothing was pushed to the branch ${quoted(pushed.branch)}: the worktree's HEAD${which}, so it has no commit the base lacks.`
 }
 
 /** The post could not exit the worktree: it stays as it is, and the job is not failed for it. */
