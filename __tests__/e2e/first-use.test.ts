@@ -133,16 +133,32 @@ describe('the folder of worktrees beside the checkout', () => {
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
   })
 
-  it('stays when it holds anything else, and a worktrees-dir the workflow named is left as it is', async () => {
+  it('stays when it holds anything else, and a worktrees-dir the workflow named that was there before is left as it is', async () => {
     const kept = await job.uses('.', { name: 'kept' })
     write(folder(), 'notes.txt', 'not a worktree\n')
     const named = path.join(repos.root, 'named')
+    fs.mkdirSync(named)
     await job.uses('.', { name: 'named', 'worktrees-dir': named })
     const posts = await job.runPosts()
     expect(posts.every(post => warnings(post).length === 0)).toBe(true)
     expect(fs.existsSync(kept.outputs['worktree-path'])).toBe(false)
     expect(fs.readdirSync(folder())).toEqual(['notes.txt'])
     expect(fs.readdirSync(named)).toEqual([])
+  })
+
+  it('a worktrees-dir the workflow named and the main step made goes with its last worktree, and the folders it made above it', async () => {
+    const made = path.join(repos.root, 'made')
+    const named = path.join(made, 'by', 'the-step')
+    const first = await job.uses('.', { name: 'first', 'worktrees-dir': named })
+    const second = await job.uses('.', { name: 'second', 'worktrees-dir': named })
+    expect(first.outputs['worktree-path']).toBe(path.join(named, 'first'))
+    expect((await job.uses('exit', { path: first.outputs['worktree-path'] })).outputs.removed).toBe('true')
+    expect(fs.readdirSync(named)).toEqual(['second'])
+    const [post] = await job.runPosts()
+    expect(post.stdout).toContain('Removed')
+    expect(fs.existsSync(second.outputs['worktree-path'])).toBe(false)
+    expect(fs.existsSync(made)).toBe(false)
+    expect(fs.readdirSync(repos.root)).not.toContain('made')
   })
 })
 

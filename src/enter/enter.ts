@@ -31,6 +31,7 @@ import { type OnRemote } from '../remote/tips.js'
 import { once } from '../os/once.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { restoreRef } from '../record/refs.js'
+import { madeByThisJob } from '../record/entered.js'
 import { quoted } from '../os/quote.js'
 
 /** What the main step entered, for its outputs. */
@@ -135,7 +136,10 @@ async function create(kind: Kind, repo: Repository, settings: EnterSettings, fol
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
     saveRecordState(record)
     throwIfCancelled()
-    makeFolders(path.dirname(record.path))
+    // Made now, or by an earlier main step of the job: it goes with the last worktree in it.
+    const [madeNow] = makeFolders(path.dirname(record.path))
+    const madeFolder = madeNow ?? madeByThisJob(path.dirname(record.path))
+    if (madeFolder) record.madeFolder = madeFolder
     const making = {
       lockReason: lockReason(record.token, record.owner),
       // A clone needs the rescue's commit besides: it has only what it borrowed when it was made.

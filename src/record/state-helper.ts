@@ -41,6 +41,11 @@ export interface WorktreeRecord {
   created: boolean
   /** Set once the main step has checked out the worktree's files: until then, nothing in it is anyone's work. */
   checkedOut?: boolean
+  /**
+   * The outermost folder the main step made for the worktree (its worktrees-dir, or one above it, which did not
+   * exist before): what is empty of it goes with its last worktree, as the default worktrees-dir does.
+   */
+  madeFolder?: string
   /** Folders of the checkout linked into the worktree (symlink-dirs), relative paths. */
   links?: string[]
   onExit: OnExit

@@ -38,7 +38,7 @@ function setOutputs({ record, gitDir, commonDir, restored, sandbox }: Awaited<Re
   core.setOutput('srt-settings', sandbox.srtSettings)
   core.exportVariable(ENV_WORKTREE_PATH, record.path)
   core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
-  noteEntered(record.path)
+  noteEntered(record.path, record.madeFolder)
   reportEntered({ ...record, branch: restored?.onBranch === false ? '' : record.branch }, actFate(record))
   if (restored) reportRestored(restored, record)
 }
