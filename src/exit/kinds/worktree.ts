@@ -2,7 +2,7 @@
 // this action's lock and record beside git's own state, and whose objects and refs are the original's.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { adminDirOf, adminDirs, listWorktrees } from '../../git/repository.js'
+import { adminDirOf, adminDirs, folderOf, listWorktrees } from '../../git/repository.js'
 import { unlinkReflogLinks, writeRef } from '../../git/worktree-refs.js'
 import { makeFolders } from '../../os/paths.js'
 import { quoted } from '../../os/quote.js'
@@ -18,6 +18,8 @@ export const worktreeKind: Kind = {
   ownRepository: false,
   entries: adminDirs,
   entry: (commonDir, id) => path.join(commonDir, 'worktrees', id),
+  folder: entry => folderOf(entry),
+  madeFolder: (_commonDir, entry) => folderOf(entry),
   gitDir: entry => entry,
   pointer: gitDir => gitDir,
   own: repo => repo,
