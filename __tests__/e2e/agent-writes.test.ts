@@ -12,6 +12,7 @@ import { describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../../scripts/runner.mjs'
 import { commit, git, makeRepos, type Repos } from '../helpers/repos.js'
 import { sandboxesHere } from '../helpers/sandboxes.js'
+import { warnings } from '../helpers/steps.js'
 
 const CONFINED = sandboxesHere('the confined agent of __tests__/e2e/agent-writes.test.ts')
 
@@ -173,5 +174,78 @@ describe.concurrent('the clone registry is not the agent’s to write, nor belie
       `Kept by earlier jobs, left as they are: \`${kept}\` (by an earlier job of this runner (run \`7\\u202e\` attempt \`1\` job \`\`sweeper\`](https://example.com) **bold**\\n::error::forged\`\` runner \`sweeper\``
     )
     expect(main.stdout).not.toMatch(/^::error::forged/m)
+  })
+})
+
+/** The agent's script, confined by the run sub-action of its job where bubblewrap is there, else on the host: refs are its to write either way. */
+async function inRun(j: Job, script: string): Promise<void> {
+  if (!CONFINED) {
+    const ran = spawnSync('sh', ['-ec', script], { encoding: 'utf8', cwd: j.env.AGENT_WORKTREE_PATH })
+    expect(ran.status, ran.stderr).toBe(0)
+    return
+  }
+  const run = await j.uses('run', { command: script })
+  expect(run.exitCode, run.stdout + run.stderr).toBe(0)
+}
+
+describe.concurrent('refs of ours the agent can write', () => {
+  it('a link at refs/agent-worktree, or at refs/agent-worktree/kept, leads no write of ours out of the repository', async t => {
+    for (const [what, planted] of [
+      [
+        'refs/agent-worktree',
+        (common: string, elsewhere: string) => `rm -rf ${sh(common)}/refs/agent-worktree && ln -s ${sh(elsewhere)} ${sh(common)}/refs/agent-worktree`
+      ],
+      [
+        'refs/agent-worktree/kept',
+        (common: string, elsewhere: string) => `mkdir -p ${sh(common)}/refs/agent-worktree && ln -s ${sh(elsewhere)} ${sh(common)}/refs/agent-worktree/kept`
+      ]
+    ] as const) {
+      const repos = reposFor(t)
+      const common = path.join(repos.clone, '.git')
+      // A folder of the original checkout: the agent cannot write it, our post could.
+      const elsewhere = path.join(repos.clone, 'src')
+      const before = fs.readdirSync(elsewhere).sort()
+      const a = job(repos, 'runner-a')
+      const wt = (await enter(a, { 'repository-path': repos.clone, name: 'a' })).outputs['worktree-path']
+      await inRun(
+        a,
+        `echo work > work.txt && git add work.txt && git -c user.name=a -c user.email=a@example.com commit -qm work && ${planted(common, elsewhere)}`
+      )
+      const made = git(wt, 'rev-parse', 'HEAD')
+      const [post] = await a.runPosts()
+      expect(post.stdout, what).toContain(`Kept \`${wt}\``)
+      expect(fs.readdirSync(elsewhere).sort(), `${what}\n${post.stdout}`).toEqual(before)
+      const kept = git(repos.clone, 'for-each-ref', '--format=%(refname)', 'refs/agent-worktree/kept/')
+      expect(kept, what).toMatch(/^refs\/agent-worktree\/kept\/a\/[0-9a-f]{16}$/)
+      git(repos.clone, 'merge-base', '--is-ancestor', made, kept)
+      expect(fs.lstatSync(path.join(common, 'refs', 'agent-worktree')).isDirectory(), what).toBe(true)
+    }
+  })
+
+  it("another job's kept and borrowed refs deleted by the agent are reported as shared changes, with their worktree still there", async t => {
+    const repos = reposFor(t)
+    const k = job(repos, 'runner-k')
+    const kept = (await enter(k, { 'repository-path': repos.clone, name: 'k', 'on-exit': 'keep' })).outputs['worktree-path']
+    commit(kept, 'kept.txt')
+    await k.runPosts()
+    const c = job(repos, 'runner-c')
+    await enter(c, { 'repository-path': repos.clone, isolation: 'clone', name: 'c' })
+    const [keptRef, borrowed] = ['refs/agent-worktree/kept/', 'refs/agent-worktree/borrowed/'].map(prefix =>
+      git(repos.clone, 'for-each-ref', '--format=%(refname)', prefix)
+    )
+    expect(keptRef).toMatch(/^refs\/agent-worktree\/kept\/k\//)
+    expect(borrowed).toBe('refs/agent-worktree/borrowed/c')
+    const b = job(repos, 'runner-b')
+    await enter(b, { 'repository-path': repos.clone, name: 'b' })
+    await inRun(b, `git update-ref -d ${keptRef} && git update-ref -d ${borrowed}`)
+    const exit = await b.uses('exit', {})
+    const changes = JSON.parse(exit.outputs['shared-changes']) as { name: string; change: string; entry?: string }[]
+    expect(changes.filter(ch => ch.name.startsWith('refs/agent-worktree/')).map(({ name, change, entry }) => ({ name, change, entry }))).toEqual([
+      { name: borrowed, change: 'deleted', entry: 'there' },
+      { name: keptRef, change: 'deleted', entry: 'there' }
+    ])
+    const [warning] = warnings(exit).filter(w => w.startsWith('What every worktree of'))
+    expect(warning).toContain(`\`${keptRef}\` deleted (it was at`)
+    expect(warning).toContain('its worktree is still there')
   })
 })

@@ -11,7 +11,7 @@ import * as path from 'node:path'
 import { STALL_MS, type Git } from '../git/git-command-manager.js'
 import { samePath } from '../os/paths.js'
 import { borrowedRef } from '../record/refs.js'
-import { deleteRef, writeRef } from '../git/worktree-refs.js'
+import { deleteRef, unlinkRefLinks, writeRef } from '../git/worktree-refs.js'
 import { listConfig, type ConfigEntry, type Repository } from '../git/repository.js'
 import { privateTemp, quote } from '../git/sealed-git.js'
 import { CLONES_DIR, readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
@@ -205,6 +205,7 @@ export async function bringIn(repo: Repository, cloneGitDir: string, commit: str
     fs.writeFileSync(path.join(view, 'config'), `[core]\n${format}\tbare = true\n`)
     fs.writeFileSync(path.join(view, 'objects', 'info', 'alternates'), `${path.join(cloneGitDir, 'objects')}\n`)
     fs.writeFileSync(path.join(view, 'refs', 'heads', 'kept'), `${commit}\n`)
+    unlinkRefLinks(repo.commonDir, ref)
     // A shallow original: its boundary, so that nobody looks for parents it never had.
     const shallow = readSmall(path.join(repo.commonDir, 'shallow'), 64 * 1024 * 1024)
     if (shallow) fs.writeFileSync(path.join(view, 'shallow'), shallow)

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { adminDirOf, adminDirs, folderOf, listWorktrees } from '../../git/repository.js'
-import { unlinkReflogLinks, writeRef } from '../../git/worktree-refs.js'
+import { unlinkRefLinks, writeRef } from '../../git/worktree-refs.js'
 import { makeFolders } from '../../os/paths.js'
 import { quoted } from '../../os/quote.js'
 import { writeReplacing } from '../../os/untrusted-files.js'
@@ -48,7 +48,7 @@ export const worktreeKind: Kind = {
     // Its own settings were the last job's (its agent could write them): the new job enters with the
     // repository's, as any new worktree does.
     fs.rmSync(path.join(gitDir, 'config.worktree'), { force: true })
-    unlinkReflogLinks(gitDir, 'HEAD')
+    unlinkRefLinks(gitDir, 'HEAD')
     fs.rmSync(path.join(gitDir, 'locked'), { force: true })
     makeFolders(path.dirname(record.path))
     const moved = await repo.git.run(['worktree', 'move', folder, record.path])
@@ -59,13 +59,13 @@ export const worktreeKind: Kind = {
       return undefined
     }
     writeReplacing(path.join(gitDir, 'locked'), lockReason)
-    unlinkReflogLinks(repo.commonDir, `refs/heads/${record.branch}`)
+    unlinkRefLinks(repo.commonDir, `refs/heads/${record.branch}`)
     await repo.git.exec(['branch', '--no-track', record.branch, record.baseSha])
     return { entry: gitDir }
   },
 
   async make(repo, record, { lockReason, refused }) {
-    unlinkReflogLinks(repo.commonDir, `refs/heads/${record.branch}`)
+    unlinkRefLinks(repo.commonDir, `refs/heads/${record.branch}`)
     // The base is a commit id, so git writes no upstream configuration for the branch.
     const added = await repo.git.run([
       'worktree',
