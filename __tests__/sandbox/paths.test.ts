@@ -45,7 +45,8 @@ describe('sandboxPaths', () => {
         '/w/repo/.git/worktrees/x/info',
         '/w/repo/.git/worktrees/x/agent-worktree.json',
         '/w/repo/.git/worktrees/y',
-        '/w/repo/.git/worktrees/z'
+        '/w/repo/.git/worktrees/z',
+        '/w/repo/.git/agent-worktree-clones'
       ]
     })
   })

@@ -140,7 +140,7 @@ describe.concurrent('what every worktree shares, at exit', () => {
     // Placed in the other job's worktree: said in the log, not warned about.
     const [info] = sharedInfo(post)
     expect(info, post.stdout).toContain('`refs/heads/release` moved')
-    expect(info).toContain(`made in the worktree \`${wt}\`, which another job holds (run 7 attempt 1 job second runner second`)
+    expect(info).toContain(`made in the worktree \`${wt}\`, which another job holds (run \`7\` attempt \`1\` job \`second\` runner \`second\``)
     expect(info).toContain('`refs/heads/worktree-second` created at')
     expect(info).toContain(`the branch of the worktree \`${wt}\``)
     // A tag has no reflog: it cannot be placed, and may be this job's.

@@ -4,6 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { throwIfCancelled } from '../git/git-command-manager.js'
 import { InputError } from '../record/settings.js'
+import { defaultWorktreesDir } from '../record/names.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, recordMatchesLock, sameJob } from '../record/ownership.js'
@@ -24,7 +25,7 @@ import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
 import { submoduleUrls } from '../git/submodules.js'
 import { sweep } from './sweep.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
-import { nameItself, sandboxFacts } from '../sandbox/paths.js'
+import { keepClonesFolder, nameItself, sandboxFacts } from '../sandbox/paths.js'
 import { takeParked } from '../exit/worktree-pool.js'
 import { remoteTips } from '../remote/tips.js'
 import { type OnRemote } from '../remote/tips.js'
@@ -62,7 +63,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
       snapshotCheckout(repo.toplevel, repo.gitDir),
       config,
       lfsEnvironment(repo),
-      sweep(repo, onRemote)
+      sweep(repo, onRemote, folder ?? defaultWorktreesDir(repo.toplevel))
     ])
     settingsAtEnter.git = setupFromConfig(setup, entries)
     writeSetupFile(settingsAtEnter.git)
@@ -87,6 +88,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const gitDir = kind.gitDir(kind.entry(repo.commonDir, record.id!), record.path)
     const commonDir = kind.own(repo, gitDir).commonDir
     nameItself(commonDir)
+    if (!kind.ownRepository) keepClonesFolder(repo.commonDir)
     const facts = sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir))
     const sandbox = prepareSandbox({ ...facts, clone: kind.ownRepository }, record.token)
     return { record, gitDir, commonDir, restored, sandbox }

@@ -13,7 +13,7 @@ import { withRepositoryLock } from '../git/repository-lock.js'
 import { keptId, KEPT_REFS } from '../record/refs.js'
 import { report } from '../runner/report/exit.js'
 import { reportSweep, type Swept } from '../runner/report/enter.js'
-import { folderOf, isOrphanFolder, lockOf, type Repository } from '../git/repository.js'
+import { isOrphanFolder, lockOf, type Repository } from '../git/repository.js'
 import { readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
 import { kindOf } from '../os/untrusted-files.js'
 import { expireParked } from '../exit/worktree-pool.js'
@@ -32,14 +32,14 @@ export interface Leftover {
  * record belongs to this repository's git dir, and the owner is an earlier job of this runner, a job
  * whose runner process on this host has ended, or one older than any job can be. Outside a runner: none.
  */
-export function findLeftovers(repo: Repository, keptIds: Set<string>, me: Owner = currentOwner()): Leftover[] {
+export function findLeftovers(repo: Repository, keptIds: Set<string>, worktreesDir: string, me: Owner = currentOwner()): Leftover[] {
   if (!inRunner(me)) return []
   const leftovers: Leftover[] = []
   for (const [kind, entry] of KINDS.flatMap(kind => kind.entries(repo.commonDir).map(entry => [kind, entry] as const))) {
     const record = readRecordFile(entry)
-    if (!recordMatchesLock(lockOf(entry), record) || !record.owner || !folderOf(entry)) continue
-    // A record says what it is; where it lies decides.
-    if (kindFor(record) !== kind) continue
+    if (!recordMatchesLock(lockOf(entry), record) || !record.owner) continue
+    // A record says what it is; where it lies decides. A clone is where its record says, only if a main step made it there.
+    if (kindFor(record) !== kind || !kind.madeFolder(repo.commonDir, entry, record.path, worktreesDir)) continue
     if (!samePath(record.commonDir ?? '', repo.commonDir) || (record.id !== undefined && record.id !== path.basename(entry))) continue
     const over = jobOver(record.owner, me)
     if (!over) continue
@@ -49,23 +49,27 @@ export function findLeftovers(repo: Repository, keptIds: Set<string>, me: Owner 
   return leftovers
 }
 
+/** `worktreesDir`: where this job's main step makes worktrees, the only folder whose clones it believes a main step made. */
 export async function sweep(
   repo: Repository,
   onRemote: () => Promise<OnRemote>,
+  worktreesDir: string,
   me: Owner = currentOwner(),
   env: NodeJS.ProcessEnv = process.env
 ): Promise<void> {
   // A GitHub-hosted runner gives every job a fresh machine: nothing can be left there.
   if (!inRunner(me) || env.RUNNER_ENVIRONMENT === 'github-hosted') return
-  const expired = fs.existsSync(path.join(repo.commonDir, 'worktrees')) ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, onRemote, me)) : []
+  const expired = KINDS.some(kind => kind.entries(repo.commonDir).length)
+    ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, onRemote, worktreesDir, me))
+    : []
   const kept: Swept['kept'] = []
   // Kept worktrees are marked by a ref too, which the record in their git dir cannot take back.
   const marks = await repo.git.run(['for-each-ref', '--format=%(refname)', KEPT_REFS])
   const keptIds = new Set(marks.stdout.split('\n').filter(Boolean).map(keptId))
-  for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, me)) {
+  for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, worktreesDir, me)) {
     if (onPurpose) {
       const kind = kindFor(record)
-      kept.push({ path: folderOf(kind.entry(repo.commonDir, record.id!)) ?? record.path, over })
+      kept.push({ path: kind.folder(kind.entry(repo.commonDir, record.id!), record.path) ?? record.path, over })
       continue
     }
     const result = await exitWorktree(evidenceOf(record, 'hint'), { onExit: 'remove', discardChanges: false, step: 'sweep', rescue: [], onRemote }, repo)

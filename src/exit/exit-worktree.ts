@@ -15,7 +15,7 @@ import { once } from '../os/once.js'
 import { samePath } from '../os/paths.js'
 import { residentsOf, type Resident } from '../os/processes.js'
 import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type CutShortAdd, type Outcome, type Settled } from './remove-worktree.js'
-import { adminDirs, folderOf, folderProblem, lockOf, type Repository } from '../git/repository.js'
+import { adminDirs, folderProblem, lockOf, type Repository } from '../git/repository.js'
 import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
 import { rescue, type RescueFacts, type RescueResult } from '../rescue/rescue.js'
 import { advertisedTips, remoteTips } from '../remote/tips.js'
@@ -249,11 +249,14 @@ export function locate(commonDir: string, evidence: Evidence): Located | undefin
   const kind = kindFor(evidence)
   // Only ever a folder under <common dir>/worktrees or the clones' folder: an id is a single name.
   const own = evidence.id && isPlainName(evidence.id) ? kind.entry(commonDir, evidence.id) : undefined
-  const entries = kind.entries(commonDir)
+  // A clone's entry is the one its id names, where it is known: nothing moves a clone's entry.
+  const entries = kind.ownRepository && own ? [] : kind.entries(commonDir)
   for (const entry of own ? [own, ...entries] : entries) {
     const lock = lockOf(entry)
     const file = readRecordFile(entry)
-    const folder = folderOf(entry)
+    // A clone's folder is the one its record names (the post's own, the exit's sealed, the sweep's proven made):
+    // the entry's gitdir is anyone's to write, and would lead the exit to any folder.
+    const folder = kind.folder(entry, evidence.path)
     if (!folder) continue
     const ownership = ownershipOf(lock, file?.token, evidence.token)
     // git marks a worktree "initializing" until its add finishes: at the path planned under the lock, with
@@ -270,7 +273,7 @@ export function locate(commonDir: string, evidence: Evidence): Located | undefin
  * unlocked it and deleted the record?): it may well be ours, but it cannot be proven. Kept, never removed.
  */
 function unprovenOwn(kind: Kind, own: string, evidence: Evidence): Located | undefined {
-  const folder = folderOf(own)
+  const folder = fs.existsSync(own) ? kind.folder(own, evidence.path) : undefined
   if (!evidence.believed.ownAdd || !folder || !samePath(folder, evidence.path) || lockOf(own) || readRecordFile(own)) return undefined
   return { kind, gitDir: kind.gitDir(own, folder), entry: own, folder, ownership: 'unlocked', unproven: true }
 }

@@ -14,6 +14,9 @@ export const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH'
 /** Kept inside the worktree's own git dir, so it lives exactly as long as the worktree's registration. */
 export const RECORD_FILE = 'agent-worktree.json'
 
+/** The folder of the original's common dir that holds one folder of ours per clone (isolation: clone): `<dir>/<id>`. */
+export const CLONES_DIR = 'agent-worktree-clones'
+
 /** A filter driver as configured when the main step entered (git-lfs, git-crypt): the only programs a view runs. */
 export interface FilterDriver {
   clean?: string

@@ -18,7 +18,7 @@
 // in its files just as well, and later steps must treat both alike.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { RECORD_FILE } from '../record/state-helper.js'
+import { CLONES_DIR, RECORD_FILE } from '../record/state-helper.js'
 
 export interface SandboxFacts {
   /** The worktree's top level. */
@@ -64,7 +64,9 @@ export function sandboxPaths(facts: SandboxFacts): SandboxPaths {
     ...(facts.mainIndex ? [path.join(commonDir, 'index')] : []),
     path.join(commonDir, 'logs', 'HEAD'),
     ...OWN_OBEYED.map(name => path.join(gitDir, name)),
-    ...[...facts.otherGitDirs].sort()
+    ...[...facts.otherGitDirs].sort(),
+    // What this action keeps for the clones of other jobs (isolation: clone), whole: none of it is the agent's.
+    path.join(commonDir, CLONES_DIR)
   ]
   return { write: [worktree, gitDir, commonDir], readOnly }
 }
@@ -73,6 +75,14 @@ export function sandboxPaths(facts: SandboxFacts): SandboxPaths {
 export function nameItself(commonDir: string): void {
   const file = path.join(commonDir, 'commondir')
   if (!fs.existsSync(file)) fs.writeFileSync(file, '.\n')
+}
+
+/**
+ * The folder of the clones' entries, made where it is absent (as an empty folder it changes nothing), so that a
+ * sandbox keeps it read-only as it is: one that stood a file in its place would stop every clone made meanwhile.
+ */
+export function keepClonesFolder(commonDir: string): void {
+  fs.mkdirSync(path.join(commonDir, CLONES_DIR), { recursive: true })
 }
 
 /** The facts as the disk has them now: the other worktrees are those registered in the common dir. */

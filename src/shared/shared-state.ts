@@ -12,6 +12,7 @@ import { adminDirs, folderOf, lockOf, MAX_CONFIG_BYTES, sha256Of, type ConfigFil
 import { readRecordFile, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { openView, REMOTE_PROTOCOLS } from '../git/sealed-git.js'
 import { compareRefs, readRefs, type Refs } from './shared-refs.js'
+import { actionRefChanges, entryThere, readActionRefs, type ActionRefs } from './action-refs.js'
 import { identityOf, kindOf, linesOf, readSmall } from '../os/untrusted-files.js'
 import { quoted } from '../os/quote.js'
 
@@ -41,6 +42,8 @@ export interface SharedState {
   hooks: Record<string, string>
   /** At enter: the branches worktrees have as their own (checked out, or the one agent-worktree made for them). */
   holders?: Record<string, Holder>
+  /** The refs this action keeps for every job's worktrees and clones (action-refs.ts). */
+  action?: ActionRefs
 }
 
 export type Change = 'created' | 'moved' | 'deleted' | 'added' | 'changed' | 'removed'
@@ -54,6 +57,8 @@ export interface Origin {
   how?: 'branch' | 'made'
   /** The remote of enter has its branch at the id the remote-tracking branch has now: it followed the remote. */
   remote?: boolean
+  /** A ref this action keeps for a worktree or clone: whether that one is still registered, or gone (its exit dropped the ref). */
+  entry?: 'there' | 'gone'
 }
 
 export interface SharedChange {
@@ -90,7 +95,7 @@ export async function readSharedState(git: Git, commonDir: string, own: OwnWorkt
   const [refs, { hooksPath, ...config }] = await Promise.all([readRefs(git, commonDir, own.branch, how), readConfig(git, commonDir, own, known)])
   // At exit also the folder core.hooksPath named at enter: its hooks are still there when the setting goes.
   const hooks = hooksOf([path.join(commonDir, 'hooks'), known.before?.hooksPath, hooksPath])
-  return { at, refs, ...config, hooksPath, hooks, holders }
+  return { at, refs, ...config, hooksPath, hooks, holders, action: readActionRefs(commonDir, known.before?.action) }
 }
 
 async function readConfig(git: Git, commonDir: string, own: OwnWorktree, known: Known): Promise<Pick<SharedState, 'configFile' | 'config' | 'hooksPath'>> {
@@ -302,6 +307,8 @@ function headReflogs(worktrees: Worktree[], since: number): Map<string, Holder |
  * a remote-tracking branch that moved is the job's to answer for, its reflog quoted.
  */
 export function fromElsewhere(change: SharedChange): boolean {
+  // One of the action's refs: made by another job's exit, or dropped with its worktree by it; never deleted or moved under one still there.
+  if (change.origin?.entry) return change.change === 'created' || change.origin.entry === 'gone'
   return change.origin?.holder?.whose === 'other-job' || change.origin?.remote === true
 }
 
@@ -334,7 +341,12 @@ export async function sharedChanges(before: SharedState | undefined, git: Git, c
   try {
     const after = await readSharedState(git, commonDir, own, { before })
     const head = own.id ? readHead(path.join(commonDir, 'worktrees', own.id)) : undefined
-    return placeChanges(compareShared(before, after, own.branch, { head, commonDir }), before, commonDir, own)
+    const placed = placeChanges(compareShared(before, after, own.branch, { head, commonDir }), before, commonDir, own)
+    const action = actionRefChanges(before.action, after.action!, own).map(({ ref, from, to }): SharedChange => {
+      const change = from === undefined ? 'created' : to === undefined ? 'deleted' : 'moved'
+      return { kind: 'ref', name: ref, change, from, to, origin: { entry: entryThere(commonDir, ref) ? 'there' : 'gone' } }
+    })
+    return [...placed, ...action]
   } catch {
     return []
   }

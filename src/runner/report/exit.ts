@@ -320,7 +320,8 @@ export function sharedChangesOutput(changes: SharedChange[]): string {
       worktree: origin?.holder?.folder,
       whose: origin?.holder?.whose,
       job: origin?.holder?.job,
-      how: origin?.how
+      how: origin?.how,
+      entry: origin?.entry
     }))
   )
 }
