@@ -12,9 +12,14 @@ import type { Findings } from '../../gate/findings.js'
 import type { BranchDeletion } from '../../gate/delete-branch.js'
 import { fromElsewhere, type SharedChange } from '../../shared/shared-state.js'
 import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted, LISTED, listed, plural } from './words.js'
+import { pullRequestSentence, unopened } from './pull-request.js'
 
-/** The exit's message: what was found, what was done, what to do next. */
+/** The exit's message: what was found, what was done, what to do next; then the pull request, when one was asked for. */
 export function messageOf(result: ExitResult): string {
+  return `${decisionOf(result)}${withSpace(pullRequestSentence(result))}`
+}
+
+function decisionOf(result: ExitResult): string {
   const where = `${quoted(result.path)}${result.movedFrom ? ` (moved there from ${quoted(result.movedFrom)})` : ''}`
   switch (result.reason) {
     case 'gone':
@@ -276,6 +281,7 @@ export function report(result: ExitResult, prefix = ''): void {
         `Pushed ${result.pushed.commit.slice(0, 12)} to the branch ${quoted(result.pushed.branch)} of ${quoted(result.pushed.remote)} (${quoted(result.pushed.url)}).`
       )
     )
+  if (unopened(result)) core.warning(oneLine(pullRequestSentence(result)), { title: 'agent-worktree: pull request' })
   const message = `${prefix}${messageOf(result)}`
   if (!result.warning) return core.info(oneLine(message))
   core.warning([message, ...findingLines(result.findings)].map(oneLine).join('\n'), { title: 'agent-worktree' })
@@ -347,6 +353,9 @@ export function setExitOutputs(result: ExitResult): void {
   core.setOutput('pushed', String(pushed !== undefined))
   core.setOutput('pushed-branch', pushed?.branch ?? '')
   core.setOutput('pushed-commit', pushed?.commit ?? '')
+  const pullRequest = result.pullRequest && 'number' in result.pullRequest ? result.pullRequest : undefined
+  core.setOutput('pull-request-number', pullRequest ? String(pullRequest.number) : '')
+  core.setOutput('pull-request-url', pullRequest?.url ?? '')
   core.setOutput('shared-changes', sharedChangesOutput(result.shared))
   core.setOutput('message', oneLine(messageOf(result)))
 }
