@@ -2,7 +2,7 @@
 // One way from the record of enter to how an exit goes: the post as the main step was told; an exit step by its
 // own inputs, else as the main step was told.
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { exitOptionsOf, POST_LOCK_TIMEOUT_MS } from '../../src/exit/exit-options.js'
+import { exitOptionsOf, POST_LOCK_TIMEOUT_MS, pullRequestAsked } from '../../src/exit/exit-options.js'
 import type { WorktreeRecord } from '../../src/record/state-helper.js'
 import { TEST_OWNER } from '../helpers/worktree.js'
 
@@ -64,5 +64,22 @@ describe('exitOptionsOf', () => {
     expect(exitOptionsOf(record, { discardChanges: false, sealed: false }).pushTarget).toEqual(record.push)
     vi.stubEnv('ACTIONS_RUNTIME_TOKEN', 'token')
     expect(exitOptionsOf(record, { discardChanges: false, sealed: false }).pushTarget).toBeUndefined()
+  })
+})
+
+describe('pullRequestAsked', () => {
+  const asked = { ...record, pullRequest: { draft: true, title: 'Main' } }
+
+  it("follows the main step's ask, under the title given last; an exit step's own input wins", () => {
+    expect(pullRequestAsked(asked, 'agent/a')).toEqual({ draft: true, title: 'Main' })
+    expect(pullRequestAsked(asked, 'agent/a', { pullRequestTitle: 'Exit' })).toEqual({ draft: true, title: 'Exit' })
+    expect(pullRequestAsked(asked, 'agent/a', { pullRequest: { draft: false } })).toEqual({ draft: false, title: 'Main' })
+    expect(pullRequestAsked(record, 'agent/a', { pullRequest: { draft: false } })).toEqual({ draft: false, title: undefined })
+    expect(pullRequestAsked(asked, 'agent/a', { pullRequest: false })).toBeUndefined()
+  })
+
+  it('opens none where nothing is pushed', () => {
+    expect(pullRequestAsked(asked, undefined)).toBeUndefined()
+    expect(pullRequestAsked(record, 'agent/a')).toBeUndefined()
   })
 })

@@ -30,6 +30,9 @@ import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-
 import { park } from './worktree-pool.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 import { quoted } from '../os/quote.js'
+import { branchCommits, pullRequestAfter, type PullRequestAsk } from './pull-request.js'
+import type { PullRequestOutcome } from '../remote/pull-request.js'
+import type { UnsavedCommit } from '../gate/findings.js'
 
 /** A short, stable code for what was found and done, for workflows to branch on. */
 export type Reason =
@@ -65,6 +68,8 @@ export interface ExitOptions {
   pushTarget?: PushTarget
   /** The remote to ask where the evidence names none of its own: the sweep asks its own main step's remote of enter. */
   onRemote?: () => Promise<OnRemote>
+  /** A pull request of what the push sent, once the worktree is judged (the pull-request input). */
+  pullRequest?: PullRequestAsk
 }
 
 /** What an exit found and did. */
@@ -86,6 +91,10 @@ export interface ExitResult {
   rescue?: RescueResult
   /** What the push input pushed first, or why it could not. */
   pushed?: Pushed
+  /** The commits the pushed branch brings, oldest first, when a pull request was asked for. */
+  commits?: UnsavedCommit[]
+  /** The pull request of the pushed branch, or why there is none. */
+  pullRequest?: PullRequestOutcome
   /** Kept: the ref that holds its commits (and its snapshot), which the next actions/checkout leaves alone. */
   keptRef?: string
   /** Kept at the end of the job: the branch it was detached from, as the next actions/checkout deletes every branch. */
@@ -103,6 +112,11 @@ export interface ExitResult {
 }
 
 export async function exitWorktree(evidence: Evidence, options: ExitOptions, repo: Repository): Promise<ExitResult> {
+  const result = await exitOnce(evidence, options, repo)
+  return options.pullRequest && result.pushed ? { ...result, pullRequest: await pullRequestAfter(result, options.pullRequest) } : result
+}
+
+async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Repository): Promise<ExitResult> {
   const base = { evidence, path: evidence.path, breach: [], shared: [], action: 'keep' as const, removed: false }
   const found = locate(repo.commonDir, evidence)
   if (!found) {
@@ -120,6 +134,9 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     options.pushTo && mayRemove(found)
       ? await pushWorktree(repo, evidence, kind.own(repo, found.gitDir), found.gitDir, options.pushTo, options.pushTarget)
       : undefined
+  // What a pull request lists, read before a removal takes a clone's objects along.
+  const commits =
+    options.pullRequest && pushed && 'commit' in pushed ? await branchCommits(kind.own(repo, found.gitDir).git, pushed, evidence.believed.base) : undefined
   const onRemote = remoteOf(repo, evidence, found, options)
   const { gate, links } = await gateFor(repo, evidence, found, settled, onRemote)
   const nothingLeft: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
@@ -133,7 +150,7 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
   const foreign = !mayRemove(found) && options.onExit === 'remove'
   const verdict = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
   throwIfCancelled()
-  const judged = { ...base, findings, breach, shared, verdict, pushed, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
+  const judged = { ...base, findings, breach, shared, verdict, pushed, commits, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
     const outcome = await removeIt({ repo, evidence, options, found, onRemote }, settled, { gate, links, findings, verdict })
     return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }

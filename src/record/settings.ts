@@ -11,6 +11,11 @@ export type RestoreRequest = 'auto' | { kind: RescueTarget; name: string }
 export interface PushRequest {
   branch?: string
 }
+/** A pull request of the pushed branch, opened at exit: a draft or not, and its title (none given: the agent's first commit's subject). */
+export interface PullRequestRequest {
+  draft: boolean
+  title?: string
+}
 
 /** A bad input: names the input, the value (quoted: it may hold any character) and the fix. */
 /** A value is quoted up to this many characters in an error: a line of the log stays one a person can read. */

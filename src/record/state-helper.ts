@@ -3,7 +3,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import type { Isolation, OnExit, RescueTarget } from './settings.js'
+import type { Isolation, OnExit, PullRequestRequest, RescueTarget } from './settings.js'
 import type { Owner } from './ownership.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 
@@ -97,6 +97,10 @@ export interface WorktreeRecord {
   submodules?: StepFile
   /** The branch of that remote an exit pushes the worktree's HEAD to (the push input); none: nothing is pushed. */
   pushTo?: string
+  /** A pull request of the pushed branch, opened at exit (the pull-request input); none: no pull request. */
+  pullRequest?: PullRequestRequest
+  /** The branch of that remote base-ref named (origin/main: main): a pull request's base. None: the repository's default branch. */
+  pullBase?: string
   /** The index of the job among the legs of its matrix: rescue names stay apart. */
   leg?: string
   /** What the job brought into the worktree, kept in a file in RUNNER_TEMP (its hash here): never the agent's work. */

@@ -12,11 +12,12 @@ import type { Findings } from '../../gate/findings.js'
 import type { BranchDeletion } from '../../gate/delete-branch.js'
 import { fromElsewhere, type SharedChange } from '../../shared/shared-state.js'
 import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted, LISTED, listed, plural } from './words.js'
+import { pullRequestSentence, unopened } from './pull-request.js'
 
-/** The exit's message: what was found, what was done, what to do next; and a push that was not needed. */
+/** The exit's message: what was found, what was done, what to do next; a push that was not needed; then the pull request, when one was asked for. */
 export function messageOf(result: ExitResult): string {
   const unneeded = result.pushed && 'unneeded' in result.pushed ? ` ${pushUnneeded(result.pushed)}` : ''
-  return `${decisionOf(result)}${unneeded}`
+  return `${decisionOf(result)}${unneeded}${withSpace(pullRequestSentence(result))}`
 }
 
 function decisionOf(result: ExitResult): string {
@@ -281,6 +282,7 @@ export function report(result: ExitResult, prefix = ''): void {
         `Pushed ${result.pushed.commit.slice(0, 12)} to the branch ${quoted(result.pushed.branch)} of ${quoted(result.pushed.remote)} (${quoted(result.pushed.url)}).`
       )
     )
+  if (unopened(result)) core.warning(oneLine(pullRequestSentence(result)), { title: 'agent-worktree: pull request' })
   const message = `${prefix}${messageOf(result)}`
   if (!result.warning) return core.info(oneLine(message))
   core.warning([message, ...findingLines(result.findings)].map(oneLine).join('\n'), { title: 'agent-worktree' })
@@ -353,6 +355,9 @@ export function setExitOutputs(result: ExitResult): void {
   core.setOutput('pushed', String(pushed !== undefined))
   core.setOutput('pushed-branch', pushed?.branch ?? '')
   core.setOutput('pushed-commit', pushed?.commit ?? '')
+  const pullRequest = result.pullRequest && 'number' in result.pullRequest ? result.pullRequest : undefined
+  core.setOutput('pull-request-number', pullRequest ? String(pullRequest.number) : '')
+  core.setOutput('pull-request-url', pullRequest?.url ?? '')
   core.setOutput('shared-changes', sharedChangesOutput(result.shared))
   core.setOutput('message', oneLine(messageOf(result)))
 }

@@ -24,6 +24,12 @@ function html(text: string): string {
   return oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
 
+/** A link to the pull request the exit opened or found open. */
+function pullRequestLink({ pullRequest }: ExitResult): string {
+  if (!pullRequest || !('number' in pullRequest) || !/^https?:\/\//.test(pullRequest.url)) return ''
+  return `<p>Pull request: <a href="${html(pullRequest.url).replace(/"/g, '&quot;')}">#${pullRequest.number}</a></p>`
+}
+
 /** Appends to the job summary; a summary that cannot be written (no runner) is not an error of the exit. */
 export async function writeSummary(result: ExitResult): Promise<void> {
   const { evidence, findings, rescue } = result
@@ -55,7 +61,7 @@ export async function writeSummary(result: ExitResult): Promise<void> {
           where.length ? html(where.map(quoted).join(', ')) : rescue?.snapshot ? 'on this machine only' : '—'
         ]
       ])
-      .addRaw(`<p>${html(messageOf(result))}</p>${restoreBlock}`, true)
+      .addRaw(`<p>${html(messageOf(result))}</p>${pullRequestLink(result)}${restoreBlock}`, true)
       .addRaw(
         listing('Uncommitted files', (findings?.uncommitted ?? []).map(describeUncommitted)) +
           listing('Unsaved commits', (findings?.unsavedCommits ?? []).map(describeCommit)) +
