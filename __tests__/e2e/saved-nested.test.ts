@@ -127,6 +127,15 @@ describe.concurrent('a submodule: only the remote it had at enter saves a commit
     expect(remoteCalls(post).filter(call => call.endsWith(` ${lib}`))).toEqual([`ls-remote --heads --tags --refs --end-of-options ${lib}`])
   })
 
+  it('held: a commit in lib only on the head of a pull request of lib’s remote of enter: the worktree goes', async t => {
+    const e = await withLib(t, 'sub-pull')
+    commit(e.lib, 'fix.txt')
+    git(e.lib, 'push', '--quiet', path.join(e.repos.root, 'sub-origin.git'), 'HEAD:refs/pull/4/head')
+    pinLib(e)
+    const [post] = await e.j.runPosts()
+    expectRemoved(post, e)
+  })
+
   it('held: an untouched submodule whose branch moved on past the pin: the worktree goes', async t => {
     const repos = reposFor(t, true)
     // lib's origin moves on after the superproject pinned it: the agent's clone of lib has main there.
@@ -268,6 +277,16 @@ describe.concurrent('a repository nested in the worktree: no remote the agent co
     expectRemoved(post, e)
     // Its commits are the base's: no remote is asked.
     expect(remoteCalls(post).filter(call => call.startsWith('ls-remote --heads --tags'))).toEqual([])
+  })
+
+  it('held: a clone of the origin with a commit on the head of a pull request of the origin of enter: the worktree goes', async t => {
+    const e = await enter(t, 'nested-clone-pull', reposFor(t))
+    const copy = path.join(e.wt, 'build', 'copy')
+    git(e.wt, 'clone', '--quiet', e.repos.origin, copy)
+    commit(copy, 'proposed.txt')
+    git(copy, 'push', '--quiet', 'origin', 'HEAD:refs/pull/9/head')
+    const [post] = await e.j.runPosts()
+    expectRemoved(post, e)
   })
 
   it('held: a clone of the origin made after someone else pushed to it: the origin of enter, asked, has its commits', async t => {

@@ -111,6 +111,18 @@ describe('saved means the remote has it, by its own word', () => {
     expect(result, result.message).toMatchObject({ removed: true, reason: 'clean' })
   })
 
+  it("a pull request's head (refs/pull/<n>/head) is on the remote; its merge ref and look-alike names are not", async () => {
+    const record = created('pull-heads')
+    const merged = commit(record.path, 'merged.txt')
+    const lookAlike = commit(record.path, 'look-alike.txt')
+    const test = commit(record.path, 'merge-ref.txt')
+    git(record.path, 'push', '--quiet', repos.origin, `${merged}:refs/pull/12/head`, `${lookAlike}:refs/other/pull/13/head`, `${test}:refs/pull/12/merge`)
+    // Saved: the first, and nothing past it.
+    const result = await exitAs(record)
+    expect(result).toMatchObject({ removed: false, reason: 'unsaved' })
+    expect(result.findings?.unsavedCommits.map(c => c.subject)).toEqual(['add merge-ref.txt', 'add look-alike.txt'])
+  })
+
   it('a remote that cannot be asked proves nothing: unpushed-looking work is kept, and the message says why', async () => {
     const record = created('unasked', { push: { remote: 'origin', url: path.join(repos.root, 'gone.git') } })
     const tip = commit(record.path, 'work.txt')

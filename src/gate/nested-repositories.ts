@@ -128,7 +128,10 @@ async function nestedProblem(dir: string, outer: string, outliving: Outliving, d
     if (files.files.length) return { what: kind, state: 'uncommitted', files: files.files.length }
     const remote = unsaved.stdout.trim() ? await outliving.onRemote() : undefined
     const tips = remote?.advertised ?? remote?.tips ?? []
-    const commits = tips.length ? await unsavedBeyond(tips) : unsaved
+    let commits = tips.length ? await unsavedBeyond(tips) : unsaved
+    // Its pull requests' heads too, asked only about what its branches and tags leave unsaved.
+    const heads = commits.exitCode === 0 && commits.stdout.trim() && remote?.pullHeads ? (await remote.pullHeads()).heads : []
+    if (heads.length) commits = await unsavedBeyond([...tips, ...heads])
     if (commits.exitCode !== 0) return { what: kind, state: 'unreadable' }
     if (commits.stdout.trim()) return { what: kind, state: 'commits' }
     const deeper = await nestedWork(dir, files.others, outliving, depth + 1)
@@ -210,7 +213,10 @@ export async function submoduleWork(
       if (log.trim()) {
         const remote = (await judging.onSubmoduleRemote?.(shown)) ?? { tips: [], unasked: `no remote of enter is known for ${quoted(shown)}` }
         if (remote.tips.length) log = await unsavedBeyond(remote.tips)
-        if (log.trim() && remote.unasked) result.unasked[shown] = remote.unasked
+        const pulls = log.trim() && remote.pullHeads ? await remote.pullHeads() : undefined
+        if (pulls?.heads.length) log = await unsavedBeyond([...remote.tips, ...pulls.heads])
+        const unasked = remote.unasked ?? pulls?.unasked
+        if (log.trim() && unasked) result.unasked[shown] = unasked
       }
       const deeper = await submoduleWork(dir, staged.submodules, { git: view.git, commit: pin }, judging, depth + 1, `${shown}/`)
       // Repositories in its folders, ignored ones too: they go with the worktree like those of the worktree's own.

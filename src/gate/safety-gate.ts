@@ -304,16 +304,39 @@ async function unsavedCommits(
     const log = await must(git, ['log', '--no-color', '--format=%H %s', '--ignore-missing', '--stdin', '--not', ...saved, '--'], `${revisions.join('\n')}\n`)
     return log.split('\n').filter(Boolean)
   }
-  let lines = await unsavedBeyond([])
-  // The remote is asked only about commits nothing here saves.
-  const remote = lines.length ? await input.onRemote() : undefined
-  if (remote?.tips.length) lines = await unsavedBeyond(remote.tips)
-  const unsaved = new Set(lines.map(line => line.slice(0, line.indexOf(' '))))
+  const { lines, unasked } = await beyondRemote(input, await unsavedBeyond([]), unsavedBeyond)
+  const unsaved = idsOf(lines)
   return {
     branchTips,
     sources,
     unsavedCommits: lines.map(line => commitOf(line, 12)),
     tips: tips.filter(tip => unsaved.has(tip)),
-    ...(lines.length && remote?.unasked ? { remoteUnasked: remote.unasked } : {})
+    ...(unasked ? { remoteUnasked: unasked } : {})
   }
+}
+
+/**
+ * What the remote of enter leaves unsaved of `lines` (`<id> <subject>`), asked only when there are any; its pull
+ * requests' heads only about those its branches and tags leave (a branch deleted after a squash merge). A head
+ * counts when it is one of those commits, which this repository has: asking git about each head instead costs a
+ * search of the packs per head it lacks (0.4 s for 10,000 here), and most heads are of other people's work.
+ */
+async function beyondRemote(
+  input: Pick<GateInput, 'onRemote'>,
+  lines: string[],
+  unsavedBeyond: (remote: string[]) => Promise<string[]>
+): Promise<{ lines: string[]; unasked?: string }> {
+  if (!lines.length) return { lines }
+  const remote = await input.onRemote()
+  if (remote.tips.length) lines = await unsavedBeyond(remote.tips)
+  const pulls = lines.length && remote.pullHeads ? await remote.pullHeads() : undefined
+  const found = idsOf(lines)
+  const heads = pulls?.heads.filter(head => found.has(head)) ?? []
+  if (heads.length) lines = await unsavedBeyond([...remote.tips, ...heads])
+  return { lines, unasked: lines.length ? (remote.unasked ?? pulls?.unasked) : undefined }
+}
+
+/** The commits of `git log --format='%H %s'` lines. */
+function idsOf(lines: string[]): Set<string> {
+  return new Set(lines.map(line => line.slice(0, line.indexOf(' '))))
 }
