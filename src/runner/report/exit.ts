@@ -339,6 +339,17 @@ function findingLines(findings: Findings | undefined): string[] {
   ].filter((line): line is string => typeof line === 'string')
 }
 
+/** What the exit sent to the remote: the push, and the pull request of it. */
+function setRemoteOutputs(result: ExitResult): void {
+  const pushed = result.pushed && 'commit' in result.pushed ? result.pushed : undefined
+  core.setOutput('pushed', String(pushed !== undefined))
+  core.setOutput('pushed-branch', pushed?.branch ?? '')
+  core.setOutput('pushed-commit', pushed?.commit ?? '')
+  const pullRequest = result.pullRequest && 'number' in result.pullRequest ? result.pullRequest : undefined
+  core.setOutput('pull-request-number', pullRequest ? String(pullRequest.number) : '')
+  core.setOutput('pull-request-url', pullRequest?.url ?? '')
+}
+
 export function setExitOutputs(result: ExitResult): void {
   core.setOutput('action', result.action)
   core.setOutput('removed', String(result.removed))
@@ -351,13 +362,7 @@ export function setExitOutputs(result: ExitResult): void {
   core.setOutput('rescued', String(rescued(result.rescue)))
   core.setOutput('rescue-ref', result.rescue?.branch?.name ?? '')
   core.setOutput('rescue-artifact', result.rescue?.artifact?.name ?? '')
-  const pushed = result.pushed && 'commit' in result.pushed ? result.pushed : undefined
-  core.setOutput('pushed', String(pushed !== undefined))
-  core.setOutput('pushed-branch', pushed?.branch ?? '')
-  core.setOutput('pushed-commit', pushed?.commit ?? '')
-  const pullRequest = result.pullRequest && 'number' in result.pullRequest ? result.pullRequest : undefined
-  core.setOutput('pull-request-number', pullRequest ? String(pullRequest.number) : '')
-  core.setOutput('pull-request-url', pullRequest?.url ?? '')
+  setRemoteOutputs(result)
   core.setOutput('shared-changes', sharedChangesOutput(result.shared))
   core.setOutput('message', oneLine(messageOf(result)))
 }

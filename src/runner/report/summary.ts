@@ -32,12 +32,9 @@ function pullRequestLink({ pullRequest }: ExitResult): string {
 
 /** Appends to the job summary; a summary that cannot be written (no runner) is not an error of the exit. */
 export async function writeSummary(result: ExitResult): Promise<void> {
-  const { evidence, findings, rescue } = result
-  const found = findings ? `${describeFindings(findings)}${findings.error ? ` (state unknown: ${html(findings.error)})` : ''}` : '—'
-  const done = result.removed ? (result.reason === 'parked' ? 'parked' : 'removed') : findings ? 'kept' : 'nothing'
+  const { evidence, findings } = result
   const restore = restoreCommands(result)
   const restoreBlock = restore.length ? `<p>Restore:</p><pre>${restore.map(command => html(escaped(command))).join('\n')}</pre>` : ''
-  const where = [rescue?.branch?.name, rescue?.artifact?.name].filter((name): name is string => Boolean(name))
   try {
     await core.summary
       .addHeading(`agent-worktree: ${html(quoted(evidence.name))}`, 3)
@@ -51,15 +48,7 @@ export async function writeSummary(result: ExitResult): Promise<void> {
           { data: 'done', header: true },
           { data: 'rescued', header: true }
         ],
-        [
-          html(quoted(evidence.name)),
-          evidence.branch ? html(quoted(evidence.branch)) : '(detached)',
-          (evidence.believed.base ?? '').slice(0, 12),
-          html(quoted(result.path)),
-          found,
-          `${done} (${result.reason})`,
-          where.length ? html(where.map(quoted).join(', ')) : rescue?.snapshot ? 'on this machine only' : '—'
-        ]
+        summaryRow(result)
       ])
       .addRaw(`<p>${html(messageOf(result))}</p>${pullRequestLink(result)}${restoreBlock}`, true)
       .addRaw(
@@ -74,4 +63,21 @@ export async function writeSummary(result: ExitResult): Promise<void> {
   } catch (error) {
     core.debug(oneLine(`No job summary written: ${(error as Error).message}`))
   }
+}
+
+/** The table's row of one exit: its names quoted, what it found, what it did, where its rescue went. */
+function summaryRow(result: ExitResult): string[] {
+  const { evidence, findings, rescue } = result
+  const found = findings ? `${describeFindings(findings)}${findings.error ? ` (state unknown: ${html(findings.error)})` : ''}` : '—'
+  const done = result.removed ? (result.reason === 'parked' ? 'parked' : 'removed') : findings ? 'kept' : 'nothing'
+  const where = [rescue?.branch?.name, rescue?.artifact?.name].filter((name): name is string => Boolean(name))
+  return [
+    html(quoted(evidence.name)),
+    evidence.branch ? html(quoted(evidence.branch)) : '(detached)',
+    (evidence.believed.base ?? '').slice(0, 12),
+    html(quoted(result.path)),
+    found,
+    `${done} (${result.reason})`,
+    where.length ? html(where.map(quoted).join(', ')) : rescue?.snapshot ? 'on this machine only' : '—'
+  ]
 }
