@@ -160,12 +160,25 @@ describe('pull-request', () => {
 
   it('422, no commits between: nothing to open, and the step is green', async () => {
     const j = await job()
-    await j.uses('.', { name: 'idle', push: 'agent/idle' })
+    const main = await j.uses('.', { name: 'idle', push: 'agent/idle' })
+    // The agent's commit is pushed (the base at enter lacks it), and has landed on main meanwhile: GitHub finds
+    // no commits between.
+    const head = commit(main.outputs['worktree-path'], 'landed.txt')
+    git(repos.root, 'push', '--quiet', repos.origin, `${head}:refs/heads/main`)
     const exit = await j.uses('exit', { 'pull-request': 'true', 'github-token': TOKEN })
     expect(exit.exitCode, exit.stdout).toBe(0)
     expect(exit.outputs.message).toContain('No pull request: `agent/idle` has no commits that `main` lacks.')
     expect(exit.outputs['pull-request-number']).toBe('')
     expect(api!.pulls).toEqual([])
+  })
+
+  it('a worktree with no commit its base lacks pushes nothing, and asks GitHub nothing', async () => {
+    const j = await job()
+    await j.uses('.', { name: 'untouched', push: 'agent/untouched' })
+    const exit = await j.uses('exit', { 'pull-request': 'true', 'github-token': TOKEN })
+    expect(exit.exitCode, exit.stdout).toBe(0)
+    expect(exit.outputs.message).toContain('No pull request: the worktree has no commit its base lacks, so nothing was pushed.')
+    expect(api!.requests).toEqual([])
   })
 
   it('a push the remote refused opens nothing: GitHub is not asked, and the step fails', async () => {
