@@ -249,3 +249,29 @@ describe.concurrent('refs of ours the agent can write', () => {
     expect(warning).toContain('its worktree is still there')
   })
 })
+
+describe.concurrent('the repository lock, in the common dir the agent writes', () => {
+  it('a folder, a named pipe or a link the agent leaves at the lock path fails no later step: moved aside, the post and the next main step go on', async t => {
+    for (const [what, planted] of [
+      ['a folder', (lock: string) => `mkdir ${sh(lock)} && touch ${sh(lock)}/inside`],
+      ['a named pipe', (lock: string) => `mkfifo ${sh(lock)}`],
+      ['a link to /dev/zero', (lock: string) => `ln -s /dev/zero ${sh(lock)}`]
+    ] as const) {
+      const repos = reposFor(t)
+      const lock = path.join(repos.clone, '.git', 'agent-worktree.lock')
+      const a = job(repos, 'runner-a')
+      const wt = (await enter(a, { 'repository-path': repos.clone, name: 'a' })).outputs['worktree-path']
+      await inRun(a, planted(lock))
+      expect(fs.lstatSync(lock, { throwIfNoEntry: false }), what).toBeDefined()
+      const [post] = await a.runPosts()
+      expect(post.stdout, what).toContain(`Removed \`${wt}\``)
+      const next = await job(repos, 'runner-b').uses('.', { 'repository-path': repos.clone, name: 'b' })
+      expect(next.exitCode, `${what}\n${next.stdout}`).toBe(0)
+      expect(fs.existsSync(lock), what).toBe(false)
+      expect(
+        fs.readdirSync(path.join(repos.clone, '.git')).filter(n => n.startsWith('agent-worktree-aside.agent-worktree.lock.')),
+        what
+      ).toHaveLength(1)
+    }
+  })
+})
