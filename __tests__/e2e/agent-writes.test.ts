@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process'
 import { describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../../scripts/runner.mjs'
 import { commit, git, makeRepos, type Repos } from '../helpers/repos.js'
-import { sandboxesHere } from '../helpers/sandboxes.js'
+import { inSrt, sandboxesHere } from '../helpers/sandboxes.js'
 import { warnings } from '../helpers/steps.js'
 
 const CONFINED = sandboxesHere('the confined agent of __tests__/e2e/agent-writes.test.ts')
@@ -273,5 +273,29 @@ describe.concurrent('the repository lock, in the common dir the agent writes', (
         what
       ).toHaveLength(1)
     }
+  })
+})
+
+describe.concurrent('srt-settings, as the run sub-action confines', () => {
+  it.skipIf(!CONFINED)("denies the job's ~/.npm/_logs and ~/.claude/debug, which sandbox-runtime makes writable for every command", async t => {
+    const repos = reposFor(t)
+    const home = path.join(repos.root, 'home')
+    for (const folder of ['.npm/_logs', '.claude/debug']) fs.mkdirSync(path.join(home, folder), { recursive: true })
+    const workspace = path.join(repos.root, 'srt', 'workspace')
+    fs.mkdirSync(workspace, { recursive: true })
+    const j = new Job({
+      workspace,
+      temp: path.join(repos.root, 'srt', '_temp'),
+      env: { RUNNER_NAME: 'srt', GITHUB_RUN_ID: '7', GITHUB_JOB: 'srt', HOME: home }
+    })
+    const main = await enter(j, { 'repository-path': repos.clone, name: 'srt' })
+    const ran = inSrt(main.outputs['srt-settings'], repos.clone, {
+      script: 'echo x > "$HOME/.npm/_logs/planted.log"; echo x > "$HOME/.claude/debug/planted.txt"; echo done',
+      cwd: main.outputs['worktree-path'],
+      env: { ...process.env, HOME: home }
+    })
+    expect(ran.stdout, ran.stderr).toContain('done')
+    expect(fs.readdirSync(path.join(home, '.npm', '_logs'))).toEqual([])
+    expect(fs.readdirSync(path.join(home, '.claude', 'debug'))).toEqual([])
   })
 })
