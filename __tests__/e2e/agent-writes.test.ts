@@ -299,3 +299,67 @@ describe.concurrent('srt-settings, as the run sub-action confines', () => {
     expect(fs.readdirSync(path.join(home, '.claude', 'debug'))).toEqual([])
   })
 })
+
+/** The plain-bubblewrap recipe of docs/sandboxes.md, as written: the write paths writable, then each existing read-only path read-only. */
+function inPlainBwrap(sandbox: { write: string[]; readOnly: string[] }, cwd: string, script: string): { status: number | null; stdout: string } {
+  const binds = [...sandbox.write.flatMap(p => ['--bind', p, p]), ...sandbox.readOnly.filter(p => fs.existsSync(p)).flatMap(p => ['--ro-bind', p, p])]
+  const ran = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-user', ...binds, '--chdir', cwd, 'sh', '-c', script], {
+    encoding: 'utf8'
+  })
+  return { status: ran.status, stdout: ran.stdout }
+}
+
+describe.concurrent('read-only entries that did not exist', () => {
+  it.skipIf(!CONFINED)(
+    'under a sandbox that protects only what exists, none can be created: every read-only entry handed out exists, as nothing that changes git',
+    async t => {
+      const repos = reposFor(t)
+      const common = path.join(repos.clone, '.git')
+      const a = job(repos, 'runner-a')
+      const main = await enter(a, { 'repository-path': repos.clone, name: 'a' })
+      const wt = main.outputs['worktree-path']
+      const sandbox = JSON.parse(main.outputs.sandbox) as { write: string[]; readOnly: string[] }
+      for (const p of sandbox.readOnly) expect(fs.lstatSync(p, { throwIfNoEntry: false }), p).toBeDefined()
+      const gitDir = path.join(common, 'worktrees', 'a')
+      const targets = [
+        path.join(common, 'modules', 'lib', 'hooks', 'post-checkout'),
+        path.join(common, 'config.worktree'),
+        path.join(common, 'rr-cache', 'planted'),
+        path.join(common, 'remotes', 'origin'),
+        path.join(common, 'branches', 'origin'),
+        path.join(common, 'info', 'grafts'),
+        path.join(gitDir, 'config.worktree'),
+        path.join(gitDir, 'info', 'sparse-checkout')
+      ]
+      const contentOf = (p: string): string | null => {
+        try {
+          return fs.readFileSync(p, 'utf8')
+        } catch {
+          return null
+        }
+      }
+      const before = new Map(targets.map(p => [p, contentOf(p)]))
+      const script = targets.map(p => `if { mkdir -p ${sh(path.dirname(p))} && echo planted >> ${sh(p)}; } 2>/dev/null; then echo "WROTE ${p}"; fi`).join('\n')
+      const ran = inPlainBwrap(sandbox, wt, `${script}\necho done`)
+      expect(ran.stdout.trim()).toBe('done')
+      for (const p of targets) expect(contentOf(p), p).toBe(before.get(p))
+      // Git reads the repository as before: not shallow, rerere off, no worktree config.
+      expect(git(repos.clone, 'rev-parse', '--is-shallow-repository')).toBe('false')
+      expect(fs.lstatSync(path.join(common, 'rr-cache')).isDirectory()).toBe(false)
+      const [post] = await a.runPosts()
+      expect(post.stdout).toContain(`Removed \`${wt}\``)
+    }
+  )
+
+  it('a shallow file the agent makes, which no sandbox list can keep absent, is not believed: the post keeps the worktree, state unknown', async t => {
+    const repos = reposFor(t)
+    const a = job(repos, 'runner-a')
+    const wt = (await enter(a, { 'repository-path': repos.clone, name: 'a' })).outputs['worktree-path']
+    // History cut at the base: what lies behind it is out of every later walk's reach, the gate's too.
+    await inRun(a, `git rev-parse HEAD > "$(git rev-parse --git-common-dir)/shallow"`)
+    expect(git(repos.clone, 'rev-parse', '--is-shallow-repository')).toBe('true')
+    const [post] = await a.runPosts()
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
+    expect(post.stdout).toContain(`\`${path.join(repos.clone, '.git', 'shallow')}\` changed since the agent got the worktree`)
+  })
+})

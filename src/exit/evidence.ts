@@ -63,6 +63,8 @@ export interface Believed {
   shared?: SharedState
   /** A clone's commit whose parents are what it borrowed from the original: saved, as the original keeps it. */
   borrowed?: string
+  /** The shallow file of the repository when the agent got it (shallow-file.ts). */
+  shallow?: string
 }
 
 export interface Evidence extends Stated {
@@ -108,7 +110,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         ownAdd: source === 'state' && record.created,
         brought: readStepFile<BroughtIn>(record.brought),
         shared: readStepFile<SharedState>(record.shared),
-        borrowed: record.borrowed
+        borrowed: record.borrowed,
+        shallow: record.shallow
       }
     : {
         ephemeral: env.RUNNER_ENVIRONMENT === 'github-hosted',

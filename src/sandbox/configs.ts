@@ -77,9 +77,11 @@ export function tmpIsFree(folders: readonly string[]): boolean {
   return !folders.some(folder => folder === '/tmp' || folder.startsWith('/tmp/'))
 }
 
-/** The lists for the worktree, and both configurations written afresh into `<RUNNER_TEMP>/agent-worktree-<token>-sandbox`. */
-export function prepareSandbox(facts: SandboxFacts, token: string, env: NodeJS.ProcessEnv = process.env): PreparedSandbox {
-  const paths = sandboxPaths(facts)
+/**
+ * The lists for the worktree (as stand-ins.ts hands them out: `paths`), and both configurations written afresh into
+ * `<RUNNER_TEMP>/agent-worktree-<token>-sandbox`.
+ */
+export function prepareSandbox(facts: SandboxFacts, token: string, env: NodeJS.ProcessEnv = process.env, paths = sandboxPaths(facts)): PreparedSandbox {
   const dir = path.join(env.RUNNER_TEMP || os.tmpdir(), `agent-worktree-${token}-sandbox`)
   fs.rmSync(dir, { recursive: true, force: true })
   const codexHome = path.join(dir, 'codex-home')
