@@ -363,3 +363,32 @@ describe.concurrent('read-only entries that did not exist', () => {
     expect(post.stdout).toContain(`\`${path.join(repos.clone, '.git', 'shallow')}\` changed since the agent got the worktree`)
   })
 })
+
+describe.concurrent('who moved a shared ref', () => {
+  it("a worktree the agent adds, locked and recorded as another job's, with the move in its reflog, does not make the agent's move another job's", async t => {
+    const repos = reposFor(t)
+    git(repos.clone, 'branch', 'release')
+    const common = path.join(repos.clone, '.git')
+    // Another job, there before: its lock and record are what the agent copies.
+    const k = job(repos, 'runner-k')
+    await enter(k, { 'repository-path': repos.clone, name: 'k' })
+    const a = job(repos, 'runner-a')
+    const wt = (await enter(a, { 'repository-path': repos.clone, name: 'a' })).outputs['worktree-path']
+    const kGitDir = path.join(common, 'worktrees', 'k')
+    await inRun(
+      a,
+      [
+        'echo work > work.txt && git add work.txt && git -c user.name=a -c user.email=a@example.com commit -qm work',
+        'git branch -f release HEAD',
+        'git worktree add -q nested/evil release',
+        `cat ${sh(path.join(kGitDir, 'locked'))} > ${sh(path.join(common, 'worktrees', 'evil', 'locked'))}`,
+        `cat ${sh(path.join(kGitDir, 'agent-worktree.json'))} > ${sh(path.join(common, 'worktrees', 'evil', 'agent-worktree.json'))}`
+      ].join(' && ')
+    )
+    const exit = await a.uses('exit', { 'on-exit': 'keep' })
+    const [warning] = warnings(exit).filter(w => w.startsWith('What every worktree of'))
+    expect(warning, exit.stdout).toContain('`refs/heads/release` moved')
+    expect(exit.stdout).not.toMatch(/Changed meanwhile .*refs\/heads\/release/)
+    expect(fs.existsSync(path.join(wt, 'nested', 'evil'))).toBe(true)
+  })
+})
