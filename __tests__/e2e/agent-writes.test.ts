@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process'
 import { describe, expect, it, type TestContext } from 'vitest'
 import { Job, type StepResult } from '../../scripts/runner.mjs'
 import { commit, git, makeRepos, type Repos } from '../helpers/repos.js'
-import { sandboxesHere } from '../helpers/sandboxes.js'
+import { inSrt, sandboxesHere } from '../helpers/sandboxes.js'
 import { warnings } from '../helpers/steps.js'
 
 const CONFINED = sandboxesHere('the confined agent of __tests__/e2e/agent-writes.test.ts')
@@ -247,5 +247,148 @@ describe.concurrent('refs of ours the agent can write', () => {
     const [warning] = warnings(exit).filter(w => w.startsWith('What every worktree of'))
     expect(warning).toContain(`\`${keptRef}\` deleted (it was at`)
     expect(warning).toContain('its worktree is still there')
+  })
+})
+
+describe.concurrent('the repository lock, in the common dir the agent writes', () => {
+  it('a folder, a named pipe or a link the agent leaves at the lock path fails no later step: moved aside, the post and the next main step go on', async t => {
+    for (const [what, planted] of [
+      ['a folder', (lock: string) => `mkdir ${sh(lock)} && touch ${sh(lock)}/inside`],
+      ['a named pipe', (lock: string) => `mkfifo ${sh(lock)}`],
+      ['a link to /dev/zero', (lock: string) => `ln -s /dev/zero ${sh(lock)}`]
+    ] as const) {
+      const repos = reposFor(t)
+      const lock = path.join(repos.clone, '.git', 'agent-worktree.lock')
+      const a = job(repos, 'runner-a')
+      const wt = (await enter(a, { 'repository-path': repos.clone, name: 'a' })).outputs['worktree-path']
+      await inRun(a, planted(lock))
+      expect(fs.lstatSync(lock, { throwIfNoEntry: false }), what).toBeDefined()
+      const [post] = await a.runPosts()
+      expect(post.stdout, what).toContain(`Removed \`${wt}\``)
+      const next = await job(repos, 'runner-b').uses('.', { 'repository-path': repos.clone, name: 'b' })
+      expect(next.exitCode, `${what}\n${next.stdout}`).toBe(0)
+      expect(fs.existsSync(lock), what).toBe(false)
+      expect(
+        fs.readdirSync(path.join(repos.clone, '.git')).filter(n => n.startsWith('agent-worktree-aside.agent-worktree.lock.')),
+        what
+      ).toHaveLength(1)
+    }
+  })
+})
+
+describe.concurrent('srt-settings, as the run sub-action confines', () => {
+  it.skipIf(!CONFINED)("denies the job's ~/.npm/_logs and ~/.claude/debug, which sandbox-runtime makes writable for every command", async t => {
+    const repos = reposFor(t)
+    const home = path.join(repos.root, 'home')
+    for (const folder of ['.npm/_logs', '.claude/debug']) fs.mkdirSync(path.join(home, folder), { recursive: true })
+    const workspace = path.join(repos.root, 'srt', 'workspace')
+    fs.mkdirSync(workspace, { recursive: true })
+    const j = new Job({
+      workspace,
+      temp: path.join(repos.root, 'srt', '_temp'),
+      env: { RUNNER_NAME: 'srt', GITHUB_RUN_ID: '7', GITHUB_JOB: 'srt', HOME: home }
+    })
+    const main = await enter(j, { 'repository-path': repos.clone, name: 'srt' })
+    const ran = inSrt(main.outputs['srt-settings'], repos.clone, {
+      script: 'echo x > "$HOME/.npm/_logs/planted.log"; echo x > "$HOME/.claude/debug/planted.txt"; echo done',
+      cwd: main.outputs['worktree-path'],
+      env: { ...process.env, HOME: home }
+    })
+    expect(ran.stdout, ran.stderr).toContain('done')
+    expect(fs.readdirSync(path.join(home, '.npm', '_logs'))).toEqual([])
+    expect(fs.readdirSync(path.join(home, '.claude', 'debug'))).toEqual([])
+  })
+})
+
+/** The plain-bubblewrap recipe of docs/sandboxes.md, as written: the write paths writable, then each existing read-only path read-only. */
+function inPlainBwrap(sandbox: { write: string[]; readOnly: string[] }, cwd: string, script: string): { status: number | null; stdout: string } {
+  const binds = [...sandbox.write.flatMap(p => ['--bind', p, p]), ...sandbox.readOnly.filter(p => fs.existsSync(p)).flatMap(p => ['--ro-bind', p, p])]
+  const ran = spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-user', ...binds, '--chdir', cwd, 'sh', '-c', script], {
+    encoding: 'utf8'
+  })
+  return { status: ran.status, stdout: ran.stdout }
+}
+
+describe.concurrent('read-only entries that did not exist', () => {
+  it.skipIf(!CONFINED)(
+    'under a sandbox that protects only what exists, none can be created: every read-only entry handed out exists, as nothing that changes git',
+    async t => {
+      const repos = reposFor(t)
+      const common = path.join(repos.clone, '.git')
+      const a = job(repos, 'runner-a')
+      const main = await enter(a, { 'repository-path': repos.clone, name: 'a' })
+      const wt = main.outputs['worktree-path']
+      const sandbox = JSON.parse(main.outputs.sandbox) as { write: string[]; readOnly: string[] }
+      for (const p of sandbox.readOnly) expect(fs.lstatSync(p, { throwIfNoEntry: false }), p).toBeDefined()
+      const gitDir = path.join(common, 'worktrees', 'a')
+      const targets = [
+        path.join(common, 'modules', 'lib', 'hooks', 'post-checkout'),
+        path.join(common, 'config.worktree'),
+        path.join(common, 'rr-cache', 'planted'),
+        path.join(common, 'remotes', 'origin'),
+        path.join(common, 'branches', 'origin'),
+        path.join(common, 'info', 'grafts'),
+        path.join(gitDir, 'config.worktree'),
+        path.join(gitDir, 'info', 'sparse-checkout')
+      ]
+      const contentOf = (p: string): string | null => {
+        try {
+          return fs.readFileSync(p, 'utf8')
+        } catch {
+          return null
+        }
+      }
+      const before = new Map(targets.map(p => [p, contentOf(p)]))
+      const script = targets.map(p => `if { mkdir -p ${sh(path.dirname(p))} && echo planted >> ${sh(p)}; } 2>/dev/null; then echo "WROTE ${p}"; fi`).join('\n')
+      const ran = inPlainBwrap(sandbox, wt, `${script}\necho done`)
+      expect(ran.stdout.trim()).toBe('done')
+      for (const p of targets) expect(contentOf(p), p).toBe(before.get(p))
+      // Git reads the repository as before: not shallow, rerere off, no worktree config.
+      expect(git(repos.clone, 'rev-parse', '--is-shallow-repository')).toBe('false')
+      expect(fs.lstatSync(path.join(common, 'rr-cache')).isDirectory()).toBe(false)
+      const [post] = await a.runPosts()
+      expect(post.stdout).toContain(`Removed \`${wt}\``)
+    }
+  )
+
+  it('a shallow file the agent makes, which no sandbox list can keep absent, is not believed: the post keeps the worktree, state unknown', async t => {
+    const repos = reposFor(t)
+    const a = job(repos, 'runner-a')
+    const wt = (await enter(a, { 'repository-path': repos.clone, name: 'a' })).outputs['worktree-path']
+    // History cut at the base: what lies behind it is out of every later walk's reach, the gate's too.
+    await inRun(a, `git rev-parse HEAD > "$(git rev-parse --git-common-dir)/shallow"`)
+    expect(git(repos.clone, 'rev-parse', '--is-shallow-repository')).toBe('true')
+    const [post] = await a.runPosts()
+    expect(post.stdout).toContain(`Kept \`${wt}\``)
+    expect(post.stdout).toContain(`\`${path.join(repos.clone, '.git', 'shallow')}\` changed since the agent got the worktree`)
+  })
+})
+
+describe.concurrent('who moved a shared ref', () => {
+  it("a worktree the agent adds, locked and recorded as another job's, with the move in its reflog, does not make the agent's move another job's", async t => {
+    const repos = reposFor(t)
+    git(repos.clone, 'branch', 'release')
+    const common = path.join(repos.clone, '.git')
+    // Another job, there before: its lock and record are what the agent copies.
+    const k = job(repos, 'runner-k')
+    await enter(k, { 'repository-path': repos.clone, name: 'k' })
+    const a = job(repos, 'runner-a')
+    const wt = (await enter(a, { 'repository-path': repos.clone, name: 'a' })).outputs['worktree-path']
+    const kGitDir = path.join(common, 'worktrees', 'k')
+    await inRun(
+      a,
+      [
+        'echo work > work.txt && git add work.txt && git -c user.name=a -c user.email=a@example.com commit -qm work',
+        'git branch -f release HEAD',
+        'git worktree add -q nested/evil release',
+        `cat ${sh(path.join(kGitDir, 'locked'))} > ${sh(path.join(common, 'worktrees', 'evil', 'locked'))}`,
+        `cat ${sh(path.join(kGitDir, 'agent-worktree.json'))} > ${sh(path.join(common, 'worktrees', 'evil', 'agent-worktree.json'))}`
+      ].join(' && ')
+    )
+    const exit = await a.uses('exit', { 'on-exit': 'keep' })
+    const [warning] = warnings(exit).filter(w => w.startsWith('What every worktree of'))
+    expect(warning, exit.stdout).toContain('`refs/heads/release` moved')
+    expect(exit.stdout).not.toMatch(/Changed meanwhile .*refs\/heads\/release/)
+    expect(fs.existsSync(path.join(wt, 'nested', 'evil'))).toBe(true)
   })
 })

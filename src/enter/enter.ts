@@ -24,8 +24,10 @@ import { readSharedState, type Known } from '../shared/shared-state.js'
 import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
 import { submoduleUrls } from '../git/submodules.js'
 import { sweep } from './sweep.js'
+import { shallowIdentity } from '../git/shallow-file.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
-import { keepClonesFolder, nameItself, sandboxFacts } from '../sandbox/paths.js'
+import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
+import { handOut, rerereEnabled } from '../sandbox/stand-ins.js'
 import { takeParked } from '../exit/worktree-pool.js'
 import { remoteTips } from '../remote/tips.js'
 import { type OnRemote } from '../remote/tips.js'
@@ -83,14 +85,14 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const excludes = [readSmall(path.join(repo.commonDir, 'info', 'exclude')), readSmall(excludesFile)].filter(Boolean).join('\n')
     record.brought = writeStepFile({ excludes, included, restored: restored?.untracked }, record.token, 'brought')
     record.shared = shared
-    persist(kind, repo.commonDir, record)
-    // After the record file, so that the lists see it.
     const gitDir = kind.gitDir(kind.entry(repo.commonDir, record.id!), record.path)
     const commonDir = kind.own(repo, gitDir).commonDir
-    nameItself(commonDir)
-    if (!kind.ownRepository) keepClonesFolder(repo.commonDir)
-    const facts = sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir))
-    const sandbox = prepareSandbox({ ...facts, clone: kind.ownRepository }, record.token)
+    record.shallow = shallowIdentity(commonDir)
+    persist(kind, repo.commonDir, record)
+    // After the record file, so that the lists see it.
+    const facts = { ...sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir)), clone: kind.ownRepository }
+    const paths = await handOut(sandboxPaths(facts), () => Promise.resolve(rerereEnabled(entries)))
+    const sandbox = prepareSandbox(facts, record.token, process.env, paths)
     return { record, gitDir, commonDir, restored, sandbox }
   } finally {
     await lookup?.dispose()

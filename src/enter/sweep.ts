@@ -5,7 +5,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
-import { currentOwner, inRunner, jobOver, recordMatchesLock, type Owner } from '../record/ownership.js'
+import { currentOwner, inRunner, jobOver, recordMatchesLock, sweepsHere, type Owner } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
 import { KINDS, kindFor } from '../exit/kinds/kind.js'
 import { defaultWorktreesDir } from '../record/names.js'
@@ -58,7 +58,7 @@ export async function sweep(
   env: NodeJS.ProcessEnv = process.env
 ): Promise<void> {
   // A GitHub-hosted runner gives every job a fresh machine: nothing can be left there.
-  if (!inRunner(me) || env.RUNNER_ENVIRONMENT === 'github-hosted') return
+  if (!inRunner(me) || !sweepsHere(env)) return
   const expired = KINDS.some(kind => kind.entries(repo.commonDir).length)
     ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, onRemote, worktreesDir, me))
     : []

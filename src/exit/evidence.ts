@@ -65,6 +65,8 @@ export interface Believed {
   borrowed?: string
   /** The outermost folder the main step made for the worktree: what is empty of it goes with the last worktree. */
   madeFolder?: string
+  /** The shallow file of the repository when the agent got it (shallow-file.ts). */
+  shallow?: string
 }
 
 export interface Evidence extends Stated {
@@ -111,7 +113,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         brought: readStepFile<BroughtIn>(record.brought),
         shared: readStepFile<SharedState>(record.shared),
         borrowed: record.borrowed,
-        madeFolder: record.madeFolder
+        madeFolder: record.madeFolder,
+        shallow: record.shallow
       }
     : {
         ephemeral: env.RUNNER_ENVIRONMENT === 'github-hosted',

@@ -28,6 +28,7 @@ import { confirmedByRemote, sharedChanges, type SharedChange } from '../shared/s
 import { readRecordFile, writeHints, type RecordHints, type PushTarget } from '../record/state-helper.js'
 import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { park } from './worktree-pool.js'
+import { shallowIdentity } from '../git/shallow-file.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 import { quoted } from '../os/quote.js'
 import { branchCommits, pullRequestAfter, type PullRequestAsk } from './pull-request.js'
@@ -145,7 +146,7 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
     kind.ownRepository && settled.state === 'missing' ? nothingLeft : inspect(gate),
     changedBeside(repo, evidence, options, found, pushed)
   ])
-  findings.error ??= folderProblem(settled.state, found.gitDir)
+  findings.error ??= stateProblem(settled, found, evidence, gate)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
   const foreign = !mayRemove(found) && options.onExit === 'remove'
   const verdict = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
@@ -293,6 +294,18 @@ function unprovenOwn(kind: Kind, own: string, evidence: Evidence): Located | und
   const folder = fs.existsSync(own) ? kind.folder(own, evidence.path) : undefined
   if (!evidence.believed.ownAdd || !folder || !samePath(folder, evidence.path) || lockOf(own) || readRecordFile(own)) return undefined
   return { kind, gitDir: kind.gitDir(own, folder), entry: own, folder, ownership: 'unlocked', unproven: true }
+}
+
+/** Why what the gate found cannot be believed: a folder that is not the worktree git registered, or history git is told to cut. */
+function stateProblem(settled: Settled, found: Located, evidence: Evidence, gate: GateInput): string | undefined {
+  return folderProblem(settled.state, found.gitDir) ?? shallowProblem(evidence, gate.commonDir)
+}
+
+/** The shallow file of the repository the gate walks is not what it was when the agent got the worktree: history there is not git's. */
+function shallowProblem(evidence: Evidence, commonDir: string): string | undefined {
+  const then = evidence.believed.shallow
+  if (then === undefined || shallowIdentity(commonDir) === then) return undefined
+  return `${quoted(path.join(commonDir, 'shallow'))} changed since the agent got the worktree (it tells git where history stops, and can hide commits from the count)`
 }
 
 /** Asks the remote of enter, once, what it has; a clone's pushed commits are in its own objects, which its word is checked against. */

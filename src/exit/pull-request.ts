@@ -52,7 +52,7 @@ export async function pullRequestAfter(result: ExitResult, ask: PullRequestAsk):
   const head = pushed.branch
   if ('failed' in pushed) return { head, base: ask.base, failed: 'the branch was not pushed, so GitHub was not asked' }
   if ('unneeded' in pushed) return { head, base: ask.base ?? '', nothing: 'the worktree has no commit its base lacks, so nothing was pushed' }
-  const repository = repositoryOf(pushed.url)
+  const repository = repositoryOf(result.evidence.believed.push?.url ?? '')
   if (typeof repository === 'string') return { head, base: ask.base, failed: repository }
   const { openPullRequest } = await import(/* webpackChunkName: "pull-request" */ '../remote/pull-request.js')
   return openPullRequest({

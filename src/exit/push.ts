@@ -17,7 +17,7 @@ import type { Evidence } from './evidence.js'
 
 /** What the push did: where the commit went, why nothing went, or that nothing needed to (HEAD adds nothing to the base). */
 export type Pushed =
-  | { remote: string; url: string; branch: string; commit: string; tracking: string }
+  | { remote: string; branch: string; commit: string; tracking: string }
   | { branch: string; failed: string }
   | { branch: string; unneeded: { head: string; base: string } }
 
@@ -67,7 +67,7 @@ export async function pushWorktree(
   // As git push itself records it, in its words: the remote has the commit now (in the repository that has it).
   const tracking = `refs/remotes/${target.remote}/${branch}`
   await writeRef(own.git, tracking, commit, { log: own.commonDir, message: 'update by push' })
-  return { remote: target.remote, url: target.url, branch, commit, tracking }
+  return { remote: target.remote, branch, commit, tracking }
 }
 
 /** HEAD is the base or an ancestor of it: it has no commit the base lacks. An answer git cannot give is no. */

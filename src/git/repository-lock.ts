@@ -5,7 +5,8 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { isAlive, pidSpace } from '../os/processes.js'
-import { kindOf, readSmall } from '../os/untrusted-files.js'
+import { readSmall } from '../os/untrusted-files.js'
+import { mayBeOurs, moveAsideUnlessOurs } from './lock-aside.js'
 import { quoted } from '../os/quote.js'
 
 export const LOCK_FILE = 'agent-worktree.lock'
@@ -100,21 +101,22 @@ function stealIfStale(file: string, options: LockOptions, watch: Watch): void {
   if (watch.seen !== now) Object.assign(watch, { seen: now, since: Date.now() })
   const holder = seen.holder
   const deadHere = holder !== undefined && lookedUpHere(holder) && !isAlive(holder.pid) && !(holder.child && isAlive(holder.child))
-  // A lock is a regular file: anything else in its place (a named pipe) is no step's lock.
-  const notALock = kindOf(file) !== 'file'
+  // A lock is a regular file a step can read: anything else in its place (a folder, a named pipe, a link) is no step's lock.
+  const notALock = !mayBeOurs(file)
   const unchangedMs = Date.now() - watch.since
   if (!deadHere && !notALock && seen.ageMs < options.staleMs && unchangedMs < options.staleMs) return
   const guard = `${file}.steal`
   try {
     fs.writeFileSync(guard, String(process.pid), { flag: 'wx' })
   } catch {
-    // Another stealer is at work; a guard left by a killed stealer is old and goes.
+    // Another stealer is at work; a guard left by a killed stealer is old and goes; no guard of ours is anything but a file.
     const guardAge = readHolder(guard)?.ageMs ?? 0
-    if (guardAge > options.staleMs) fs.rmSync(guard, { force: true })
+    if (moveAsideUnlessOurs(guard) && guardAge > options.staleMs) fs.rmSync(guard, { force: true })
     return
   }
   try {
-    if (readHolder(file)?.text === seen.text) fs.rmSync(file, { force: true })
+    if (notALock) moveAsideUnlessOurs(file)
+    else if (readHolder(file)?.text === seen.text) fs.rmSync(file, { force: true })
   } finally {
     fs.rmSync(guard, { force: true })
   }
@@ -156,6 +158,7 @@ function clearOldDrafts(commonDir: string, staleMs: number): void {
   for (const name of fs.readdirSync(commonDir)) {
     if (!name.startsWith(`${LOCK_FILE}.`) || !name.endsWith('.tmp')) continue
     const draftFile = path.join(commonDir, name)
+    if (!moveAsideUnlessOurs(draftFile)) continue
     const seen = readHolder(draftFile)
     // Half-written means its writer was killed, or is writing it now and will write it again.
     const writerGone = !seen?.holder || (lookedUpHere(seen.holder) && !isAlive(seen.holder.pid))

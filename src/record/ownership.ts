@@ -47,6 +47,14 @@ export function inRunner(me: Owner): boolean {
   return me.runner !== ''
 }
 
+/**
+ * Whether a later job's sweep (enter's) finishes what a job leaves here: only on a machine that outlives its jobs and
+ * is known as a runner's; not on a GitHub-hosted runner, whose machine goes with the job, nor outside a runner.
+ */
+export function sweepsHere(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !!env.RUNNER_NAME && env.RUNNER_ENVIRONMENT !== 'github-hosted'
+}
+
 export function sameRunner(a: Owner, b: Owner): boolean {
   return a.runner !== '' && a.runner === b.runner && a.host === b.host && a.workFolder === b.workFolder
 }

@@ -107,6 +107,8 @@ export interface WorktreeRecord {
   brought?: StepFile
   /** What every worktree of the repository shared once the main step had entered (shared-state.ts), in a file likewise. */
   shared?: StepFile
+  /** The shallow file of the worktree's repository (a clone's own) when the agent got it: shallow-file.ts. */
+  shallow?: string
 }
 
 /** What the job brought in: the ignore rules of enter, and the files include-file copied, by content hash. */

@@ -10,7 +10,8 @@ import { folderOf } from '../git/repository.js'
 import { realPath } from '../os/paths.js'
 import { childEnvironment } from '../os/processes.js'
 import { getRunSettings } from '../runner/inputs.js'
-import { keepClonesFolder, sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
+import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
+import { handOut } from '../sandbox/stand-ins.js'
 import { runConfined } from '../sandbox/run-confined.js'
 import { InputError } from '../record/settings.js'
 
@@ -43,8 +44,8 @@ export async function run(): Promise<void> {
     // Every folder by its real path, as enter gives them: sandbox-runtime skips a write path that resolves somewhere
     // else, and bubblewrap 0.12 refuses to mount across a link.
     const real = { worktree: realPath(worktree), gitDir: realPath(gitDir), commonDir: realPath(repo.commonDir) }
-    if (!clone) keepClonesFolder(repo.commonDir)
-    const paths = sandboxPaths({ ...sandboxFacts(real.worktree, real.gitDir, real.commonDir), clone })
+    const rerere = async (): Promise<boolean> => (await repo.git.run(['config', '--type=bool', '--get', 'rerere.enabled'])).stdout.trim() === 'true'
+    const paths = await handOut(sandboxPaths({ ...sandboxFacts(real.worktree, real.gitDir, real.commonDir), clone }), rerere)
     // The record is checked (its seal takes the runtime token): from here on no program this step starts
     // (sandbox-runtime's helpers among them) gets what the runner gives only to actions.
     const kept = childEnvironment(process.env)

@@ -10,6 +10,7 @@ import { rescued, type RescueResult, type Withheld } from '../../rescue/rescue.j
 import { OVER_LIMIT } from '../../rescue/snapshot.js'
 import type { Findings } from '../../gate/findings.js'
 import type { BranchDeletion } from '../../gate/delete-branch.js'
+import { sweepsHere } from '../../record/ownership.js'
 import { fromElsewhere, type SharedChange } from '../../shared/shared-state.js'
 import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted, LISTED, listed, plural } from './words.js'
 import { pullRequestSentence, unopened } from './pull-request.js'
@@ -121,7 +122,7 @@ function outcomeText(outcome: Outcome, where: string, result: ExitResult): strin
     case 'changed':
       return `Kept ${where}: it changed while it was being removed (${outcome.findings.error ?? describeFindings(outcome.findings)}); something is still writing there. Look at it, and remove it once it is quiet.`
     case 'incomplete':
-      return `Could not finish removing ${where}: ${outcome.left} in ${quoted(outcome.at)}. Its registration and branch are kept, so that the next job's sweep, or a rerun, can finish; or delete that folder by hand and run git worktree prune.`
+      return `Could not finish removing ${where}: ${outcome.left} in ${quoted(outcome.at)}. Its registration and branch are kept, so that ${sweepsHere() ? "the next job's sweep, or a rerun, can finish" : 'a rerun can finish'}; or delete that folder by hand and run git worktree prune.`
     case 'clean': {
       const what = result.reason === 'discarded' ? `, discarding ${describeFindings(result.findings!)} as discard-changes asked` : ': nothing unsaved was found'
       return `Removed ${where}${branchText(outcome.branch, result.evidence.source !== 'hint')}${what}.`
@@ -277,11 +278,7 @@ export function report(result: ExitResult, prefix = ''): void {
   for (const problem of rescueProblems(result.rescue)) core.warning(oneLine(problem), { title: 'agent-worktree: rescue' })
   if (result.pushed && 'failed' in result.pushed) core.warning(oneLine(pushFailure(result.pushed)), { title: 'agent-worktree: push' })
   else if (result.pushed && 'commit' in result.pushed)
-    core.info(
-      oneLine(
-        `Pushed ${result.pushed.commit.slice(0, 12)} to the branch ${quoted(result.pushed.branch)} of ${quoted(result.pushed.remote)} (${quoted(result.pushed.url)}).`
-      )
-    )
+    core.info(oneLine(`Pushed ${result.pushed.commit.slice(0, 12)} to the branch ${quoted(result.pushed.branch)} of ${quoted(result.pushed.remote)}.`))
   if (unopened(result)) core.warning(oneLine(pullRequestSentence(result)), { title: 'agent-worktree: pull request' })
   const message = `${prefix}${messageOf(result)}`
   if (!result.warning) return core.info(oneLine(message))
@@ -383,7 +380,7 @@ function pushUnneeded(pushed: { branch: string; unneeded: { head: string; base: 
 export function reportExitFailure(worktree: string | undefined, error: Error): void {
   core.warning(
     oneLine(
-      `agent-worktree could not exit ${worktree === undefined ? 'the worktree' : quoted(worktree)} and left it as it is: ${error.message}. The sweep of the next job on this runner finishes what is safe to finish.`
+      `agent-worktree could not exit ${worktree === undefined ? 'the worktree' : quoted(worktree)} and left it as it is: ${error.message}. ${sweepsHere() ? 'The sweep of the next agent-worktree step on this runner for this repository finishes what is safe to finish.' : 'No later job sweeps it here: look at it, and remove it with the exit sub-action or by hand (see Troubleshooting in the README).'}`
     ),
     { title: 'agent-worktree' }
   )
