@@ -34,7 +34,7 @@ describe('the job summary, warnings and outputs', () => {
     const [post] = await j.runPosts()
     expect(fs.existsSync(main.outputs['worktree-path'])).toBe(true)
     const summary = post.summary
-    expect(summary).toContain('notes\\n\\n## Nothing unsaved: removed\\n\\n**all clean**\\n\\n&lt;!--')
+    expect(summary).toContain('<code>notes\\n\\n## Nothing unsaved: removed\\n\\n**all clean**\\n\\n&lt;!--</code>')
     // GitHub's Markdown ends an HTML block at a blank line: none inside any block of ours.
     for (const block of summary.match(/<details>[\s\S]*?<\/details>/g) ?? []) expect(block).not.toMatch(/\n\s*\n/)
     expect(summary).not.toMatch(/^## Nothing unsaved/m)
@@ -67,8 +67,11 @@ describe('the job summary, warnings and outputs', () => {
     expect(summary.match(/<details>/g)).toHaveLength(1)
     expect(summary.match(/<\/details>/g)).toHaveLength(1)
     expect(summary).not.toMatch(/^(#|\[|\|)/m)
-    expect(summary).toContain(`<li>?? ${shown.forged.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</li>`)
-    expect(summary).toContain(`<li>?? ${shown.command}</li>`)
+    const code = (span: string): string => `<code>${span.slice(1, -1).replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code>`
+    expect(summary).toContain(`<li>?? ${code(shown.forged)}</li>`)
+    expect(summary).toContain(`<li>?? ${code(shown.command)}</li>`)
+    expect(summary).toContain(`<p>Kept <code>${wt}</code>: it has 2 uncommitted files.<br>`)
+    expect(summary).not.toContain('`')
   })
 
   it('an ignored file of the checkout that include-file copies, named with the runner’s older command syntax: no annotation of its own', async () => {
