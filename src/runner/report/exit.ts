@@ -293,7 +293,7 @@ function withheldWhy(withheld: Withheld): string {
   if (withheld.why === 'oversize') return `it would send ${megabytes(withheld.bytes)} (commits and staged files included), more than rescue-max-size`
   if (withheld.why === 'brought')
     return `a commit or the index would carry the bytes of ${quoted(withheld.file)}, which include-file brought in and which may hold secrets (take it out of the commits, or leave it out of include-file)`
-  return "what the job brought in (include-file, the ignore rules of enter) cannot be told apart: the main step's account of it was changed"
+  return "what the job brought in (include-file, the ignore rules of enter) cannot be told apart: the record in the worktree's git dir does not carry this job's seal (it was changed, it is an earlier job's, or no step could seal it: no runtime token, no RUNNER_TEMP)"
 }
 
 function megabytes(bytes: number): string {
