@@ -10,7 +10,16 @@ import { readSmall } from '../os/untrusted-files.js'
 import { currentOwner, describeOwner, parseLock, recordMatchesLock, sameJob } from '../record/ownership.js'
 import { InputError } from '../record/settings.js'
 import { wasEntered } from '../record/entered.js'
-import { canSeal, ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, readSetupFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
+import {
+  canSeal,
+  ENV_ORIGINAL_PATH,
+  ENV_WORKTREE_PATH,
+  isSealed,
+  readRecordFile,
+  readSetupFile,
+  type GitSetup,
+  type WorktreeRecord
+} from '../record/state-helper.js'
 import { cloneEntryOf } from './clones.js'
 import { KINDS, kindFor } from './kinds/kind.js'
 import { quoted } from '../os/quote.js'
