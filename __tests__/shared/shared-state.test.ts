@@ -70,7 +70,7 @@ describe.concurrent('what every worktree shares, at exit', () => {
     expect(changes).toContainEqual(expect.objectContaining({ kind: 'ref', name: 'refs/heads/release', change: 'moved', from: release, to: moved }))
     expect(changes).toContainEqual(expect.objectContaining({ kind: 'config', name: 'user.email', change: 'added' }))
     expect(changes.map(c => c.name)).toEqual(expect.arrayContaining(['refs/tags/v1.0.0', 'refs/tags/v2.0.0', 'refs/stash']))
-    expect(exit.summary).toContain(`Changed in what every worktree of \`${repos.clone}\` shares (7)`)
+    expect(exit.summary).toContain(`Changed in what every worktree of <code>${repos.clone}</code> shares (7)`)
     // Nothing is put back, and the decision is the gate's alone (in the workspace, a local branch or tag saves
     // nothing: the agent's commit is discarded, as asked).
     expect(git(repos.clone, 'rev-parse', 'release')).toBe(moved)

@@ -1,7 +1,7 @@
 // How an exit goes, from the record of enter: the post's as the main step was told; the exit sub-action's by its
 // own inputs where it has them, else as the main step was told.
 import type { OnExit, PullRequestRequest, RescueTarget } from '../record/settings.js'
-import type { WorktreeRecord } from '../record/state-helper.js'
+import { canSeal, type WorktreeRecord } from '../record/state-helper.js'
 import type { ExitOptions } from './exit-worktree.js'
 
 /**
@@ -42,8 +42,8 @@ export function exitOptionsOf(record: WorktreeRecord, step?: ExitStep): ExitOpti
     rescue: step.rescue ?? record.rescue,
     lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
     pushTo: step.pushTo === undefined ? record.pushTo : step.pushTo || undefined,
-    // Outside a runner no step has a runtime token, so no record is sealed: the push goes where the record says.
-    pushTarget: !step.sealed && !process.env.ACTIONS_RUNTIME_TOKEN ? record.push : undefined
+    // Where no step could seal a record (no runtime token, no RUNNER_TEMP for a seal key): the push goes where the record says.
+    pushTarget: !step.sealed && !canSeal() ? record.push : undefined
   }
 }
 

@@ -76,6 +76,8 @@ export interface ExitOptions {
 /** What an exit found and did. */
 export interface ExitResult {
   evidence: Evidence
+  /** Who exited: the exit sub-action while the job runs, or the post or a sweep once it is over. */
+  step: ExitOptions['step']
   /** Where the worktree is: the agent may have moved it since enter. */
   path: string
   /** Where the record had it, when git has it registered elsewhere now. */
@@ -118,7 +120,7 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
 }
 
 async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Repository): Promise<ExitResult> {
-  const base = { evidence, path: evidence.path, breach: [], shared: [], action: 'keep' as const, removed: false }
+  const base = { evidence, step: options.step, path: evidence.path, breach: [], shared: [], action: 'keep' as const, removed: false }
   const found = locate(repo.commonDir, evidence)
   if (!found) {
     const cleared = evidence.believed.ownAdd

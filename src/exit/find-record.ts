@@ -10,7 +10,16 @@ import { readSmall } from '../os/untrusted-files.js'
 import { currentOwner, describeOwner, parseLock, recordMatchesLock, sameJob } from '../record/ownership.js'
 import { InputError } from '../record/settings.js'
 import { wasEntered } from '../record/entered.js'
-import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, readSetupFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
+import {
+  canSeal,
+  ENV_ORIGINAL_PATH,
+  ENV_WORKTREE_PATH,
+  isSealed,
+  readRecordFile,
+  readSetupFile,
+  type GitSetup,
+  type WorktreeRecord
+} from '../record/state-helper.js'
 import { cloneEntryOf } from './clones.js'
 import { KINDS, kindFor } from './kinds/kind.js'
 import { quoted } from '../os/quote.js'
@@ -72,10 +81,11 @@ function entriesFor(commonDir: string, target: string): string[] {
  * from the record the main step sealed, found without git (the git PATH names now may be one GITHUB_PATH put
  * first): by the worktree's .git file, or from the original's common dir (read from its files), whose folders of
  * ours register worktrees and clones alike; a record the agent changed is a hint, and the set-up is then the one the
- * main step sealed in RUNNER_TEMP. Under a runner every record the main step leaves is sealed: neither found means
- * the worktree is gone (nothing registers it, nothing is at its path), or that what the main step left is missing
- * or was changed, and the step stops rather than run git as PATH names it. Outside a runner (act, a local run) no
- * step can seal a record: nothing is pinned, and git is the one on PATH.
+ * main step sealed in RUNNER_TEMP. Wherever a step can seal (a runner's runtime token, or act's seal key in
+ * RUNNER_TEMP) every record the main step leaves is sealed: neither found means the worktree is gone (nothing
+ * registers it, nothing is at its path), or that what the main step left is missing or was changed, and the step
+ * stops rather than run git as PATH names it. Where none can (no token, no RUNNER_TEMP): nothing is pinned, and
+ * git is the one on PATH.
  */
 export function setupOfEnter(given: string | undefined): { setup?: GitSetup } | Gone {
   const { target, input } = targetOf(given)
@@ -85,7 +95,7 @@ export function setupOfEnter(given: string | undefined): { setup?: GitSetup } | 
   const records = [pointedGitDir(target), ...entries].map(dir => (dir ? readRecordFile(dir) : undefined)).filter(r => r !== undefined)
   const sealed = records.find(record => record.git && isSealed(record))?.git ?? readSetupFile()
   if (sealed) return { setup: sealed }
-  if (!process.env.ACTIONS_RUNTIME_TOKEN) return {}
+  if (!canSeal()) return {}
   if (original && commonDir && !entries.length && !fs.existsSync(target)) return goneOrMistyped(given, target, input, original)
   const problem = records.length
     ? "the record agent-worktree's main step sealed for it was changed"

@@ -1,5 +1,5 @@
 // What the main step hands to the post step and to the exit sub-action.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -168,15 +168,47 @@ const HINT_KEYS = new Set(['exited', 'removing', 'parked', 'parkedHead', 'mac'])
  * The seal of a record: an HMAC of its evidence (everything but the hints) keyed with the job's
  * ACTIONS_RUNTIME_TOKEN, which the runner gives JavaScript actions and never a `run:` step, and which no program
  * of ours passes on. Only a step of the same job can make one, so the exit sub-action can believe a sealed
- * record as the post believes its own state. No token (outside a runner): no seal, and the record is a hint.
+ * record as the post believes its own state. Outside a runner the key is the job's seal key (sealKey); with
+ * neither, no seal, and the record is a hint. `make`: a step that writes a record may make the seal key.
  */
-export function sealOf(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return macOf(sealedFields(record), env)
+export function sealOf(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env, make = false): string | undefined {
+  return macOf(sealedFields(record), env, make)
 }
 
-function macOf(value: unknown, env: NodeJS.ProcessEnv): string | undefined {
-  const key = env.ACTIONS_RUNTIME_TOKEN
+function macOf(value: unknown, env: NodeJS.ProcessEnv, make = false): string | undefined {
+  const key = sealKey(env, make)
   return key ? createHmac('sha256', key).update(canonical(value)).digest('hex') : undefined
+}
+
+const SEAL_KEY = /^[0-9a-f]{64}$/
+
+/**
+ * What seals: the job's ACTIONS_RUNTIME_TOKEN. Outside a runner no step has one (nektos/act), and the key is a
+ * random one that the first main step of the job writes into RUNNER_TEMP (fresh for every job under act): a
+ * command the run sub-action confines cannot read it, but any unconfined step of the job can (docs/act.md says
+ * what that changes). None without a RUNNER_TEMP: a shared temporary folder is no job's own.
+ */
+function sealKey(env: NodeJS.ProcessEnv, make: boolean): string | undefined {
+  if (env.ACTIONS_RUNTIME_TOKEN) return env.ACTIONS_RUNTIME_TOKEN
+  if (!env.RUNNER_TEMP) return undefined
+  const file = path.join(env.RUNNER_TEMP, 'agent-worktree-seal.key')
+  const read = (): string | undefined => {
+    const key = readSmall(file, 1024)?.trim()
+    return key && SEAL_KEY.test(key) ? key : undefined
+  }
+  const existing = read()
+  if (existing || !make) return existing
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 })
+  } catch {
+    // made meanwhile, or none can be made: then nothing is sealed
+  }
+  return read()
+}
+
+/** Whether a step of this job could seal a record: then one that carries no seal of this job was changed. */
+export function canSeal(env: NodeJS.ProcessEnv = process.env): boolean {
+  return sealKey(env, false) !== undefined
 }
 
 function sameMac(mac: unknown, expected: string | undefined): boolean {
@@ -199,7 +231,7 @@ function setupFile(env: NodeJS.ProcessEnv): string {
 }
 
 export function writeSetupFile(git: GitSetup, env: NodeJS.ProcessEnv = process.env): void {
-  const mac = macOf({ setupOfEnter: git }, env)
+  const mac = macOf({ setupOfEnter: git }, env, true)
   if (mac) writeReplacing(setupFile(env), JSON.stringify({ git, mac }))
 }
 
@@ -236,7 +268,7 @@ function writeFile(gitDir: string, content: object): void {
 
 /** Writes the step's own record, sealed: only the main step (and a take from the pool) has one to write. */
 export function writeRecordFile(gitDir: string, record: WorktreeRecord): void {
-  writeFile(gitDir, { ...sealedFields(record), mac: sealOf(record) })
+  writeFile(gitDir, { ...sealedFields(record), mac: sealOf(record, process.env, true) })
 }
 
 /** Puts back a record file as it was read, seal and hints included. */

@@ -91,19 +91,64 @@ function keptText(where: string, result: ExitResult): string {
     case 'keep-unknown':
       return `Kept ${where}: its state could not be determined (${findings.error}), so nothing was removed.${rescue} Look at it, and remove it by hand if nothing there is needed.${detached}`
     default:
-      return `Kept ${where}: it has ${describeFindings(findings)}${unasked(findings)}.${rescue} Commit and push the work, or exit with discard-changes: true to remove it anyway.${detached}`
+      return unsavedText(where, result)
   }
 }
 
 /**
- * A kept worktree at the end of the job: its branch goes with the next actions/checkout, the kept ref stays; the
- * command pushes the branch from the detached HEAD (a plain `git push origin HEAD` cannot name a branch there).
+ * Kept for unsaved work: what is unsaved, and the one command that saves it, first; then where the rescue put a
+ * copy, why it was detached, and the way to remove it anyway (not where the machine goes with the job anyway).
+ * Line by line: the warning shows each on a line of its own.
  */
-function detachedText(result: ExitResult): string {
+function unsavedText(where: string, result: ExitResult): string {
+  const findings = result.findings!
+  const ephemeral = result.evidence.believed.ephemeral
+  // Once the job is over on a machine that goes with it, no command run in the worktree saves anything.
+  const command = ephemeral && result.step !== 'exit' ? undefined : saveCommand(result)
+  return [
+    `Kept ${where}: it has ${describeFindings(findings)}${unasked(findings)}.`,
+    command ? `To save it, run ${quoted(command)}.` : !ephemeral && 'Commit and push the work to save it.',
+    rescueSummary(result),
+    detachedText(result, false).trim(),
+    !ephemeral && 'Or exit with discard-changes: true to remove it anyway.'
+  ]
+    .filter(Boolean)
+    .join('\n')
+}
+
+/**
+ * The one command that saves what was kept, in the worktree: back on its branch (when the end of the job detached
+ * it, at the same commit), the files as the kept ref holds them into a commit, and a push of what the remote
+ * lacks, to the branch the push input names or else the worktree's own. None without a branch to push to.
+ */
+function saveCommand(result: ExitResult): string | undefined {
+  const branch = result.detached ?? result.evidence.branch
+  const target = result.pushed?.branch ?? branch
+  if (!target) return undefined
+  const remote = plainRemote(result.evidence.believed.push?.remote)
+  const snapshot = result.rescue?.snapshot?.ref
+  const steps = [`cd ${shellQuote(result.path)}`]
+  if (result.detached) steps.push(`git switch -C ${shellQuote(result.detached)}`)
+  if (result.findings?.uncommitted.length) {
+    steps.push(snapshot ? `git restore --source=${shellQuote(snapshot)} --staged -- .` : 'git add -A')
+    steps.push(`git commit -m ${shellQuote('Save the work agent-worktree kept')}`)
+  }
+  steps.push(`git push ${remote} ${shellQuote(result.detached === target ? target : `HEAD:refs/heads/${target}`)}`)
+  return steps.join(' && ')
+}
+
+/**
+ * A kept worktree at the end of the job: its branch goes with the next actions/checkout, the kept ref stays; the
+ * command pushes the branch from the detached HEAD (a plain `git push origin HEAD` cannot name a branch there),
+ * unless the push input pushed that HEAD already.
+ */
+function detachedText(result: ExitResult, withPush = true): string {
   if (!result.detached) return ''
   const remote = plainRemote(result.evidence.believed.push?.remote)
   const push = `git -C ${shellQuote(result.path)} push ${remote} ${shellQuote(`HEAD:refs/heads/${result.detached}`)}`
-  return ` It was detached from its branch ${quoted(result.detached)} at the same commit, as the next actions/checkout on this runner deletes every local branch; ${result.keptRef ? quoted(result.keptRef) : 'its HEAD'} keeps its commits, and ${quoted(push)} pushes them.`
+  const pushed = result.pushed && 'commit' in result.pushed && result.pushed.commit === result.findings?.head
+  const keeps = `${result.keptRef ? quoted(result.keptRef) : 'its HEAD'} keeps its commits`
+  return ` It was detached from its branch ${quoted(result.detached)} at the same commit, as the next actions/checkout on this runner deletes every local branch; ${withPush && !pushed ? `${keeps}, and ${quoted(push)} pushes them` : keeps}.`
 }
 
 /** A remote's name from a record file could read as an option: only a plain one is shown. */
@@ -250,7 +295,7 @@ function withheldWhy(withheld: Withheld): string {
   if (withheld.why === 'oversize') return `it would send ${megabytes(withheld.bytes)} (commits and staged files included), more than rescue-max-size`
   if (withheld.why === 'brought')
     return `a commit or the index would carry the bytes of ${quoted(withheld.file)}, which include-file brought in and which may hold secrets (take it out of the commits, or leave it out of include-file)`
-  return "what the job brought in (include-file, the ignore rules of enter) cannot be told apart: the main step's account of it was changed"
+  return "what the job brought in (include-file, the ignore rules of enter) cannot be told apart: the record in the worktree's git dir does not carry this job's seal (it was changed, it is an earlier job's, or no step could seal it: no runtime token, no RUNNER_TEMP)"
 }
 
 function megabytes(bytes: number): string {
@@ -282,7 +327,7 @@ export function report(result: ExitResult, prefix = ''): void {
   if (unopened(result)) core.warning(oneLine(pullRequestSentence(result)), { title: 'agent-worktree: pull request' })
   const message = `${prefix}${messageOf(result)}`
   if (!result.warning) return core.info(oneLine(message))
-  core.warning([message, ...findingLines(result.findings)].map(oneLine).join('\n'), { title: 'agent-worktree' })
+  core.warning([...message.split('\n'), ...findingLines(result.findings)].map(oneLine).join('\n'), { title: 'agent-worktree' })
 }
 
 /**

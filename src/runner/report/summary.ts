@@ -1,5 +1,6 @@
 // The job summary of an exit: a table, the message, the restore commands and what was found, as HTML of ours in
-// which no name of the agent's forms a tag or Markdown.
+// which no name of the agent's forms a tag or Markdown. GitHub's Markdown renders nothing inside an HTML block, so
+// a name our words quote as a code span (quote.ts) is written there as <code>, never with its backticks.
 import * as core from '@actions/core'
 import type { ExitResult } from '../../exit/exit-worktree.js'
 import { escaped, oneLine, quoted } from '../../os/quote.js'
@@ -17,11 +18,34 @@ function listing(title: string, items: string[]): string {
 }
 
 /**
- * Text of ours, its names quoted, in the job summary's HTML: no tag or entity of a name's, and one line (a blank
- * line would end the HTML block, and what follows would render as Markdown of the agent's).
+ * Text of ours, its names quoted, in the job summary's HTML: each quoted name as <code>, no tag or entity of a
+ * name's, and one line (a blank line would end the HTML block, and what follows would render as Markdown of the
+ * agent's).
  */
 function html(text: string): string {
-  return oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  const line = oneLine(text)
+  let out = ''
+  let at = 0
+  // A code span as Markdown reads one: a run of backticks, to the next run of exactly as many.
+  const fences = /`+/g
+  for (let open = fences.exec(line); open; open = fences.exec(line)) {
+    const close = new RegExp(`(?<!\`)${open[0]}(?!\`)`, 'g')
+    close.lastIndex = fences.lastIndex
+    const end = close.exec(line)
+    if (!end) continue
+    out += `${escapeHtml(line.slice(at, open.index))}<code>${escapeHtml(spanText(line.slice(fences.lastIndex, end.index)))}</code>`
+    at = fences.lastIndex = close.lastIndex
+  }
+  return out + escapeHtml(line.slice(at))
+}
+
+/** A code span's text: one space at each end dropped when both ends have one (quoted pads so), as Markdown does. */
+function spanText(inside: string): string {
+  return /^ .*[^ ].* $/.test(inside) ? inside.slice(1, -1) : inside
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
 
 /** A link to the pull request the exit opened or found open. */
@@ -50,7 +74,7 @@ export async function writeSummary(result: ExitResult): Promise<void> {
         ],
         summaryRow(result)
       ])
-      .addRaw(`<p>${html(messageOf(result))}</p>${pullRequestLink(result)}${restoreBlock}`, true)
+      .addRaw(`<p>${messageOf(result).split('\n').map(html).join('<br>')}</p>${pullRequestLink(result)}${restoreBlock}`, true)
       .addRaw(
         listing('Uncommitted files', (findings?.uncommitted ?? []).map(describeUncommitted)) +
           listing('Unsaved commits', (findings?.unsavedCommits ?? []).map(describeCommit)) +
@@ -74,7 +98,7 @@ function summaryRow(result: ExitResult): string[] {
   return [
     html(quoted(evidence.name)),
     evidence.branch ? html(quoted(evidence.branch)) : '(detached)',
-    (evidence.believed.base ?? '').slice(0, 12),
+    evidence.believed.base?.slice(0, 12) ?? '—',
     html(quoted(result.path)),
     found,
     `${done} (${result.reason})`,
