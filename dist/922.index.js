@@ -56,41 +56,30 @@ function refused(error, call, base) {
     const invalid = (field) => errors.some(e => e.field === field && e.code === 'invalid');
     if (answer.status === 422 && base && /no commits between/i.test(said))
         return { head, base, nothing: `${(0,_os_quote_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(head)} has no commits that ${(0,_os_quote_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(base)} lacks` };
-    if (answer.status === 403 && /not permitted to create or approve pull requests/i.test(said))
-        return {
-            head,
-            base,
-            failed: `GitHub Actions may not create pull requests in ${repository} (${answered}): turn on "Allow GitHub Actions to create and approve pull requests" in the repository's Settings, Actions, General, Workflow permissions (where the organization's setting is off, there first), or give github-token a GitHub App's token or a personal access token`
-        };
-    if (answer.status === 403 && /resource not accessible/i.test(said))
-        return {
-            head,
-            base,
-            failed: `the token may not open pull requests in ${repository} (${answered}): give the job \`pull-requests: write\` in its permissions, beside \`contents: write\` (a token given as github-token needs the same: a GitHub App's or a fine-grained token's "Pull requests: Read and write")`
-        };
-    if (answer.status === 401)
-        return { head, base, failed: `GitHub refused the token (${answered}): give github-token a valid token, or leave it out for the job's GITHUB_TOKEN` };
-    if (answer.status === 404)
-        return {
-            head,
-            base,
-            failed: `GitHub shows this token no repository ${repository} (${answered}): check that the remote of enter is that repository, and that the token may read it`
-        };
-    if (answer.status === 422 && invalid('base'))
-        return {
-            head,
-            base,
-            failed: `the base branch ${(0,_os_quote_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(base ?? '')} does not exist in ${repository} (${answered}): set base-ref to a branch the remote has (origin/<branch>), or push that branch first`
-        };
-    if (answer.status === 422 && invalid('head'))
-        return {
-            head,
-            base,
-            failed: `GitHub does not take the pushed branch ${(0,_os_quote_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(head)} of ${repository} as a head (${answered}): the remote of enter must be ${repository} itself, and the push must have reached it`
-        };
-    if (answer.status === 422 && /draft/i.test(said))
-        return { head, base, failed: `GitHub takes no draft pull request in ${repository} (${answered}): use pull-request: true` };
-    return { head, base, failed: answered };
+    const failed = accessProblem(answer.status, said, answered, repository) ?? requestProblem(answer.status, said, answered, { head, base, repository, invalid });
+    return { head, base, failed: failed ?? answered };
+}
+/** What a refusal for the token or the repository's settings asks of the workflow; undefined: not one of those. */
+function accessProblem(status, said, answered, repository) {
+    if (status === 403 && /not permitted to create or approve pull requests/i.test(said))
+        return `GitHub Actions may not create pull requests in ${repository} (${answered}): turn on "Allow GitHub Actions to create and approve pull requests" in the repository's Settings, Actions, General, Workflow permissions (where the organization's setting is off, there first), or give github-token a GitHub App's token or a personal access token`;
+    if (status === 403 && /resource not accessible/i.test(said))
+        return `the token may not open pull requests in ${repository} (${answered}): give the job \`pull-requests: write\` in its permissions, beside \`contents: write\` (a token given as github-token needs the same: a GitHub App's or a fine-grained token's "Pull requests: Read and write")`;
+    if (status === 401)
+        return `GitHub refused the token (${answered}): give github-token a valid token, or leave it out for the job's GITHUB_TOKEN`;
+    if (status === 404)
+        return `GitHub shows this token no repository ${repository} (${answered}): check that the remote of enter is that repository, and that the token may read it`;
+    return undefined;
+}
+/** What a refusal of the request itself (its base, its head, a draft) asks of the workflow; undefined: not one of those. */
+function requestProblem(status, said, answered, context) {
+    if (status === 422 && context.invalid('base'))
+        return `the base branch ${(0,_os_quote_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(context.base ?? '')} does not exist in ${context.repository} (${answered}): set base-ref to a branch the remote has (origin/<branch>), or push that branch first`;
+    if (status === 422 && context.invalid('head'))
+        return `GitHub does not take the pushed branch ${(0,_os_quote_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(context.head)} of ${context.repository} as a head (${answered}): the remote of enter must be ${context.repository} itself, and the push must have reached it`;
+    if (status === 422 && /draft/i.test(said))
+        return `GitHub takes no draft pull request in ${context.repository} (${answered}): use pull-request: true`;
+    return undefined;
 }
 
 

@@ -17,8 +17,8 @@ __webpack_require__.d(__webpack_exports__, {
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
-// EXTERNAL MODULE: ./src/git/git-command-manager.ts
-var git_command_manager = __webpack_require__(1386);
+// EXTERNAL MODULE: ./src/git/git-command-manager.ts + 1 modules
+var git_command_manager = __webpack_require__(60696);
 // EXTERNAL MODULE: ./src/record/names.ts
 var names = __webpack_require__(11945);
 // EXTERNAL MODULE: ./src/record/settings.ts

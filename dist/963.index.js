@@ -17,8 +17,8 @@ __webpack_require__.d(__webpack_exports__, {
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
-// EXTERNAL MODULE: ./src/git/git-command-manager.ts
-var git_command_manager = __webpack_require__(1386);
+// EXTERNAL MODULE: ./src/git/git-command-manager.ts + 1 modules
+var git_command_manager = __webpack_require__(60696);
 // EXTERNAL MODULE: ./src/record/names.ts
 var names = __webpack_require__(11945);
 // EXTERNAL MODULE: ./src/record/settings.ts
@@ -479,7 +479,7 @@ async function readSnapshot(git, ref) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _git_git_command_manager_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1386);
+/* harmony import */ var _git_git_command_manager_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(60696);
 /* harmony import */ var _git_repository_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(35986);
 /* harmony import */ var _git_sealed_git_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8079);
 /* harmony import */ var _record_refs_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(22763);
