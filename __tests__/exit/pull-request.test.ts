@@ -164,7 +164,7 @@ describe('pull-request', () => {
     // The agent's commit is pushed (the base at enter lacks it), and has landed on main meanwhile: GitHub finds
     // no commits between.
     const head = commit(main.outputs['worktree-path'], 'landed.txt')
-    git(repos.root, 'push', '--quiet', repos.origin, `${head}:refs/heads/main`)
+    git(main.outputs['worktree-path'], 'push', '--quiet', repos.origin, `${head}:refs/heads/main`)
     const exit = await j.uses('exit', { 'pull-request': 'true', 'github-token': TOKEN })
     expect(exit.exitCode, exit.stdout).toBe(0)
     expect(exit.outputs.message).toContain('No pull request: `agent/idle` has no commits that `main` lacks.')
