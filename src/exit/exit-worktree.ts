@@ -4,10 +4,10 @@
 // believe. It returns what it found and did, as data: report.ts says it.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { isolationBreach, ownLinks } from './worktree-facts.js'
 import type { Evidence } from './evidence.js'
 import { throwIfCancelled } from '../git/git-command-manager.js'
 import type { OnExit, RescueTarget } from '../record/settings.js'
-import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from '../shared/original-checkout.js'
 import { kindFor, type Kind } from './kinds/kind.js'
 import type { NextCheckoutFacts } from './next-checkout.js'
 import { ownershipOf, recordMatchesLock, type Ownership } from '../record/ownership.js'
@@ -26,7 +26,7 @@ import { decide, hasUnsavedWork, type Findings, type Verdict } from '../gate/fin
 import { type OnRemote } from '../remote/tips.js'
 import { confirmedByRemote, sharedChanges, type SharedChange } from '../shared/shared-state.js'
 import { readRecordFile, writeHints, type RecordHints, type PushTarget } from '../record/state-helper.js'
-import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
+import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { park } from './worktree-pool.js'
 import { shallowIdentity } from '../git/shallow-file.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
@@ -400,31 +400,6 @@ async function branchToDelete(repo: Repository, evidence: Evidence, gitDir: stri
   if ([repo.commonDir, ...adminDirs(repo.commonDir)].some(dir => !samePath(dir, gitDir) && head(dir) === ref)) return []
   // Checked out here, it exists; otherwise ask.
   return head(gitDir) === ref || (await repo.git.branchExists(evidence.branch)) ? [evidence.branch] : []
-}
-
-/** Links this action made that are still as it made them: the gate does not count them, removal unlinks them. */
-export function ownLinks(toplevel: string, worktree: string, links: string[] = []): string[] {
-  // A record file could name a link anywhere: only plain paths inside the worktree are ours.
-  return links.filter(link => {
-    if (!reachedWithoutLinks(worktree, link)) return false
-    try {
-      const at = path.join(worktree, link)
-      return fs.lstatSync(at).isSymbolicLink() && samePath(path.resolve(path.dirname(at), fs.readlinkSync(at)), path.join(toplevel, link))
-    } catch {
-      return false
-    }
-  })
-}
-
-/** Changes to the original checkout since enter; none when there is nothing to compare with. */
-async function isolationBreach(evidence: Evidence): Promise<string[]> {
-  const before = evidence.original ? readSnapshotFile(evidence.original) : undefined
-  if (!before || samePath(evidence.repository, evidence.path)) return []
-  try {
-    return compareSnapshots(before, await snapshotCheckoutAgain(evidence.repository, before, evidence.commonDir, evidence.believed.filters))
-  } catch {
-    return []
-  }
 }
 
 function reasonOf(verdict: Verdict): Reason {
