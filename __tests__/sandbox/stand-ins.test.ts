@@ -1,7 +1,7 @@
 // Covers: src/sandbox/stand-ins.ts, src/git/shallow-file.ts (and its use by the main step and the run sub-action, through the committed bundles).
 // Every read-only entry a sandbox is given exists when it is handed out, in a form that changes nothing git or this
 // action does: on real git, in a repository as actions/checkout leaves one, with the lists of a worktree and a clone.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -97,6 +97,31 @@ describe('makeStandIns', () => {
     const paths = worktreeLists()
     await handOut(paths, () => Promise.resolve(true))
     expect(fs.lstatSync(path.join(common, 'rr-cache')).isDirectory()).toBe(true)
+  })
+
+  it('makes commondir whole or not at all: a git of another job never reads it empty (git dies on an empty one)', async () => {
+    // A reader in its own process, as another matrix leg's git is, spinning on the file while this one makes it.
+    const commondir = path.join(common, 'commondir')
+    const reader = spawn(process.execPath, [
+      '-e',
+      `const fs = require('fs'); let empty = 0
+       const stop = Date.now() + 20000
+       process.stdin.on('data', () => { process.stdout.write(String(empty)); process.exit(0) })
+       const spin = () => { for (let i = 0; i < 2000; i++) { try { if (fs.readFileSync(${JSON.stringify(commondir)}, 'utf8') === '') empty++ } catch {} } if (Date.now() < stop) setImmediate(spin) }
+       spin()`
+    ])
+    let seen = ''
+    reader.stdout.on('data', chunk => (seen += String(chunk)))
+    const done = new Promise(resolve => reader.on('exit', resolve))
+    for (let i = 0; i < 3000; i++) {
+      fs.rmSync(commondir, { force: true })
+      await handOut({ write: [], readOnly: [commondir] }, no)
+    }
+    reader.stdin.write('\n')
+    await done
+    expect(seen).toBe('0')
+    expect(fs.readFileSync(commondir, 'utf8')).toBe('.\n')
+    expect(fs.readdirSync(common).filter(name => name.endsWith('.tmp'))).toEqual([])
   })
 
   it('reads rerere.enabled as git does', () => {

@@ -241,6 +241,21 @@ export function writeReplacing(file: string, content: string | Uint8Array): void
 }
 
 /**
+ * Makes a small file where nothing is, whole or not at all: written under a random name, then linked at its name
+ * (a reader of another process never meets it empty or half written, as git would a commondir; EEXIST where
+ * anything is there, a link included, which is left as it is).
+ */
+export function writeNew(file: string, content: string): void {
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`
+  fs.writeFileSync(temp, content, { flag: 'wx', mode: 0o644 })
+  try {
+    fs.linkSync(temp, file)
+  } finally {
+    fs.rmSync(temp, { force: true })
+  }
+}
+
+/**
  * The regular files below `dir`, walked without following a link, at most `max` of them (a folder the agent
  * filled is not read for ever).
  */

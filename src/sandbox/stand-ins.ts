@@ -5,7 +5,7 @@
 // shared clone meets it. Each absent entry is made in a form that changes nothing git or this action does:
 // - an empty folder where git looks for files inside (hooks, info, remotes, branches, modules, our clones' folder);
 // - an empty config.worktree, which git reads only with extensions.worktreeConfig, and then as no setting;
-// - commondir as ".", which git reads as the folder itself;
+// - commondir as ".", which git reads as the folder itself, made whole at once (git dies on an empty one);
 // - rr-cache: a folder turns rerere on where rerere.enabled is not set, so an empty file stands there instead (git
 //   then keeps rerere off), and a folder only where rerere.enabled is true (git would make one itself).
 // An entry with no such form is left out of the lists where it is absent, and guarded otherwise: shallow (any file
@@ -15,6 +15,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { SandboxPaths } from './paths.js'
+import { writeNew } from '../os/untrusted-files.js'
 
 type Form = 'folder' | 'file' | 'self' | 'rr-cache'
 
@@ -45,7 +46,7 @@ export async function handOut(paths: SandboxPaths, rerere: () => Promise<boolean
       const kind = form === 'rr-cache' ? ((await rerere()) ? 'folder' : 'file') : form
       try {
         if (kind === 'folder') fs.mkdirSync(entry)
-        else fs.writeFileSync(entry, kind === 'self' ? '.\n' : '', { flag: 'wx' })
+        else writeNew(entry, kind === 'self' ? '.\n' : '')
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       }
