@@ -235,7 +235,8 @@ describe('a kept worktree and the next job’s actions/checkout', () => {
     const mark = /refs\/agent-worktree\/kept\/[^ ]+\/[0-9a-f]{16}/.exec(said)?.[0]
     expect(mark, said).toBeDefined()
     expect(git(repos.clone, 'log', '--format=%s', mark!)).toContain('add fix.txt')
-    expect(said).toContain(`\`git -C ${wt} push origin HEAD:refs/heads/fix\``)
+    // The one command that saves it: the branch made again at the kept commit (the checkout deleted it), and pushed.
+    expect(said).toContain(`\`cd ${wt} && git switch -C fix && git push origin fix\``)
     expect(said).not.toMatch(/switch (worktree-|fix)/)
   })
 
