@@ -11,7 +11,18 @@ import { OVER_LIMIT } from '../../rescue/snapshot.js'
 import type { Findings } from '../../gate/findings.js'
 import type { BranchDeletion } from '../../gate/delete-branch.js'
 import { fromElsewhere, type SharedChange } from '../../shared/shared-state.js'
-import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted, LISTED, listed, plural } from './words.js'
+import {
+  describeCommit,
+  describeFindings,
+  describeNested,
+  describeReclaimed,
+  describeShared,
+  describeSpecial,
+  describeUncommitted,
+  LISTED,
+  listed,
+  plural
+} from './words.js'
 
 /** The exit's message: what was found, what was done, what to do next. */
 export function messageOf(result: ExitResult): string {
@@ -276,6 +287,8 @@ export function report(result: ExitResult, prefix = ''): void {
         `Pushed ${result.pushed.commit.slice(0, 12)} to the branch ${quoted(result.pushed.branch)} of ${quoted(result.pushed.remote)} (${quoted(result.pushed.url)}).`
       )
     )
+  const reclaimed = describeReclaimed(result.reclaimed, result.path)
+  if (reclaimed) core.info(oneLine(reclaimed))
   const message = `${prefix}${messageOf(result)}`
   if (!result.warning) return core.info(oneLine(message))
   core.warning([message, ...findingLines(result.findings)].map(oneLine).join('\n'), { title: 'agent-worktree' })

@@ -3,7 +3,7 @@
 import * as core from '@actions/core'
 import type { ExitResult } from '../../exit/exit-worktree.js'
 import { escaped, oneLine, quoted } from '../../os/quote.js'
-import { describeCommit, describeFindings, describeNested, describeShared, describeUncommitted, LISTED } from './words.js'
+import { describeCommit, describeFindings, describeNested, describeReclaimed, describeShared, describeUncommitted, LISTED } from './words.js'
 import { messageOf, restoreCommands } from './exit.js'
 
 function listing(title: string, items: string[]): string {
@@ -20,7 +20,7 @@ function listing(title: string, items: string[]): string {
  * Text of ours, its names quoted, in the job summary's HTML: no tag or entity of a name's, and one line (a blank
  * line would end the HTML block, and what follows would render as Markdown of the agent's).
  */
-function html(text: string): string {
+export function html(text: string): string {
   return oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
 
@@ -32,6 +32,7 @@ export async function writeSummary(result: ExitResult): Promise<void> {
   const restore = restoreCommands(result)
   const restoreBlock = restore.length ? `<p>Restore:</p><pre>${restore.map(command => html(escaped(command))).join('\n')}</pre>` : ''
   const where = [rescue?.branch?.name, rescue?.artifact?.name].filter((name): name is string => Boolean(name))
+  const reclaimed = describeReclaimed(result.reclaimed, result.path)
   try {
     await core.summary
       .addHeading(`agent-worktree: ${html(quoted(evidence.name))}`, 3)
@@ -55,7 +56,7 @@ export async function writeSummary(result: ExitResult): Promise<void> {
           where.length ? html(where.map(quoted).join(', ')) : rescue?.snapshot ? 'on this machine only' : '—'
         ]
       ])
-      .addRaw(`<p>${html(messageOf(result))}</p>${restoreBlock}`, true)
+      .addRaw(`<p>${html(messageOf(result))}</p>${reclaimed ? `<p>${html(reclaimed)}</p>` : ''}${restoreBlock}`, true)
       .addRaw(
         listing('Uncommitted files', (findings?.uncommitted ?? []).map(describeUncommitted)) +
           listing('Unsaved commits', (findings?.unsavedCommits ?? []).map(describeCommit)) +
