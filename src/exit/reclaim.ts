@@ -5,6 +5,7 @@
 // a mount point, never through a link: a link that matches is unlinked, what it points to left alone.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { CancelledError } from '../git/git-command-manager.js'
 import { openView, type View } from '../git/sealed-git.js'
 import { must } from '../gate/git-answers.js'
 import type { Reclaim } from '../record/settings.js'
@@ -43,6 +44,8 @@ export type Spared = 'work' | 'repository' | 'mount' | 'unreadable' | 'undeleted
 export interface Reclaimed {
   folders: ReclaimedFolder[]
   spared: { path: string; why: Spared }[]
+  /** Why it stopped: what git or the disk said. What went before it stopped is in folders. */
+  error?: string
 }
 
 /** The Cache Directory Tagging specification's tag file, and the 43 bytes it begins with. */
@@ -54,15 +57,16 @@ export async function reclaim(rule: Reclaim, facts: ReclaimFacts): Promise<Recla
   const done: Reclaimed = { folders: [], spared: [] }
   if (!rule.patterns.length && !rule.tagged) return done
   const index = path.join(facts.gitDir, 'index')
-  const view = openView({
-    objects: path.join(facts.commonDir, 'objects'),
-    head: facts.head,
-    index: fs.existsSync(index) ? index : undefined,
-    workTree: facts.folder,
-    settings: facts.settings,
-    excludes: facts.excludes
-  })
+  let view: View | undefined
   try {
+    view = openView({
+      objects: path.join(facts.commonDir, 'objects'),
+      head: facts.head,
+      index: fs.existsSync(index) ? index : undefined,
+      workTree: facts.folder,
+      settings: facts.settings,
+      excludes: facts.excludes
+    })
     for (const candidate of outermost(await candidates(view, rule, facts))) {
       const found = reclaimOne(facts.folder, candidate, facts)
       if (!found) continue
@@ -71,8 +75,12 @@ export async function reclaim(rule: Reclaim, facts: ReclaimFacts): Promise<Recla
       else done.spared.push({ path: candidate, why: 'undeleted' })
     }
     return done
+  } catch (error) {
+    // A kept worktree stays kept, and said so, whatever went wrong here; but a cancelled step stops.
+    if (error instanceof CancelledError) throw error
+    return { ...done, error: (error as Error).message }
   } finally {
-    view.dispose()
+    view?.dispose()
   }
 }
 

@@ -135,7 +135,7 @@ const SPARED: Record<Spared, string> = {
  * undefined when it matched nothing.
  */
 export function describeReclaimed(reclaimed: Reclaimed | undefined, where: string): string | undefined {
-  if (!reclaimed || (!reclaimed.folders.length && !reclaimed.spared.length)) return undefined
+  if (!reclaimed || (!reclaimed.folders.length && !reclaimed.spared.length && !reclaimed.error)) return undefined
   const bytes = reclaimed.folders.reduce((sum, f) => sum + f.bytes, 0)
   const files = reclaimed.folders.reduce((sum, f) => sum + f.files, 0)
   const gone = reclaimed.folders.map(f => `${quoted(f.path)}${f.link ? ' (a link: unlinked, what it points to left alone)' : ` (${describeBytes(f.bytes)})`}`)
@@ -143,5 +143,6 @@ export function describeReclaimed(reclaimed: Reclaimed | undefined, where: strin
     ? `Reclaimed ${describeBytes(bytes)} (${plural(files, 'file')}) of ignored folders in the kept ${quoted(where)}: ${listed(gone)}.`
     : `Reclaimed nothing of the ignored folders in the kept ${quoted(where)}.`
   const left = reclaimed.spared.map(s => `${quoted(s.path)} (${SPARED[s.why]})`)
-  return left.length ? `${said} Left, though they matched: ${listed(left)}.` : said
+  const stopped = reclaimed.error ? ` Reclaiming stopped: ${reclaimed.error}` : ''
+  return `${said}${left.length ? ` Left, though they matched: ${listed(left)}.` : ''}${stopped}`
 }
