@@ -14,7 +14,7 @@ import type { RescueResult } from '../../src/rescue/rescue.js'
 import { OVER_LIMIT } from '../../src/rescue/snapshot.js'
 import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted } from '../../src/runner/report/words.js'
 import { messageOf, pushFailure, report, rescueProblems } from '../../src/runner/report/exit.js'
-import { reportEntered, reportPrepared, reportSweep, reportTaken, reportTakeover, writeSweepSummary } from '../../src/runner/report/enter.js'
+import { reportEntered, reportPrepared, reportReclaimed, reportSweep, reportTaken, reportTakeover, writeSweepSummary } from '../../src/runner/report/enter.js'
 import { writeSummary } from '../../src/runner/report/summary.js'
 
 const none = { nested: [], tips: [] }
@@ -163,20 +163,8 @@ describe('names in our words', () => {
     const { stdout, annotations } = printed(() => {
       reportTaken(`/w/${name}`)
       reportTakeover(`/w/${name}`, 'this job')
-      reportSweep({
-        repository: `/r/${name}`,
-        expired: [`/w/${name}`],
-        kept: [{ path: `/w/${name}`, over: 'an earlier job' }],
-        orphans: [],
-        worktrees: [
-          {
-            path: `/w/${name}`,
-            since: new Date().toISOString(),
-            bytes: 1,
-            reclaimed: { folders: [{ path: name, bytes: 2048, files: 1 }], spared: [{ path: `${name}/x`, why: 'repository' }] }
-          }
-        ]
-      })
+      reportSweep({ repository: `/r/${name}`, expired: [`/w/${name}`], kept: [{ path: `/w/${name}`, over: 'an earlier job' }], orphans: [], worktrees: [] })
+      reportReclaimed({ folders: [{ path: name, bytes: 2048, files: 1 }], spared: [{ path: `${name}/x`, why: 'repository' }] }, `/w/${name}`)
       reportPrepared({
         toplevel: '/r',
         missingLinks: [],

@@ -13,7 +13,7 @@ import { defaultWorktreesDir } from '../record/names.js'
 import { withRepositoryLock } from '../git/repository-lock.js'
 import { keptId, KEPT_REFS } from '../record/refs.js'
 import { report } from '../runner/report/exit.js'
-import { reportSweep, writeSweepSummary, type KeptWorktree, type Swept } from '../runner/report/enter.js'
+import { reportReclaimed, reportSweep, writeSweepSummary, type KeptWorktree, type Swept } from '../runner/report/enter.js'
 import { folderOf, isOrphanFolder, lockOf, type Repository } from '../git/repository.js'
 import { readRecordFile, writeHints, type WorktreeRecord } from '../record/state-helper.js'
 import { diskUsage } from '../os/disk-usage.js'
@@ -72,7 +72,9 @@ export async function sweep(
     if (onPurpose) {
       const at = folderOf(entry) ?? record.path
       kept.push({ path: at, over })
-      staying.push({ entry, path: at, since: record.owner.since, reclaimed: await reclaimLeftover(evidenceOf(record, 'hint'), repo, reclaimOf(record)) })
+      const reclaimed = await reclaimLeftover(evidenceOf(record, 'hint'), repo, reclaimOf(record))
+      reportReclaimed(reclaimed, at)
+      staying.push({ entry, path: at, since: record.owner.since, reclaimed })
       continue
     }
     const result = await exitWorktree(

@@ -159,6 +159,12 @@ export function reportPrepared(prepared: {
   if (others.length) core.info(oneLine(`Not copied: ${others.join(', ')}.`))
 }
 
+/** What the sweep reclaimed in a worktree an ended job kept on purpose (an exit's reclaim is in its report). */
+export function reportReclaimed(reclaimed: Reclaimed | undefined, where: string): void {
+  const said = describeReclaimed(reclaimed, where)
+  if (said) core.info(oneLine(said))
+}
+
 /** What the sweep of a later job did besides the exits it reports one by one. */
 export interface Swept {
   repository: string
@@ -192,10 +198,6 @@ export function reportSweep(swept: Swept): void {
         `Kept by earlier jobs, left as they are: ${swept.kept.map(k => `${quoted(k.path)} (by ${k.over})`).join(', ')}. Enter one with path to work on or remove it.`
       )
     )
-  for (const worktree of swept.worktrees) {
-    const said = describeReclaimed(worktree.reclaimed, worktree.path)
-    if (said) core.info(oneLine(said))
-  }
   if (swept.orphans.length)
     core.warning(
       oneLine(
