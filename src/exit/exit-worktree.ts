@@ -558,6 +558,7 @@ async function reclaimIn(found: Located, gate: GateInput, findings: Findings, op
  * judged by the gate first, for what it counts stays. Its remote is not asked: only its files matter here.
  */
 export async function reclaimLeftover(evidence: Evidence, repo: Repository, rule: Reclaim): Promise<Reclaimed | undefined> {
+  if (!rule.patterns.length && !rule.tagged) return undefined
   const found = locate(repo.commonDir, evidence)
   if (!found || !mayRemove(found) || found.hints?.reclaimed) return undefined
   const settled = await settleFolder(found.folder, found.kind.pointer(found.gitDir), false)
