@@ -17,8 +17,8 @@ __webpack_require__.d(__webpack_exports__, {
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
-// EXTERNAL MODULE: ./src/git/git-command-manager.ts
-var git_command_manager = __webpack_require__(1386);
+// EXTERNAL MODULE: ./src/git/git-command-manager.ts + 1 modules
+var git_command_manager = __webpack_require__(60696);
 // EXTERNAL MODULE: ./src/record/names.ts
 var names = __webpack_require__(11945);
 // EXTERNAL MODULE: ./src/record/settings.ts
@@ -274,7 +274,7 @@ async function fetchFrom(repo, push, what, options = []) {
 }
 // Loaded only when a restore reads artifacts: the client is most of a bundle's size.
 async function artifactClient() {
-    const { DefaultArtifactClient } = await __webpack_require__.e(/* import() */ 380).then(__webpack_require__.bind(__webpack_require__, 23380));
+    const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(777)]).then(__webpack_require__.bind(__webpack_require__, 10777));
     return new DefaultArtifactClient();
 }
 /** What the artifact service answers, within the time limit; its refusal as an error that says what to do. */
@@ -328,6 +328,7 @@ async function fetchArtifact(repo, name, ref, { push, maxBytes }, input) {
         const verified = await repo.git.run(['bundle', 'verify', '--quiet', bundle]);
         if (verified.exitCode !== 0)
             throw new settings/* InputError */.d(input, name, `git cannot take its bundle: ${lastWords(verified.stderr)}`, FIX);
+        (0,worktree_refs/* unlinkRefLinks */.k7)(repo.commonDir, ref);
         const fetch = () => repo.git.run(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--end-of-options', bundle, `+${header.refs[0]}:${ref}`], {
             env: { GIT_ALLOW_PROTOCOL: 'file' },
             interruptible: true
@@ -478,7 +479,7 @@ async function readSnapshot(git, ref) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _git_git_command_manager_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1386);
+/* harmony import */ var _git_git_command_manager_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(60696);
 /* harmony import */ var _git_repository_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(35986);
 /* harmony import */ var _git_sealed_git_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8079);
 /* harmony import */ var _record_refs_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(22763);

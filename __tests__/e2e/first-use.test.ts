@@ -61,6 +61,42 @@ describe('the exit sub-action after the worktree is gone', () => {
     expect(fs.existsSync(to)).toBe(true)
   })
 
+  it('is green for a worktree an earlier main step of the job entered, exited by its path after a later one entered another', async () => {
+    const first = await job.uses('.', { name: 'first' })
+    await job.uses('.', { name: 'second' })
+    const wt = first.outputs['worktree-path']
+    expect((await job.uses('exit', { path: wt })).outputs.removed).toBe('true')
+    const again = await job.uses('exit', { path: wt })
+    expect(again.exitCode, again.stdout).toBe(0)
+    expect(again.outputs).toMatchObject({ reason: 'gone', 'worktree-path': wt })
+  })
+
+  it('fails for a path where nothing is and no step of the job entered a worktree: an input error that names the input', async () => {
+    const { outputs } = await job.uses('.', { name: 'typo' })
+    const mistyped = `${outputs['worktree-path']}-typo`
+    const exit = await job.uses('exit', { path: mistyped })
+    expect(exit.exitCode).toBe(1)
+    expect(errorOf(exit)).toBe(
+      `Input 'path' has the value \`${mistyped}\`: nothing is there, and no agent-worktree step of this job entered a worktree there. Give the worktree-path output of this job's agent-worktree step.`
+    )
+    expect(exit.outputs.reason).toBeUndefined()
+    expect(fs.existsSync(outputs['worktree-path'])).toBe(true)
+    // The run sub-action likewise, before anything is confined or run.
+    const run = await job.uses('run', { path: mistyped, command: 'true' })
+    expect(run.exitCode).toBe(1)
+    expect(errorOf(run)).toMatch(/^Input 'path' has the value `[^`]+-typo`: nothing is there, and no agent-worktree step of this job entered/)
+  })
+
+  it('the run sub-action in a worktree that is gone: an input error that names the input, and says why', async () => {
+    const { outputs } = await job.uses('.', { name: 'ran-late' })
+    expect((await job.uses('exit')).outputs.removed).toBe('true')
+    const run = await job.uses('run', { command: 'true' })
+    expect(run.exitCode).toBe(1)
+    expect(errorOf(run)).toBe(
+      `Input 'path (from AGENT_WORKTREE_PATH)' has the value \`${outputs['worktree-path']}\`: the worktree is gone (an earlier exit removed it, or git worktree remove did), so there is nothing to run the command in. Run the command before the exit sub-action, or give the worktree-path output of a worktree that is still there.`
+    )
+  })
+
   it('still fails for a path where something else is: a folder that is no worktree', async () => {
     await job.uses('.', { name: 'other' })
     const folder = path.join(repos.root, 'not-a-worktree')
@@ -97,16 +133,32 @@ describe('the folder of worktrees beside the checkout', () => {
     expect(worktreePaths(repos.clone)).toEqual([repos.clone])
   })
 
-  it('stays when it holds anything else, and a worktrees-dir the workflow named is left as it is', async () => {
+  it('stays when it holds anything else, and a worktrees-dir the workflow named that was there before is left as it is', async () => {
     const kept = await job.uses('.', { name: 'kept' })
     write(folder(), 'notes.txt', 'not a worktree\n')
     const named = path.join(repos.root, 'named')
+    fs.mkdirSync(named)
     await job.uses('.', { name: 'named', 'worktrees-dir': named })
     const posts = await job.runPosts()
     expect(posts.every(post => warnings(post).length === 0)).toBe(true)
     expect(fs.existsSync(kept.outputs['worktree-path'])).toBe(false)
     expect(fs.readdirSync(folder())).toEqual(['notes.txt'])
     expect(fs.readdirSync(named)).toEqual([])
+  })
+
+  it('a worktrees-dir the workflow named and the main step made goes with its last worktree, and the folders it made above it', async () => {
+    const made = path.join(repos.root, 'made')
+    const named = path.join(made, 'by', 'the-step')
+    const first = await job.uses('.', { name: 'first', 'worktrees-dir': named })
+    const second = await job.uses('.', { name: 'second', 'worktrees-dir': named })
+    expect(first.outputs['worktree-path']).toBe(path.join(named, 'first'))
+    expect((await job.uses('exit', { path: first.outputs['worktree-path'] })).outputs.removed).toBe('true')
+    expect(fs.readdirSync(named)).toEqual(['second'])
+    const [post] = await job.runPosts()
+    expect(post.stdout).toContain('Removed')
+    expect(fs.existsSync(second.outputs['worktree-path'])).toBe(false)
+    expect(fs.existsSync(made)).toBe(false)
+    expect(fs.readdirSync(repos.root)).not.toContain('made')
   })
 })
 

@@ -427,7 +427,7 @@ function paste(command: string): void {
 }
 
 describe('commands a person may paste run nothing of the agent’s', () => {
-  it('the push of a kept worktree’s branch: a branch name and a folder of the agent’s choosing', async () => {
+  it('the command that saves a kept worktree’s work: a branch name and a folder of the agent’s choosing', async () => {
     const j = job()
     const main = await j.uses('.', { name: 'paste' })
     const wt = main.outputs['worktree-path']
@@ -436,7 +436,7 @@ describe('commands a person may paste run nothing of the agent’s', () => {
     const moved = path.join(repos.root, 'x$(touch${IFS}PWNED-BY-FOLDER)')
     git(repos.clone, 'worktree', 'move', '-f', '-f', wt, moved)
     const [post] = await j.runPosts()
-    const command = /`(git -C .* push .*)` pushes them\./.exec(warnings(post).join('\n'))?.[1]
+    const command = /^To save it, run `(cd .* push .*)`\.$/m.exec(warnings(post).join('\n'))?.[1]
     expect(command, summary(post)).toBeDefined()
     paste(command!)
     expect(

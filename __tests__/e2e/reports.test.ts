@@ -2,12 +2,13 @@
 // What our reports say is so: a name the agent chose ends no block of the job summary and forms no Markdown of
 // ours; a ref's move is the agent's unless more than its own reflog message says otherwise; an error at enter names
 // the filter that failed. Through the committed bundles, as the runner runs them.
+import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job } from '../../scripts/runner.mjs'
 import { commit, git, makeRepos, write, type Repos } from '../helpers/repos.js'
-import { warnings } from '../helpers/steps.js'
+import { HOSTED, warnings } from '../helpers/steps.js'
 
 let repos: Repos
 
@@ -33,7 +34,7 @@ describe('the job summary, warnings and outputs', () => {
     const [post] = await j.runPosts()
     expect(fs.existsSync(main.outputs['worktree-path'])).toBe(true)
     const summary = post.summary
-    expect(summary).toContain('notes\\n\\n## Nothing unsaved: removed\\n\\n**all clean**\\n\\n&lt;!--')
+    expect(summary).toContain('<code>notes\\n\\n## Nothing unsaved: removed\\n\\n**all clean**\\n\\n&lt;!--</code>')
     // GitHub's Markdown ends an HTML block at a blank line: none inside any block of ours.
     for (const block of summary.match(/<details>[\s\S]*?<\/details>/g) ?? []) expect(block).not.toMatch(/\n\s*\n/)
     expect(summary).not.toMatch(/^## Nothing unsaved/m)
@@ -66,8 +67,11 @@ describe('the job summary, warnings and outputs', () => {
     expect(summary.match(/<details>/g)).toHaveLength(1)
     expect(summary.match(/<\/details>/g)).toHaveLength(1)
     expect(summary).not.toMatch(/^(#|\[|\|)/m)
-    expect(summary).toContain(`<li>?? ${shown.forged.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</li>`)
-    expect(summary).toContain(`<li>?? ${shown.command}</li>`)
+    const code = (span: string): string => `<code>${span.slice(1, -1).replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code>`
+    expect(summary).toContain(`<li>?? ${code(shown.forged)}</li>`)
+    expect(summary).toContain(`<li>?? ${code(shown.command)}</li>`)
+    expect(summary).toContain(`<p>Kept <code>${wt}</code>: it has 2 uncommitted files.<br>`)
+    expect(summary).not.toContain('`')
   })
 
   it('an ignored file of the checkout that include-file copies, named with the runner’s older command syntax: no annotation of its own', async () => {
@@ -95,6 +99,53 @@ describe('the job summary, warnings and outputs', () => {
     const said = warnings(post).join('\n')
     expect(said).toContain('`refs/remotes/origin/main` moved from')
     expect(said).toContain('reflog: `fetch: fast-forward`')
+  })
+})
+
+describe('the warning of a worktree kept for unsaved work', () => {
+  /** What the agent leaves: a commit, and a file it never committed. */
+  function leaveWork(wt: string): void {
+    commit(wt, 'done.txt')
+    write(wt, 'draft.txt', 'draft\n')
+  }
+
+  it('on a machine that stays: what is unsaved, then the one command that saves it, which works as pasted; never a push of what the post pushed', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'kept', push: 'true' })
+    const wt = main.outputs['worktree-path']
+    leaveWork(wt)
+    const [post] = await j.runPosts()
+    const [kept] = warnings(post).filter(w => w.startsWith('Kept'))
+    const lines = kept.split('\n')
+    expect(lines[0]).toBe(`Kept \`${wt}\`: it has 1 uncommitted file.`)
+    expect(lines[1]).toMatch(
+      /^To save it, run `cd \S+ && git switch -C worktree-kept && git restore --source=refs\/agent-worktree\/kept\/\S+ --staged -- \. && git commit -m '[^']+' && git push origin worktree-kept`\.$/
+    )
+    expect(lines.at(-2)).toBe('Or exit with discard-changes: true to remove it anyway.')
+    expect(lines.at(-1)).toBe('Uncommitted: ?? `draft.txt`')
+    // Every line but the command reads in one look.
+    for (const line of lines.filter(l => !l.startsWith('To save it'))) expect(line.length).toBeLessThanOrEqual(240)
+    // What the post pushed is not to be pushed again.
+    expect(kept).not.toContain('HEAD:refs/heads/')
+    const command = /^To save it, run `(.*)`\.$/.exec(lines[1])![1]
+    execFileSync('bash', ['-c', command], {
+      env: { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' },
+      stdio: 'ignore'
+    })
+    expect(git(repos.origin, 'show', 'worktree-kept:draft.txt')).toBe('draft')
+    expect(git(repos.origin, 'show', 'worktree-kept:done.txt')).toBe('done.txt')
+    expect(git(wt, 'status', '--porcelain')).toBe('')
+  })
+
+  it('on a machine that goes with the job: no command in a worktree that goes too, and no discard-changes', async () => {
+    const j = new Job({ workspace: repos.clone, temp: path.join(repos.root, 'runner', '_temp'), env: HOSTED })
+    const main = await j.uses('.', { name: 'hosted', rescue: 'none' })
+    leaveWork(main.outputs['worktree-path'])
+    const [post] = await j.runPosts()
+    const [kept] = warnings(post).filter(w => w.startsWith('Kept'))
+    expect(kept.split('\n')[0]).toBe(`Kept \`${main.outputs['worktree-path']}\`: it has 1 uncommitted file and 1 unsaved commit.`)
+    expect(kept).not.toContain('discard-changes')
+    expect(kept).not.toContain('To save it')
   })
 })
 

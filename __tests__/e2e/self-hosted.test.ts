@@ -52,7 +52,7 @@ describe('the sweep at enter', () => {
     expect(
       warnings(first).some(
         w =>
-          w.startsWith('Left by an earlier job of this runner (run 1 attempt 1 job agents runner runner-1') &&
+          w.startsWith('Left by an earlier job of this runner (run `1` attempt `1` job `agents` runner `runner-1`') &&
           w.includes(`: Kept \`${dirty['worktree-path']}\`: it has 1 uncommitted file.`)
       )
     ).toBe(true)

@@ -257,7 +257,9 @@ describe('the exit sub-action', () => {
     commit(wt, 'b.txt')
     const exit = await job.uses('exit')
     expect(exit.outputs).toMatchObject({ action: 'keep', removed: 'false', 'uncommitted-files': '1', 'unsaved-commits': '1' })
-    expect(exit.outputs.message).toContain('Commit and push the work, or exit with discard-changes: true')
+    expect(exit.outputs.message).toContain(`To save it, run \`cd ${wt} && git restore --source=refs/agent-worktree/kept/`)
+    expect(exit.outputs.message).toContain(`&& git push origin HEAD:refs/heads/worktree-final\`. `)
+    expect(exit.outputs.message).toContain('Or exit with discard-changes: true to remove it anyway.')
     // Even once the work is saved, the post does not undo the exit's decision.
     fs.rmSync(path.join(wt, 'a.txt'))
     git(wt, 'push', '--quiet', 'origin', 'HEAD:refs/heads/saved')

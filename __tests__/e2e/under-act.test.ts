@@ -160,8 +160,12 @@ describe.skipIf(!act)('under act (host mode)', () => {
     expect(all.filter(w => w.from.startsWith('examples/')).length).toBe(fs.readdirSync(path.join(ROOT, 'examples')).filter(f => f.endsWith('.yml')).length)
   })
 
+  // A workflow that opens a pull request needs GitHub's REST API, which act does not stand in for: that path runs
+  // against a stand-in of the API in __tests__/exit/pull-request.test.ts, and its workflows are parsed by examples.test.
+  const runnable = all.map((w, i) => [w.from, w, i] as const).filter(([, w]) => !/^\s*pull-request:\s*(true|draft)\b/m.test(w.text))
+
   // A run takes a few seconds (act starts, the legs of a matrix run at once); 60 s covers a loaded machine.
-  it.each(all.map((w, i) => [w.from, w, i] as const))(
+  it.each(runnable)(
     '%s runs green, and exits every worktree it entered',
     async (_from, workflow, n) => {
       const run = await runUnderAct(workflow, n)
@@ -175,6 +179,52 @@ describe.skipIf(!act)('under act (host mode)', () => {
     },
     60_000
   )
+
+  /** A job that enters a worktree, lets `agent` run in it, and exits it with the exit sub-action, whose outputs it prints. */
+  const exitJob = (agent: string): Workflow => ({
+    from: 'an exit mid-job',
+    text: `on: push
+jobs:
+  agent:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - id: worktree
+        uses: OWNER/agent-worktree@v1
+      - name: Agent
+        working-directory: \${{ steps.worktree.outputs.worktree-path }}
+        env:
+          GIT_DIR_OF_WORKTREE: \${{ steps.worktree.outputs.git-dir }}
+        run: |
+          ${agent}
+      - id: exit
+        uses: OWNER/agent-worktree/exit@v1
+      - run: echo "EXIT reason=\${{ steps.exit.outputs.reason }} commits=\${{ steps.exit.outputs.unsaved-commits }}"
+`
+  })
+
+  it('the exit sub-action removes a worktree the agent never touched as clean, and claims no change to the main step’s record', async () => {
+    const run = await runUnderAct(exitJob('git status --short'), all.length + 1)
+    expect(run.code, run.log).toBe(0)
+    expect(run.log).toContain('EXIT reason=clean commits=0')
+    expect(run.log).toMatch(/Removed `\S+` and deleted its branch `worktree-\S+`: nothing unsaved was found/)
+    expect(run.log).not.toMatch(/::warning title=agent-worktree::Kept|was changed/)
+  }, 60_000)
+
+  it('a commit the agent pushed itself counts as saved; a record the agent changed is not believed', async () => {
+    const pushed = await runUnderAct(exitJob('my-agent "work, then push"'), all.length + 2)
+    expect(pushed.code, pushed.log).toBe(0)
+    expect(pushed.log).toContain('EXIT reason=clean commits=0')
+    // The agent moves the record's base to its own commit: the record is a hint, and the commit stays unsaved.
+    const forged = await runUnderAct(
+      exitJob(
+        'my-agent work && sed -i "s/\\"baseSha\\": \\"[0-9a-f]*\\"/\\"baseSha\\": \\"$(git rev-parse HEAD)\\"/" "$GIT_DIR_OF_WORKTREE/agent-worktree.json"'
+      ),
+      all.length + 3
+    )
+    expect(forged.code, forged.log).toBe(0)
+    expect(forged.log).toContain('EXIT reason=unsaved')
+  }, 120_000)
 
   it("the quick start: the agent's branch is pushed, and the worktree removed", async () => {
     const quick = all.find(w => w.from.startsWith('README.md'))!

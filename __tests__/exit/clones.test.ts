@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { bringIn, cloneEntryOf, makeClone } from '../../src/exit/clones.js'
 import { borrowedRef } from '../../src/record/refs.js'
 import { checkFolder, openRepository, type Repository } from '../../src/git/repository.js'
-import type { WorktreeRecord } from '../../src/record/state-helper.js'
+import { writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
 import { commit, git, makeRepos, type Repos } from '../helpers/repos.js'
 
 let repos: Repos
@@ -80,6 +80,10 @@ describe('makeClone', () => {
     // The clone has them by name, as the original does, and its own branch; nothing of the original's local branches.
     expect(git(record.path, 'rev-parse', 'origin/side', 'v1^{commit}', 'HEAD')).toBe([side, tagged, record.baseSha].join('\n'))
     expect(git(record.path, 'for-each-ref', '--format=%(refname)', 'refs/heads/')).toBe('refs/heads/worktree-borrowed')
+    // Found from the original by the record the main step writes into its entry, never by the entry's gitdir.
+    expect(cloneEntryOf(repo.commonDir, record.path)).toBeUndefined()
+    writeRecordFile(entry, { ...record, token: '0123456789abcdef' })
+    fs.writeFileSync(path.join(entry, 'gitdir'), `${repos.clone}/.git\n`)
     expect(cloneEntryOf(repo.commonDir, record.path)).toBe(entry)
     expect(checkFolder(record.path, '.git')).toBe('intact')
   })

@@ -1,9 +1,12 @@
 // Covers: src/exit/exit-options.ts.
 // One way from the record of enter to how an exit goes: the post as the main step was told; an exit step by its
 // own inputs, else as the main step was told.
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { exitOptionsOf, POST_LOCK_TIMEOUT_MS } from '../../src/exit/exit-options.js'
-import type { WorktreeRecord } from '../../src/record/state-helper.js'
+import { exitOptionsOf, POST_LOCK_TIMEOUT_MS, pullRequestAsked } from '../../src/exit/exit-options.js'
+import { sealOf, type WorktreeRecord } from '../../src/record/state-helper.js'
 import { TEST_OWNER } from '../helpers/worktree.js'
 
 const record: WorktreeRecord = {
@@ -67,10 +70,38 @@ describe('exitOptionsOf', () => {
     expect(exitOptionsOf({ ...unsaid, created: false }, { discardChanges: false, sealed: true }).onExit).toBe('keep')
   })
 
-  it('pushes where the record says only outside a runner, where no record can be sealed', () => {
+  it('pushes where the record says only where no record can be sealed: no runtime token, no seal key', () => {
     vi.stubEnv('ACTIONS_RUNTIME_TOKEN', '')
+    vi.stubEnv('RUNNER_TEMP', '')
     expect(exitOptionsOf(record, { discardChanges: false, sealed: false }).pushTarget).toEqual(record.push)
     vi.stubEnv('ACTIONS_RUNTIME_TOKEN', 'token')
     expect(exitOptionsOf(record, { discardChanges: false, sealed: false }).pushTarget).toBeUndefined()
+    // Under act: a seal key in RUNNER_TEMP, so a record without its seal was changed.
+    const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'exit-options-'))
+    try {
+      vi.stubEnv('ACTIONS_RUNTIME_TOKEN', '')
+      vi.stubEnv('RUNNER_TEMP', temp)
+      sealOf(record, process.env, true)
+      expect(exitOptionsOf(record, { discardChanges: false, sealed: false }).pushTarget).toBeUndefined()
+    } finally {
+      fs.rmSync(temp, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('pullRequestAsked', () => {
+  const asked = { ...record, pullRequest: { draft: true, title: 'Main' } }
+
+  it("follows the main step's ask, under the title given last; an exit step's own input wins", () => {
+    expect(pullRequestAsked(asked, 'agent/a')).toEqual({ draft: true, title: 'Main' })
+    expect(pullRequestAsked(asked, 'agent/a', { pullRequestTitle: 'Exit' })).toEqual({ draft: true, title: 'Exit' })
+    expect(pullRequestAsked(asked, 'agent/a', { pullRequest: { draft: false } })).toEqual({ draft: false, title: 'Main' })
+    expect(pullRequestAsked(record, 'agent/a', { pullRequest: { draft: false } })).toEqual({ draft: false, title: undefined })
+    expect(pullRequestAsked(asked, 'agent/a', { pullRequest: false })).toBeUndefined()
+  })
+
+  it('opens none where nothing is pushed', () => {
+    expect(pullRequestAsked(asked, undefined)).toBeUndefined()
+    expect(pullRequestAsked(record, 'agent/a')).toBeUndefined()
   })
 })

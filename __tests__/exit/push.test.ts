@@ -98,6 +98,35 @@ describe('push', () => {
     expect(fs.existsSync(wt)).toBe(false)
   })
 
+  it('a HEAD with no commit its base lacks is not pushed: no branch piles up on the remote, and the outputs and message say so', async () => {
+    const j = job()
+    const main = await j.uses('.', { name: 'idle' })
+    expect(main.exitCode, main.stdout).toBe(0)
+    const base = main.outputs['base-sha']
+    const exit = await j.uses('exit', { push: 'true' })
+    expect(exit.exitCode, exit.stdout).toBe(0)
+    expect(remoteBranch(repos.origin, main.outputs.branch)).toBeUndefined()
+    expect(exit.outputs).toMatchObject({ pushed: 'false', 'pushed-branch': '', 'pushed-commit': '', removed: 'true', reason: 'clean' })
+    expect(exit.outputs.message).toContain(
+      `Nothing was pushed to the branch \`${main.outputs.branch}\`: the worktree's HEAD is its base, ${base.slice(0, 12)}, so it has no commit the base lacks.`
+    )
+    expect(warnings(exit)).toEqual([])
+    // The post's push likewise: an agent that went back behind the base pushes nothing either.
+    const parent = git(repos.clone, 'rev-parse', 'HEAD')
+    commit(repos.clone, 'second.txt')
+    git(repos.clone, 'push', '--quiet', 'origin', 'HEAD:main')
+    const back = job()
+    const behind = await back.uses('.', { name: 'behind', push: 'agent/behind' })
+    git(behind.outputs['worktree-path'], 'reset', '--quiet', '--hard', 'HEAD~1')
+    const [post] = await back.runPosts()
+    expect(warnings(post)).toEqual([])
+    expect(remoteBranch(repos.origin, 'agent/behind')).toBeUndefined()
+    expect(post.stdout).toContain(
+      `Nothing was pushed to the branch \`agent/behind\`: the worktree's HEAD, ${parent.slice(0, 12)}, is an ancestor of its base, ${behind.outputs['base-sha'].slice(0, 12)}`
+    )
+    expect(fs.existsSync(behind.outputs['worktree-path'])).toBe(false)
+  })
+
   it('only fast-forwards: a branch the remote has elsewhere stays, the step fails, the work is kept', async () => {
     const j = job()
     const main = await j.uses('.', { name: 'diverged', push: 'taken' })

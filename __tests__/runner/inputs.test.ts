@@ -13,6 +13,7 @@ import {
   parseBoolean,
   parseLeg,
   parseOnExit,
+  parsePullRequest,
   parsePush,
   parseReclaim,
   parseRescue,
@@ -233,6 +234,27 @@ describe('reading the inputs as the runner passes them', () => {
     expect(getExitSettings().push).toBe(false)
     inputs({})
     expect(getExitSettings().push).toBeUndefined()
+  })
+
+  it('reads pull-request: false, true or draft; it needs push and a token, and a title needs it', () => {
+    expect(parsePullRequest('pull-request', '')).toBe(false)
+    expect(parsePullRequest('pull-request', 'True')).toEqual({ draft: false })
+    expect(parsePullRequest('pull-request', 'DRAFT')).toEqual({ draft: true })
+    expect(() => parsePullRequest('pull-request', 'ready')).toThrow("Input 'pull-request' has the value `ready`: it is neither true, false nor draft.")
+    inputs({ push: 'true', 'pull-request': 'draft', 'pull-request-title': 'Fix it', 'github-token': 'x' })
+    expect(getEnterSettings().pullRequest).toEqual({ draft: true, title: 'Fix it' })
+    inputs({ 'pull-request': 'true', 'github-token': 'x' })
+    expect(() => getEnterSettings()).toThrow(
+      /^Input 'pull-request' has the value `true`: a pull request is opened for the branch that push sends, and nothing is pushed/
+    )
+    inputs({ push: 'true', 'pull-request': 'true' })
+    expect(() => getEnterSettings()).toThrow(/^Input 'github-token' has the value ``: a pull request needs a token to open it with/)
+    inputs({ push: 'true', 'pull-request-title': 'Fix it' })
+    expect(() => getEnterSettings()).toThrow(/^Input 'pull-request-title' has the value `Fix it`: no pull request is asked for/)
+    inputs({ 'pull-request': 'false', 'pull-request-title': 'Mine' })
+    expect(getExitSettings()).toMatchObject({ pullRequest: false, pullRequestTitle: 'Mine' })
+    inputs({})
+    expect(getExitSettings()).toMatchObject({ pullRequest: undefined, pullRequestTitle: undefined })
   })
 
   it('reads the inputs of the run sub-action', () => {

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { parseAnnotations } from '../../scripts/runner.mjs'
 import type { ExitResult } from '../../src/exit/exit-worktree.js'
 import type { Findings } from '../../src/gate/findings.js'
-import { oneLine, quoted } from '../../src/os/quote.js'
+import { escaped, oneLine, quoted } from '../../src/os/quote.js'
 import type { RescueResult } from '../../src/rescue/rescue.js'
 import { OVER_LIMIT } from '../../src/rescue/snapshot.js'
 import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted } from '../../src/runner/report/words.js'
@@ -209,9 +209,16 @@ describe('names in our words', () => {
         expect(summary.trimEnd()).not.toMatch(/\n\s*\n/)
         expect(summary.match(/<\/details>/g)).toHaveLength(5)
         expect(summary.match(/<\/pre>/g)).toHaveLength(1)
-        expect(summary).not.toMatch(/<(img|code|\/code)\b/)
+        expect(summary).not.toMatch(/<img\b/)
         expect(summary).not.toMatch(/^(#|\*|\||\[)/m)
-        expect(summary).toContain(`<li>?? ${oneLine(quoted(name)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</li>`)
+        // Each name as <code>, its text escaped: GitHub's Markdown shows a backtick inside HTML as it is.
+        const code = (text: string): string => `<code>${oneLine(escaped(text)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code>`
+        expect(summary).toContain(`<li>?? ${code(name)}</li>`)
+        expect(summary).toContain(`<td>${code(`b-${name}`)}</td>`)
+        expect(summary).toContain(`<h3>agent-worktree: ${code('fix')}</h3>`)
+        expect(summary.match(/<code>/g)?.length).toBe(summary.match(/<\/code>/g)?.length)
+        // No backtick of ours: only the names' own, inside <code>, and the restore commands' (in <pre>).
+        expect(summary.replace(/<pre>[\s\S]*?<\/pre>/g, '').replace(/<code>.*?<\/code>/g, '')).not.toContain('`')
         // The sweep's list of kept worktrees, by size.
         fs.writeFileSync(file, '')
         ;(core.summary as unknown as { emptyBuffer(): void }).emptyBuffer()
@@ -220,7 +227,7 @@ describe('names in our words', () => {
         await writeSweepSummary({ repository: `/r/${name}`, expired: [], kept: [], orphans: [], worktrees })
         const swept = fs.readFileSync(file, 'utf8')
         expect(swept.trimEnd()).not.toMatch(/\n\s*\n/)
-        expect(swept).not.toMatch(/<(img|code|\/code)\b/)
+        expect(swept).not.toMatch(/<img\b/)
         expect(swept).not.toMatch(/^(#|\*|\||\[)/m)
         expect(swept).toContain('12 worktree(s) that earlier jobs kept stay on this machine, 66.0 MB in all; the 10 largest.')
         expect(swept.match(/<tr>/g)).toHaveLength(11)

@@ -4,7 +4,8 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { codexConfig, CODEX_PROFILE, prepareSandbox, srtSettings, tmpIsFree } from '../../src/sandbox/configs.js'
+import { codexConfig, CODEX_PROFILE, deniedReads, prepareSandbox, srtSettings, tmpIsFree } from '../../src/sandbox/configs.js'
+import { filesystemOf } from '../../src/sandbox/run-confined.js'
 import { sandboxPaths, type SandboxFacts } from '../../src/sandbox/paths.js'
 
 const FACTS: SandboxFacts = {
@@ -43,6 +44,18 @@ describe('srtSettings', () => {
       network: { allowedDomains: ['api.anthropic.com'], deniedDomains: [] }
     })
   })
+
+  it("denies reading what the run sub-action denies but its own folders: the runner's credentials, the job's ~/.npm/_logs and ~/.claude/debug", () => {
+    const env = { RUNNER_TEMP: '/runner/_work/_temp', HOME: '/home/runner' }
+    const { filesystem } = JSON.parse(srtSettings(PATHS, deniedReads(env))) as { filesystem: { denyRead: string[] } }
+    expect(filesystem.denyRead).toEqual([
+      ...['.credentials', '.credentials_rsaparams', '.runner', '.env', '_diag'].map(name => `/runner/${name}`),
+      '/home/runner/.npm/_logs',
+      '/home/runner/.claude/debug'
+    ])
+    const run = filesystemOf({ paths: PATHS }, { home: '/step/home', tmp: '/step/tmp' }, env)
+    expect(run.denyRead).toEqual(['/runner/_work/_temp', ...filesystem.denyRead, '/tmp/claude'])
+  })
 })
 
 describe('tmpIsFree', () => {
@@ -70,7 +83,7 @@ describe('prepareSandbox', () => {
     expect(path.dirname(again.codexHome)).toBe(path.join(temp, 'agent-worktree-0123456789abcdef-sandbox'))
     expect(fs.readdirSync(again.codexHome)).toEqual(['config.toml'])
     expect(fs.readFileSync(path.join(again.codexHome, 'config.toml'), 'utf8')).toBe(codexConfig(PATHS, '/w/repo/.git/worktrees', tmpIsFree([temp])))
-    expect(fs.readFileSync(again.srtSettings, 'utf8')).toBe(srtSettings(PATHS))
+    expect(fs.readFileSync(again.srtSettings, 'utf8')).toBe(srtSettings(PATHS, deniedReads(env)))
   })
 
   it('leaves /tmp read-only for Codex where the job keeps something in it', () => {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { clonePaths, nameItself, sandboxFacts, sandboxPaths, type SandboxFacts } from '../../src/sandbox/paths.js'
+import { clonePaths, sandboxFacts, sandboxPaths, type SandboxFacts } from '../../src/sandbox/paths.js'
 import { git, makeRepos, type Repos } from '../helpers/repos.js'
 
 const FACTS: SandboxFacts = {
@@ -45,7 +45,8 @@ describe('sandboxPaths', () => {
         '/w/repo/.git/worktrees/x/info',
         '/w/repo/.git/worktrees/x/agent-worktree.json',
         '/w/repo/.git/worktrees/y',
-        '/w/repo/.git/worktrees/z'
+        '/w/repo/.git/worktrees/z',
+        '/w/repo/.git/agent-worktree-clones'
       ]
     })
   })
@@ -111,24 +112,5 @@ describe('sandboxFacts', () => {
     const facts = sandboxFacts(wt, path.join(repos.origin, 'worktrees', 'only'), repos.origin)
     expect(facts).toEqual({ worktree: wt, gitDir: path.join(repos.origin, 'worktrees', 'only'), commonDir: repos.origin, otherGitDirs: [], mainIndex: false })
     expect(fs.existsSync(path.join(repos.origin, 'index'))).toBe(false)
-  })
-})
-
-describe('nameItself', () => {
-  let repos: Repos
-  beforeEach(() => {
-    repos = makeRepos()
-  })
-  afterEach(() => repos.cleanup())
-
-  it('writes the common dir\'s commondir as ".", which git reads as the folder itself, and leaves one that exists', () => {
-    const common = path.join(repos.clone, '.git')
-    nameItself(common)
-    expect(fs.readFileSync(path.join(common, 'commondir'), 'utf8')).toBe('.\n')
-    expect(git(repos.clone, 'rev-parse', '--path-format=absolute', '--git-common-dir')).toBe(common)
-    git(repos.clone, 'status', '--porcelain')
-    fs.writeFileSync(path.join(common, 'commondir'), '.\n\n')
-    nameItself(common)
-    expect(fs.readFileSync(path.join(common, 'commondir'), 'utf8')).toBe('.\n\n')
   })
 })

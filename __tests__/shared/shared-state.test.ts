@@ -70,7 +70,7 @@ describe.concurrent('what every worktree shares, at exit', () => {
     expect(changes).toContainEqual(expect.objectContaining({ kind: 'ref', name: 'refs/heads/release', change: 'moved', from: release, to: moved }))
     expect(changes).toContainEqual(expect.objectContaining({ kind: 'config', name: 'user.email', change: 'added' }))
     expect(changes.map(c => c.name)).toEqual(expect.arrayContaining(['refs/tags/v1.0.0', 'refs/tags/v2.0.0', 'refs/stash']))
-    expect(exit.summary).toContain(`Changed in what every worktree of \`${repos.clone}\` shares (7)`)
+    expect(exit.summary).toContain(`Changed in what every worktree of <code>${repos.clone}</code> shares (7)`)
     // Nothing is put back, and the decision is the gate's alone (in the workspace, a local branch or tag saves
     // nothing: the agent's commit is discarded, as asked).
     expect(git(repos.clone, 'rev-parse', 'release')).toBe(moved)
@@ -124,30 +124,39 @@ describe.concurrent('what every worktree shares, at exit', () => {
     expect(git(wt, 'reflog', '--format=%gs')).not.toContain('reset: moving to HEAD')
   })
 
-  it('says which changes another job in the same clone made, where its worktree or a reflog tells', async t => {
+  it('says which changes another job made only where a worktree it held at enter tells: a worktree added since, and a reflog, prove nothing', async t => {
     const repos = reposFor(t)
     git(repos.clone, 'branch', 'release')
-    const first = job(repos, 'first')
-    await enter(first, { name: 'first' })
+    // The second job entered before the first: its worktree is one the first knew at enter.
     const second = job(repos, 'second')
     const { wt } = await enter(second, { name: 'second' })
-    // The second job's agent commits on release in its worktree, goes back to its branch, and makes a tag.
+    const first = job(repos, 'first')
+    await enter(first, { name: 'first' })
+    // A third one enters after the first: nothing of its worktree is proof to the first.
+    const third = job(repos, 'third')
+    const { wt: wt3 } = await enter(third, { name: 'third' })
+    // The second job's agent commits on its own branch, then on release, and makes a tag.
+    commit(wt, 'own.txt')
     git(wt, 'switch', '--quiet', 'release')
     const moved = commit(wt, 'second.txt')
     git(wt, 'switch', '--quiet', 'worktree-second')
     git(wt, 'tag', 'from-second')
     const [post] = await first.runPosts()
-    // Placed in the other job's worktree: said in the log, not warned about.
+    // The branch of a worktree the other job held at enter, and holds still: said in the log, not warned about.
     const [info] = sharedInfo(post)
-    expect(info, post.stdout).toContain('`refs/heads/release` moved')
-    expect(info).toContain(`made in the worktree \`${wt}\`, which another job holds (run 7 attempt 1 job second runner second`)
-    expect(info).toContain('`refs/heads/worktree-second` created at')
-    expect(info).toContain(`the branch of the worktree \`${wt}\``)
-    // A tag has no reflog: it cannot be placed, and may be this job's.
+    expect(info, post.stdout).toContain('`refs/heads/worktree-second` moved')
+    expect(info).toContain(`the branch of the worktree \`${wt}\`, which another job holds (run \`7\` attempt \`1\` job \`second\` runner \`second\``)
+    expect(info).not.toContain('release')
     const [warning] = sharedWarnings(post)
+    // Placed by a reflog, which the agent can write as it likes: said, and warned about.
+    expect(warning).toContain('`refs/heads/release` moved')
+    expect(warning).toContain(`made in the worktree \`${wt}\`, which another job holds`)
+    // The branch of a worktree added since enter: said, and warned about.
+    expect(warning).toContain('`refs/heads/worktree-third` created at')
+    expect(warning).toContain(`the branch of the worktree \`${wt3}\``)
+    // A tag has no reflog: it cannot be placed, and may be this job's.
     expect(warning).toContain('`refs/tags/from-second` created at')
     expect(warning).toContain('may come from another job')
-    expect(warning).not.toContain('release')
     // The second job's own post says the move was made in its worktree.
     const [own] = await second.runPosts()
     expect(sharedWarnings(own)[0]).toContain('`refs/heads/release` moved')
@@ -244,11 +253,12 @@ describe('comparing what is shared', () => {
     expect(compareShared(before, before, '')).toEqual([])
   })
 
-  it('leaves to the log what another job explains; a reflog that says "fetch" proves nothing (anyone writes one)', () => {
+  it('leaves to the log what another job explains; a reflog proves nothing (anyone writes one, or copies one)', () => {
     const change = { kind: 'ref' as const, name: 'refs/remotes/origin/main', change: 'moved' as const }
     expect(fromElsewhere({ ...change, origin: { reflog: 'fetch: fast-forward' } })).toBe(false)
     expect(fromElsewhere({ ...change, name: 'refs/heads/main', origin: { reflog: 'fetch: fast-forward' } })).toBe(false)
-    expect(fromElsewhere({ ...change, origin: { holder: { folder: '/w', whose: 'other-job' }, how: 'made' } })).toBe(true)
+    expect(fromElsewhere({ ...change, origin: { holder: { folder: '/w', whose: 'other-job' }, how: 'branch' } })).toBe(true)
+    expect(fromElsewhere({ ...change, origin: { holder: { folder: '/w', whose: 'other-job' }, how: 'made' } })).toBe(false)
     expect(fromElsewhere({ ...change, origin: { holder: { folder: '/w', whose: 'this-job' }, how: 'made' } })).toBe(false)
   })
 })

@@ -4,6 +4,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { throwIfCancelled } from '../git/git-command-manager.js'
 import { InputError } from '../record/settings.js'
+import { defaultWorktreesDir } from '../record/names.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { snapshotCheckout, writeSnapshotFile } from '../shared/original-checkout.js'
 import { currentOwner, describeOwner, jobOver, lockReason, parseLock, recordMatchesLock, sameJob } from '../record/ownership.js'
@@ -23,14 +24,17 @@ import { readSharedState, type Known } from '../shared/shared-state.js'
 import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
 import { submoduleUrls } from '../git/submodules.js'
 import { sweep } from './sweep.js'
+import { shallowIdentity } from '../git/shallow-file.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
-import { nameItself, sandboxFacts } from '../sandbox/paths.js'
+import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
+import { handOut, rerereEnabled } from '../sandbox/stand-ins.js'
 import { takeParked } from '../exit/worktree-pool.js'
 import { remoteTips } from '../remote/tips.js'
 import { type OnRemote } from '../remote/tips.js'
 import { once } from '../os/once.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { restoreRef } from '../record/refs.js'
+import { madeByThisJob } from '../record/entered.js'
 import { quoted } from '../os/quote.js'
 
 /** What the main step entered, for its outputs. */
@@ -61,7 +65,7 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
       snapshotCheckout(repo.toplevel, repo.gitDir),
       config,
       lfsEnvironment(repo),
-      sweep(repo, onRemote)
+      sweep(repo, onRemote, folder ?? defaultWorktreesDir(repo.toplevel))
     ])
     settingsAtEnter.git = setupFromConfig(setup, entries)
     writeSetupFile(settingsAtEnter.git)
@@ -81,13 +85,14 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const excludes = [readSmall(path.join(repo.commonDir, 'info', 'exclude')), readSmall(excludesFile)].filter(Boolean).join('\n')
     record.brought = writeStepFile({ excludes, included, restored: restored?.untracked }, record.token, 'brought')
     record.shared = shared
-    persist(kind, repo.commonDir, record)
-    // After the record file, so that the lists see it.
     const gitDir = kind.gitDir(kind.entry(repo.commonDir, record.id!), record.path)
     const commonDir = kind.own(repo, gitDir).commonDir
-    nameItself(commonDir)
-    const facts = sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir))
-    const sandbox = prepareSandbox({ ...facts, clone: kind.ownRepository }, record.token)
+    record.shallow = shallowIdentity(commonDir)
+    persist(kind, repo.commonDir, record)
+    // After the record file, so that the lists see it.
+    const facts = { ...sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir)), clone: kind.ownRepository }
+    const paths = await handOut(sandboxPaths(facts), () => Promise.resolve(rerereEnabled(entries)))
+    const sandbox = prepareSandbox(facts, record.token, process.env, paths)
     return { record, gitDir, commonDir, restored, sandbox }
   } finally {
     await lookup?.dispose()
@@ -135,7 +140,10 @@ async function create(kind: Kind, repo: Repository, settings: EnterSettings, fol
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
     saveRecordState(record)
     throwIfCancelled()
-    makeFolders(path.dirname(record.path))
+    // Made now, or by an earlier main step of the job: it goes with the last worktree in it.
+    const [madeNow] = makeFolders(path.dirname(record.path))
+    const madeFolder = madeNow ?? madeByThisJob(path.dirname(record.path))
+    if (madeFolder) record.madeFolder = madeFolder
     const making = {
       lockReason: lockReason(record.token, record.owner),
       // A clone needs the rescue's commit besides: it has only what it borrowed when it was made.

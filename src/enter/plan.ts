@@ -14,6 +14,7 @@ import { refsNamed } from '../shared/shared-refs.js'
 import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { cloneEntries } from '../exit/clones.js'
 import { quoted } from '../os/quote.js'
+import { repositoryOf } from '../remote/github-repository.js'
 
 export interface Plan {
   record: WorktreeRecord
@@ -76,14 +77,17 @@ export async function planCreate(
   return { record, includeFile, missingLinks: missing }
 }
 
-/** The branch the exit pushes to, as the push input asks: checked now, before anything is created. */
+/**
+ * The branch the exit pushes to, as the push input asks, and the pull request it opens, as pull-request asks:
+ * checked now, before anything is created.
+ */
 export async function pushPlan(
   repo: Repository,
   settings: EnterSettings,
   branch: string,
   remote: PushTarget | undefined
-): Promise<Pick<WorktreeRecord, 'pushTo'>> {
-  if (!settings.push) return {}
+): Promise<Pick<WorktreeRecord, 'pushTo' | 'pullRequest' | 'pullBase'>> {
+  if (!settings.push) return { pullBase: remote && (await pullBaseOf(repo, settings.baseRef, remote.remote)) }
   if (!remote)
     throw new InputError(
       'push',
@@ -91,7 +95,32 @@ export async function pushPlan(
       `${quoted(repo.toplevel)} has no remote to push to`,
       'Add one (actions/checkout adds origin), or remove push.'
     )
-  return { pushTo: await pushBranch(repo, settings.push, branch) }
+  if (settings.pullRequest) {
+    const repository = repositoryOf(remote.url)
+    if (typeof repository === 'string')
+      throw new InputError(
+        'pull-request',
+        settings.pullRequest.draft ? 'draft' : 'true',
+        repository,
+        'Open the pull request in a later step of your own, or remove pull-request.'
+      )
+  }
+  const [pushTo, pullBase] = await Promise.all([pushBranch(repo, settings.push, branch), pullBaseOf(repo, settings.baseRef, remote.remote)])
+  return { pushTo, pullRequest: settings.pullRequest, pullBase }
+}
+
+/**
+ * The branch of the remote of enter that base-ref names (origin/main, refs/remotes/origin/main: main), a pull
+ * request's base; none for anything else (a commit, a tag, a local branch). Read now: at exit, the remote-tracking
+ * refs are the agent's to change.
+ */
+async function pullBaseOf(repo: Repository, baseRef: string, remote: string): Promise<string | undefined> {
+  const prefix = `refs/remotes/${remote}/`
+  if (![`${remote}/`, `remotes/${remote}/`, prefix].some(start => baseRef.startsWith(start))) return undefined
+  // A git older than 2.43 echoes --end-of-options, which it does not know as rev-parse's: the name is the last line.
+  const full = (await repo.git.run(['rev-parse', '--symbolic-full-name', '--end-of-options', baseRef])).stdout.trim().split('\n').pop() ?? ''
+  const branch = full.startsWith(prefix) ? full.slice(prefix.length) : ''
+  return branch && branch !== 'HEAD' ? branch : undefined
 }
 
 /** The branch a push request names, checked: the one given, or the worktree's own (`own`, '' when HEAD is detached). */

@@ -6,7 +6,7 @@ import * as path from 'node:path'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree, reclaimLeftover } from '../exit/exit-worktree.js'
 import { reclaimOf } from '../exit/exit-options.js'
-import { currentOwner, inRunner, jobOver, recordMatchesLock, type Owner } from '../record/ownership.js'
+import { currentOwner, inRunner, jobOver, recordMatchesLock, sweepsHere, type Owner } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
 import { KINDS, kindFor } from '../exit/kinds/kind.js'
 import { defaultWorktreesDir } from '../record/names.js'
@@ -14,7 +14,7 @@ import { withRepositoryLock } from '../git/repository-lock.js'
 import { keptId, KEPT_REFS } from '../record/refs.js'
 import { report } from '../runner/report/exit.js'
 import { reportReclaimed, reportSweep, writeSweepSummary, type KeptWorktree, type Swept } from '../runner/report/enter.js'
-import { folderOf, isOrphanFolder, lockOf, type Repository } from '../git/repository.js'
+import { isOrphanFolder, lockOf, type Repository } from '../git/repository.js'
 import { readRecordFile, writeHints, type WorktreeRecord } from '../record/state-helper.js'
 import { diskUsage } from '../os/disk-usage.js'
 import type { Reclaimed } from '../exit/reclaim.js'
@@ -35,14 +35,14 @@ export interface Leftover {
  * record belongs to this repository's git dir, and the owner is an earlier job of this runner, a job
  * whose runner process on this host has ended, or one older than any job can be. Outside a runner: none.
  */
-export function findLeftovers(repo: Repository, keptIds: Set<string>, me: Owner = currentOwner()): Leftover[] {
+export function findLeftovers(repo: Repository, keptIds: Set<string>, worktreesDir: string, me: Owner = currentOwner()): Leftover[] {
   if (!inRunner(me)) return []
   const leftovers: Leftover[] = []
   for (const [kind, entry] of KINDS.flatMap(kind => kind.entries(repo.commonDir).map(entry => [kind, entry] as const))) {
     const record = readRecordFile(entry)
-    if (!recordMatchesLock(lockOf(entry), record) || !record.owner || !folderOf(entry)) continue
-    // A record says what it is; where it lies decides.
-    if (kindFor(record) !== kind) continue
+    if (!recordMatchesLock(lockOf(entry), record) || !record.owner) continue
+    // A record says what it is; where it lies decides. A clone is where its record says, only if a main step made it there.
+    if (kindFor(record) !== kind || !kind.madeFolder(repo.commonDir, entry, record.path, worktreesDir)) continue
     if (!samePath(record.commonDir ?? '', repo.commonDir) || (record.id !== undefined && record.id !== path.basename(entry))) continue
     const over = jobOver(record.owner, me)
     if (!over) continue
@@ -52,25 +52,30 @@ export function findLeftovers(repo: Repository, keptIds: Set<string>, me: Owner 
   return leftovers
 }
 
+/** `worktreesDir`: where this job's main step makes worktrees, the only folder whose clones it believes a main step made. */
 export async function sweep(
   repo: Repository,
   onRemote: () => Promise<OnRemote>,
+  worktreesDir: string,
   me: Owner = currentOwner(),
   env: NodeJS.ProcessEnv = process.env
 ): Promise<void> {
   // A GitHub-hosted runner gives every job a fresh machine: nothing can be left there.
-  if (!inRunner(me) || env.RUNNER_ENVIRONMENT === 'github-hosted') return
-  const expired = fs.existsSync(path.join(repo.commonDir, 'worktrees')) ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, onRemote, me)) : []
+  if (!inRunner(me) || !sweepsHere(env)) return
+  const expired = KINDS.some(kind => kind.entries(repo.commonDir).length)
+    ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, onRemote, worktreesDir, me))
+    : []
   const kept: Swept['kept'] = []
   const staying: Staying[] = []
   // Kept worktrees are marked by a ref too, which the record in their git dir cannot take back.
   const marks = await repo.git.run(['for-each-ref', '--format=%(refname)', KEPT_REFS])
   const keptIds = new Set(marks.stdout.split('\n').filter(Boolean).map(keptId))
-  for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, me)) {
-    const entry = kindFor(record).entry(repo.commonDir, record.id!)
+  for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, worktreesDir, me)) {
+    const kind = kindFor(record)
+    const entry = kind.entry(repo.commonDir, record.id!)
     // Kept by its job: left as it is, but for the ignored folders its record's reclaim rule names.
     if (onPurpose) {
-      const at = folderOf(entry) ?? record.path
+      const at = kind.folder(entry, record.path) ?? record.path
       kept.push({ path: at, over })
       const reclaimed = await reclaimLeftover(evidenceOf(record, 'hint'), repo, reclaimOf(record))
       reportReclaimed(reclaimed, at)

@@ -11,15 +11,12 @@ import * as path from 'node:path'
 import { STALL_MS, type Git } from '../git/git-command-manager.js'
 import { samePath } from '../os/paths.js'
 import { borrowedRef } from '../record/refs.js'
-import { deleteRef, writeRef } from '../git/worktree-refs.js'
-import { folderOf, listConfig, type ConfigEntry, type Repository } from '../git/repository.js'
+import { deleteRef, unlinkRefLinks, writeRef } from '../git/worktree-refs.js'
+import { listConfig, type ConfigEntry, type Repository } from '../git/repository.js'
 import { privateTemp, quote } from '../git/sealed-git.js'
-import type { WorktreeRecord } from '../record/state-helper.js'
+import { CLONES_DIR, readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { quoted } from '../os/quote.js'
-
-/** The folder of the original's common dir that holds one folder of ours per clone: `<dir>/<id>`. */
-export const CLONES_DIR = 'agent-worktree-clones'
 
 /** Every clone folder of ours in the repository (<common dir>/agent-worktree-clones/*). */
 export function cloneEntries(commonDir: string): string[] {
@@ -31,11 +28,14 @@ export function cloneEntries(commonDir: string): string[] {
   }
 }
 
-/** The clone folder of ours in the original for the clone at `p`, found from the original's side. */
+/**
+ * The clone folder of ours in the original for the clone at `p`, found from the original's side: by the record
+ * in it, which the caller proves before it believes, never by its gitdir, which no step reads again.
+ */
 export function cloneEntryOf(commonDir: string, p: string): string | undefined {
   return cloneEntries(commonDir).find(entry => {
-    const folder = folderOf(entry)
-    return folder !== undefined && samePath(folder, p)
+    const folder = readRecordFile(entry)?.path
+    return typeof folder === 'string' && samePath(folder, p)
   })
 }
 
@@ -205,6 +205,7 @@ export async function bringIn(repo: Repository, cloneGitDir: string, commit: str
     fs.writeFileSync(path.join(view, 'config'), `[core]\n${format}\tbare = true\n`)
     fs.writeFileSync(path.join(view, 'objects', 'info', 'alternates'), `${path.join(cloneGitDir, 'objects')}\n`)
     fs.writeFileSync(path.join(view, 'refs', 'heads', 'kept'), `${commit}\n`)
+    unlinkRefLinks(repo.commonDir, ref)
     // A shallow original: its boundary, so that nobody looks for parents it never had.
     const shallow = readSmall(path.join(repo.commonDir, 'shallow'), 64 * 1024 * 1024)
     if (shallow) fs.writeFileSync(path.join(view, 'shallow'), shallow)
@@ -219,13 +220,11 @@ export async function bringIn(repo: Repository, cloneGitDir: string, commit: str
   }
 }
 
-/** Drops what the original keeps for a clone that is gone: the ref of what it borrowed, and its folder of ours. */
+/**
+ * Drops what the original keeps for a clone that is gone: the ref of what it borrowed, and its folder of ours. The
+ * folder of all clones stays, even empty: a sandbox handed out meanwhile keeps it read-only where it is.
+ */
 export async function dropClone(repo: Pick<Repository, 'git' | 'commonDir'>, entry: string): Promise<void> {
   await deleteRef(repo.git, borrowedRef(entry), { log: repo.commonDir })
   fs.rmSync(entry, { recursive: true, force: true })
-  try {
-    fs.rmdirSync(path.dirname(entry))
-  } catch {
-    // others remain
-  }
 }

@@ -63,6 +63,10 @@ export interface Believed {
   shared?: SharedState
   /** A clone's commit whose parents are what it borrowed from the original: saved, as the original keeps it. */
   borrowed?: string
+  /** The outermost folder the main step made for the worktree: what is empty of it goes with the last worktree. */
+  madeFolder?: string
+  /** The shallow file of the repository when the agent got it (shallow-file.ts). */
+  shallow?: string
 }
 
 export interface Evidence extends Stated {
@@ -108,7 +112,9 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         ownAdd: source === 'state' && record.created,
         brought: readStepFile<BroughtIn>(record.brought),
         shared: readStepFile<SharedState>(record.shared),
-        borrowed: record.borrowed
+        borrowed: record.borrowed,
+        madeFolder: record.madeFolder,
+        shallow: record.shallow
       }
     : {
         ephemeral: env.RUNNER_ENVIRONMENT === 'github-hosted',

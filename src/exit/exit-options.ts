@@ -1,7 +1,7 @@
 // How an exit goes, from the record of enter: the post's as the main step was told; the exit sub-action's by its
 // own inputs where it has them, else as the main step was told.
-import type { OnExit, Reclaim, RescueTarget } from '../record/settings.js'
-import type { WorktreeRecord } from '../record/state-helper.js'
+import type { OnExit, PullRequestRequest, Reclaim, RescueTarget } from '../record/settings.js'
+import { canSeal, type WorktreeRecord } from '../record/state-helper.js'
 import type { ExitOptions } from './exit-worktree.js'
 
 /**
@@ -45,12 +45,26 @@ export function exitOptionsOf(record: WorktreeRecord, step?: ExitStep): ExitOpti
     lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
     pushTo: step.pushTo === undefined ? record.pushTo : step.pushTo || undefined,
     reclaim: step.reclaim ?? reclaimOf(record),
-    // Outside a runner no step has a runtime token, so no record is sealed: the push goes where the record says.
-    pushTarget: !step.sealed && !process.env.ACTIONS_RUNTIME_TOKEN ? record.push : undefined
+    // Where no step could seal a record (no runtime token, no RUNNER_TEMP for a seal key): the push goes where the record says.
+    pushTarget: !step.sealed && !canSeal() ? record.push : undefined
   }
 }
 
 /** What a kept worktree gives back, as the main step was told; a record from before the input: CACHEDIR.TAG folders. */
 export function reclaimOf(record: Pick<WorktreeRecord, 'reclaim'>): Reclaim {
   return record.reclaim ?? { patterns: [], tagged: true }
+}
+
+/**
+ * The pull request an exit opens: as the exit step's own inputs ask, else as the main step's did, under the title
+ * given last; none when nothing is pushed.
+ */
+export function pullRequestAsked(
+  record: WorktreeRecord,
+  pushTo: string | undefined,
+  step?: { pullRequest?: { draft: boolean } | false; pullRequestTitle?: string }
+): PullRequestRequest | undefined {
+  const asked = step?.pullRequest === undefined ? record.pullRequest : step.pullRequest || undefined
+  if (!pushTo || !asked) return undefined
+  return { draft: asked.draft, title: step?.pullRequestTitle ?? record.pullRequest?.title }
 }

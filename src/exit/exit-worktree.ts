@@ -4,10 +4,10 @@
 // believe. It returns what it found and did, as data: report.ts says it.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { isolationBreach, ownLinks } from './worktree-facts.js'
 import type { Evidence } from './evidence.js'
 import { throwIfCancelled } from '../git/git-command-manager.js'
 import type { OnExit, Reclaim, RescueTarget } from '../record/settings.js'
-import { compareSnapshots, readSnapshotFile, snapshotCheckoutAgain } from '../shared/original-checkout.js'
 import { kindFor, type Kind } from './kinds/kind.js'
 import type { NextCheckoutFacts } from './next-checkout.js'
 import { ownershipOf, recordMatchesLock, type Ownership } from '../record/ownership.js'
@@ -15,7 +15,7 @@ import { once } from '../os/once.js'
 import { samePath } from '../os/paths.js'
 import { residentsOf, type Resident } from '../os/processes.js'
 import { clearCutShortAdd, putBack, removeWorktreeFolder, settleFolder, type Cleared, type CutShortAdd, type Outcome, type Settled } from './remove-worktree.js'
-import { adminDirs, folderOf, folderProblem, lockOf, type Repository } from '../git/repository.js'
+import { adminDirs, folderProblem, lockOf, type Repository } from '../git/repository.js'
 import { LockTimeoutError, withRepositoryLock } from '../git/repository-lock.js'
 import { rescue, type RescueFacts, type RescueResult } from '../rescue/rescue.js'
 import { advertisedTips, remoteTips } from '../remote/tips.js'
@@ -26,11 +26,15 @@ import { decide, hasUnsavedWork, type Findings, type Verdict } from '../gate/fin
 import { type OnRemote } from '../remote/tips.js'
 import { confirmedByRemote, sharedChanges, type SharedChange } from '../shared/shared-state.js'
 import { readRecordFile, writeHints, type RecordHints, type PushTarget } from '../record/state-helper.js'
-import { reachedWithoutLinks, readSmall, writeReplacing } from '../os/untrusted-files.js'
+import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { park } from './worktree-pool.js'
+import { shallowIdentity } from '../git/shallow-file.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 import { reclaim, type Reclaimed } from './reclaim.js'
 import { quoted } from '../os/quote.js'
+import { branchCommits, pullRequestAfter, type PullRequestAsk } from './pull-request.js'
+import type { PullRequestOutcome } from '../remote/pull-request.js'
+import type { UnsavedCommit } from '../gate/findings.js'
 
 /** A short, stable code for what was found and done, for workflows to branch on. */
 export type Reason =
@@ -68,11 +72,15 @@ export interface ExitOptions {
   onRemote?: () => Promise<OnRemote>
   /** What a kept worktree gives back of its ignored folders; none: nothing. */
   reclaim?: Reclaim
+  /** A pull request of what the push sent, once the worktree is judged (the pull-request input). */
+  pullRequest?: PullRequestAsk
 }
 
 /** What an exit found and did. */
 export interface ExitResult {
   evidence: Evidence
+  /** Who exited: the exit sub-action while the job runs, or the post or a sweep once it is over. */
+  step: ExitOptions['step']
   /** Where the worktree is: the agent may have moved it since enter. */
   path: string
   /** Where the record had it, when git has it registered elsewhere now. */
@@ -91,6 +99,10 @@ export interface ExitResult {
   pushed?: Pushed
   /** Kept: the ignored folders it gave back (the reclaim input). */
   reclaimed?: Reclaimed
+  /** The commits the pushed branch brings, oldest first, when a pull request was asked for. */
+  commits?: UnsavedCommit[]
+  /** The pull request of the pushed branch, or why there is none. */
+  pullRequest?: PullRequestOutcome
   /** Kept: the ref that holds its commits (and its snapshot), which the next actions/checkout leaves alone. */
   keptRef?: string
   /** Kept at the end of the job: the branch it was detached from, as the next actions/checkout deletes every branch. */
@@ -108,7 +120,12 @@ export interface ExitResult {
 }
 
 export async function exitWorktree(evidence: Evidence, options: ExitOptions, repo: Repository): Promise<ExitResult> {
-  const base = { evidence, path: evidence.path, breach: [], shared: [], action: 'keep' as const, removed: false }
+  const result = await exitOnce(evidence, options, repo)
+  return options.pullRequest && result.pushed ? { ...result, pullRequest: await pullRequestAfter(result, options.pullRequest) } : result
+}
+
+async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Repository): Promise<ExitResult> {
+  const base = { evidence, step: options.step, path: evidence.path, breach: [], shared: [], action: 'keep' as const, removed: false }
   const found = locate(repo.commonDir, evidence)
   if (!found) {
     const cleared = evidence.believed.ownAdd
@@ -125,6 +142,9 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     options.pushTo && mayRemove(found)
       ? await pushWorktree(repo, evidence, kind.own(repo, found.gitDir), found.gitDir, options.pushTo, options.pushTarget)
       : undefined
+  // What a pull request lists, read before a removal takes a clone's objects along.
+  const commits =
+    options.pullRequest && pushed && 'commit' in pushed ? await branchCommits(kind.own(repo, found.gitDir).git, pushed, evidence.believed.base) : undefined
   const onRemote = remoteOf(repo, evidence, found, options)
   const { gate, links } = await gateFor(repo, evidence, found, settled, onRemote)
   const nothingLeft: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
@@ -133,12 +153,12 @@ export async function exitWorktree(evidence: Evidence, options: ExitOptions, rep
     kind.ownRepository && settled.state === 'missing' ? nothingLeft : inspect(gate),
     changedBeside(repo, evidence, options, found, pushed)
   ])
-  findings.error ??= folderProblem(settled.state, found.gitDir)
+  findings.error ??= stateProblem(settled, found, evidence, gate)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
   const foreign = !mayRemove(found) && options.onExit === 'remove'
   const verdict = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
   throwIfCancelled()
-  const judged = { ...base, findings, breach, shared, verdict, pushed, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
+  const judged = { ...base, findings, breach, shared, verdict, pushed, commits, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
     const outcome = await removeIt({ repo, evidence, options, found, onRemote }, settled, { gate, links, findings, verdict })
     return { ...judged, ...outcomeFacts(outcome, verdict), path: found.folder, outcome }
@@ -255,11 +275,14 @@ export function locate(commonDir: string, evidence: Evidence): Located | undefin
   const kind = kindFor(evidence)
   // Only ever a folder under <common dir>/worktrees or the clones' folder: an id is a single name.
   const own = evidence.id && isPlainName(evidence.id) ? kind.entry(commonDir, evidence.id) : undefined
-  const entries = kind.entries(commonDir)
+  // A clone's entry is the one its id names, where it is known: nothing moves a clone's entry.
+  const entries = kind.ownRepository && own ? [] : kind.entries(commonDir)
   for (const entry of own ? [own, ...entries] : entries) {
     const lock = lockOf(entry)
     const file = readRecordFile(entry)
-    const folder = folderOf(entry)
+    // A clone's folder is the one its record names (the post's own, the exit's sealed, the sweep's proven made):
+    // the entry's gitdir is anyone's to write, and would lead the exit to any folder.
+    const folder = kind.folder(entry, evidence.path)
     if (!folder) continue
     const ownership = ownershipOf(lock, file?.token, evidence.token)
     // git marks a worktree "initializing" until its add finishes: at the path planned under the lock, with
@@ -276,9 +299,21 @@ export function locate(commonDir: string, evidence: Evidence): Located | undefin
  * unlocked it and deleted the record?): it may well be ours, but it cannot be proven. Kept, never removed.
  */
 function unprovenOwn(kind: Kind, own: string, evidence: Evidence): Located | undefined {
-  const folder = folderOf(own)
+  const folder = fs.existsSync(own) ? kind.folder(own, evidence.path) : undefined
   if (!evidence.believed.ownAdd || !folder || !samePath(folder, evidence.path) || lockOf(own) || readRecordFile(own)) return undefined
   return { kind, gitDir: kind.gitDir(own, folder), entry: own, folder, ownership: 'unlocked', unproven: true }
+}
+
+/** Why what the gate found cannot be believed: a folder that is not the worktree git registered, or history git is told to cut. */
+function stateProblem(settled: Settled, found: Located, evidence: Evidence, gate: GateInput): string | undefined {
+  return folderProblem(settled.state, found.gitDir) ?? shallowProblem(evidence, gate.commonDir)
+}
+
+/** The shallow file of the repository the gate walks is not what it was when the agent got the worktree: history there is not git's. */
+function shallowProblem(evidence: Evidence, commonDir: string): string | undefined {
+  const then = evidence.believed.shallow
+  if (then === undefined || shallowIdentity(commonDir) === then) return undefined
+  return `${quoted(path.join(commonDir, 'shallow'))} changed since the agent got the worktree (it tells git where history stops, and can hide commits from the count)`
 }
 
 /** Asks the remote of enter, once, what it has; a clone's pushed commits are in its own objects, which its word is checked against. */
@@ -371,31 +406,6 @@ async function branchToDelete(repo: Repository, evidence: Evidence, gitDir: stri
   if ([repo.commonDir, ...adminDirs(repo.commonDir)].some(dir => !samePath(dir, gitDir) && head(dir) === ref)) return []
   // Checked out here, it exists; otherwise ask.
   return head(gitDir) === ref || (await repo.git.branchExists(evidence.branch)) ? [evidence.branch] : []
-}
-
-/** Links this action made that are still as it made them: the gate does not count them, removal unlinks them. */
-export function ownLinks(toplevel: string, worktree: string, links: string[] = []): string[] {
-  // A record file could name a link anywhere: only plain paths inside the worktree are ours.
-  return links.filter(link => {
-    if (!reachedWithoutLinks(worktree, link)) return false
-    try {
-      const at = path.join(worktree, link)
-      return fs.lstatSync(at).isSymbolicLink() && samePath(path.resolve(path.dirname(at), fs.readlinkSync(at)), path.join(toplevel, link))
-    } catch {
-      return false
-    }
-  })
-}
-
-/** Changes to the original checkout since enter; none when there is nothing to compare with. */
-async function isolationBreach(evidence: Evidence): Promise<string[]> {
-  const before = evidence.original ? readSnapshotFile(evidence.original) : undefined
-  if (!before || samePath(evidence.repository, evidence.path)) return []
-  try {
-    return compareSnapshots(before, await snapshotCheckoutAgain(evidence.repository, before, evidence.commonDir, evidence.believed.filters))
-  } catch {
-    return []
-  }
 }
 
 function reasonOf(verdict: Verdict): Reason {

@@ -9,13 +9,23 @@ import { samePath } from '../os/paths.js'
 import { readSmall } from '../os/untrusted-files.js'
 import { currentOwner, describeOwner, parseLock, recordMatchesLock, sameJob } from '../record/ownership.js'
 import { InputError } from '../record/settings.js'
-import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH, isSealed, readRecordFile, readSetupFile, type GitSetup, type WorktreeRecord } from '../record/state-helper.js'
+import { wasEntered } from '../record/entered.js'
+import {
+  canSeal,
+  ENV_ORIGINAL_PATH,
+  ENV_WORKTREE_PATH,
+  isSealed,
+  readRecordFile,
+  readSetupFile,
+  type GitSetup,
+  type WorktreeRecord
+} from '../record/state-helper.js'
 import { cloneEntryOf } from './clones.js'
 import { KINDS, kindFor } from './kinds/kind.js'
 import { quoted } from '../os/quote.js'
 
 /** The worktree a later step works on, and how its errors name it: the path given, or the one the main step exported. */
-function targetOf(given: string | undefined): { target: string; input: string } {
+export function targetOf(given: string | undefined): { target: string; input: string } {
   const target = given ?? process.env[ENV_WORKTREE_PATH]
   if (!target)
     throw new InputError(
@@ -28,6 +38,23 @@ function targetOf(given: string | undefined): { target: string; input: string } 
 }
 
 const FIX = "Give the worktree-path output of this job's agent-worktree step."
+
+/** Nothing is at the path and nothing registers it. */
+export interface Gone {
+  gone: string
+  repository: string
+  /** How an error names the path: the input, or where its value came from. */
+  input: string
+}
+
+/**
+ * Nothing is at `target` and git registers no worktree there: gone, when a main step of this job entered it (or the
+ * path is the one it exported); otherwise the input names no worktree of ours, and says so.
+ */
+function goneOrMistyped(given: string | undefined, target: string, input: string, repository: string): Gone {
+  if (given === undefined || wasEntered(target)) return { gone: target, repository, input }
+  throw new InputError(input, target, 'nothing is there, and no agent-worktree step of this job entered a worktree there', FIX)
+}
 
 /** The git dir a .git file names, as git reads it. */
 function pointedGitDir(top: string): string | undefined {
@@ -54,12 +81,13 @@ function entriesFor(commonDir: string, target: string): string[] {
  * from the record the main step sealed, found without git (the git PATH names now may be one GITHUB_PATH put
  * first): by the worktree's .git file, or from the original's common dir (read from its files), whose folders of
  * ours register worktrees and clones alike; a record the agent changed is a hint, and the set-up is then the one the
- * main step sealed in RUNNER_TEMP. Under a runner every record the main step leaves is sealed: neither found means
- * the worktree is gone (nothing registers it, nothing is at its path), or that what the main step left is missing
- * or was changed, and the step stops rather than run git as PATH names it. Outside a runner (act, a local run) no
- * step can seal a record: nothing is pinned, and git is the one on PATH.
+ * main step sealed in RUNNER_TEMP. Wherever a step can seal (a runner's runtime token, or act's seal key in
+ * RUNNER_TEMP) every record the main step leaves is sealed: neither found means the worktree is gone (nothing
+ * registers it, nothing is at its path), or that what the main step left is missing or was changed, and the step
+ * stops rather than run git as PATH names it. Where none can (no token, no RUNNER_TEMP): nothing is pinned, and
+ * git is the one on PATH.
  */
-export function setupOfEnter(given: string | undefined): { setup?: GitSetup } | { gone: string; repository: string } {
+export function setupOfEnter(given: string | undefined): { setup?: GitSetup } | Gone {
   const { target, input } = targetOf(given)
   const original = process.env[ENV_ORIGINAL_PATH]
   const commonDir = original ? commonDirOf(original) : undefined
@@ -67,8 +95,8 @@ export function setupOfEnter(given: string | undefined): { setup?: GitSetup } | 
   const records = [pointedGitDir(target), ...entries].map(dir => (dir ? readRecordFile(dir) : undefined)).filter(r => r !== undefined)
   const sealed = records.find(record => record.git && isSealed(record))?.git ?? readSetupFile()
   if (sealed) return { setup: sealed }
-  if (!process.env.ACTIONS_RUNTIME_TOKEN) return {}
-  if (original && commonDir && !entries.length && !fs.existsSync(target)) return { gone: target, repository: original }
+  if (!canSeal()) return {}
+  if (original && commonDir && !entries.length && !fs.existsSync(target)) return goneOrMistyped(given, target, input, original)
   const problem = records.length
     ? "the record agent-worktree's main step sealed for it was changed"
     : 'it is not a worktree that agent-worktree entered (or its record is missing)'
@@ -100,9 +128,7 @@ function registeredAs(record: WorktreeRecord, entry: string, commonDir: string):
  * it chooses the target: the worktree is the one at the given path (or AGENT_WORKTREE_PATH), in the
  * repository opened from there; its record must carry the token of its lock, and belong to this job.
  */
-export async function findRecord(
-  given: string | undefined
-): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean } | { gone: string; repository: string }> {
+export async function findRecord(given: string | undefined): Promise<{ record: WorktreeRecord; repo: Repository; sealed: boolean } | Gone> {
   const { target, input } = targetOf(given)
   const { opened, gitDir } = await registrationOf(target, input)
   if (opened && !gitDir && !fs.existsSync(target)) {
@@ -110,8 +136,8 @@ export async function findRecord(
     const moved = adminDirs(opened.commonDir).find(dir => readRecordFile(dir)?.path === target)
     const movedTo = moved && folderOf(moved)
     if (moved) throw new InputError(input, target, `the worktree was moved to ${movedTo ? quoted(movedTo) : 'another folder'}`, 'Give its new path.')
-    // Nothing at the path, and git has no worktree there: an earlier exit removed it, or the agent did.
-    return { gone: target, repository: opened.toplevel }
+    // Nothing at the path, and git has no worktree there: an earlier exit removed it, or the agent did; or it never was one.
+    return goneOrMistyped(given, target, input, opened.toplevel)
   }
   const record = gitDir ? readRecordFile(gitDir) : undefined
   if (!opened || !gitDir || !record || !registeredAs(record, gitDir, opened.commonDir)) {

@@ -5,9 +5,10 @@ import { spawn, spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Kind } from './kinds/kind.js'
+import type { Believed } from './evidence.js'
 import { defaultWorktreesDir } from '../record/names.js'
 import { ownershipOf } from '../record/ownership.js'
-import { isInside, realPath, samePath } from '../os/paths.js'
+import { isInside, isReallyInside, realPath, samePath } from '../os/paths.js'
 import { childEnvironment, type Platform, type Resident } from '../os/processes.js'
 import { adminDirs, checkFolder, isOrphanFolder, lockOf, type FolderState, type Repository } from '../git/repository.js'
 import { inspect, type GateInput } from '../gate/safety-gate.js'
@@ -165,10 +166,10 @@ function readMountTable(platform: Platform): string[] {
 
 /**
  * Who is removed: its token (its kept mark's), the checkout it was entered from (whose worktrees folder goes with
- * its last worktree), and the step's own record, where the step has one (the mark of a removal under way is
- * written into the record file, or, with none there, into the step's own sealed).
+ * its last worktree), and the step's own record, where the step has one: the mark of a removal under way goes into
+ * the record file, and where there is none, the step's own record is written first, sealed.
  */
-export type Removing = Pick<WorktreeRecord, 'token' | 'repository'> & { own?: WorktreeRecord }
+export type Removing = Pick<WorktreeRecord, 'token' | 'repository'> & { own?: WorktreeRecord; believed?: Pick<Believed, 'madeFolder'> }
 
 /**
  * Under the repository lock: moves the folder aside, checks it there again, deletes it, and only then
@@ -189,7 +190,7 @@ export async function removeWorktreeFolder(
   if (gate.folder) {
     const removed = await removeFolder(repo, kind, entry, removing, findings, gate, gate.folder)
     if (removed) return removed
-    dropEmptyWorktreesDir(path.dirname(gate.folder), removing.repository)
+    dropEmptyWorktreesDir(path.dirname(gate.folder), removing.repository, removing.believed?.madeFolder)
   }
   await kind.forget(repo, entry, removing.token)
   const branch = gate.branchesToDelete[0]
@@ -197,17 +198,30 @@ export async function removeWorktreeFolder(
 }
 
 /**
- * The folder of worktrees beside the checkout (the default worktrees-dir) goes with its last worktree: its
- * name is this action's own. rmdir, under the repository lock that every add in it holds, removes it only
- * while it is empty; a worktrees-dir the workflow named stays as it is.
+ * The folder of worktrees goes with its last worktree where it is this action's own: the default beside the
+ * checkout (its name is ours), or one the main step made (`made`: the outermost folder it made, which the
+ * step's own record vouches for), with the empty folders above it up to that one. rmdir, under the repository
+ * lock that every add in it holds, removes a folder only while it is empty; one that was there before stays.
  */
-function dropEmptyWorktreesDir(dir: string, repository: string): void {
-  if (!samePath(dir, defaultWorktreesDir(repository))) return
-  try {
-    fs.rmdirSync(dir)
-  } catch {
-    // not empty: another leg's worktree, or anything else
+function dropEmptyWorktreesDir(dir: string, repository: string, made: string | undefined): void {
+  const folders = samePath(dir, defaultWorktreesDir(repository)) ? [dir] : made ? foldersUpTo(dir, made) : []
+  for (const folder of folders) {
+    try {
+      fs.rmdirSync(folder)
+    } catch {
+      // not empty: another leg's worktree, or anything else
+      return
+    }
   }
+}
+
+/** `dir` and the folders above it up to `top`, innermost first; none when `dir` is not inside `top`. */
+function foldersUpTo(dir: string, top: string): string[] {
+  if (!isReallyInside(dir, top)) return []
+  const [from, to] = [realPath(dir), realPath(top)]
+  const folders = [from]
+  for (let d = from; d !== to && path.dirname(d) !== d; d = path.dirname(d)) folders.push(path.dirname(d))
+  return folders
 }
 
 /** Deletes the folder, or says why it stays (undefined: it is gone). */

@@ -42,7 +42,7 @@ export async function park(
   findings: Findings,
   gate: GateInput
 ): Promise<boolean> {
-  const entries = await kind.listParked(repo)
+  const entries = await kind.listParked(repo, path.dirname(folder))
   // Cleaning would delete ignored files through a mount: the removal then keeps it and names the mount.
   if (entries.length >= POOL_SIZE || !findings.head || mountsInside(folder).length) return false
   const again = await inspect({ ...gate, previous: findings })
@@ -111,7 +111,8 @@ export interface Taking extends Making {
  */
 export async function takeParked(kind: Kind, repo: Repository, record: WorktreeRecord, taking: Taking): Promise<Taken | undefined> {
   const heldBack: HeldBack[] = []
-  for (const parked of await kind.listParked(repo)) {
+  // Of clones, only those parked in the folder this job makes its own in.
+  for (const parked of await kind.listParked(repo, path.dirname(record.path))) {
     if (!fs.existsSync(parked.folder)) continue
     const onRemote = kind.parkedRemote(repo, parked.gitDir, taking.push, taking.onRemote)
     const findings = await inspect(await parkedGate(kind, repo, parked, onRemote))
@@ -140,10 +141,16 @@ export async function checkOutTaken(kind: Kind, record: WorktreeRecord, env?: Re
  * Removes parked worktrees (and clones) older than a day, of jobs that are provably over (the ownership rules of
  * the sweep), each through the gate. Outside a runner, nothing.
  */
-export async function expireParked(repo: Repository, onRemote: () => Promise<OnRemote>, me: Owner = currentOwner(), now = Date.now()): Promise<string[]> {
+export async function expireParked(
+  repo: Repository,
+  onRemote: () => Promise<OnRemote>,
+  worktreesDir: string,
+  me: Owner = currentOwner(),
+  now = Date.now()
+): Promise<string[]> {
   const removed: string[] = []
   for (const kind of KINDS) {
-    for (const parked of await kind.listParked(repo)) {
+    for (const parked of await kind.listParked(repo, worktreesDir)) {
       const { record } = parked
       if (now - parked.since < PARKED_MAX_AGE_MS || !record || !jobOver(record.owner, me, now)) continue
       const gate = await parkedGate(kind, repo, parked, onRemote)

@@ -2,7 +2,7 @@
 // commits with it, so each is judged as the worktree itself is, down to a bounded depth.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { Git } from '../git/git-command-manager.js'
+import { Git, type GitResult } from '../git/git-command-manager.js'
 import { isInside } from '../os/paths.js'
 import { parseStatus } from '../git/porcelain.js'
 import { openView } from '../git/sealed-git.js'
@@ -102,6 +102,16 @@ async function nestedFiles(dir: string, layout: { gitDir: string; objects: strin
  * the remote asked only when the repository is clean and has a commit the base does not save (a clone of the
  * origin, untouched, is saved so).
  */
+/** What the remote of enter leaves unsaved of `unsaved`: past its branches and tags, then past its pull requests' heads. */
+async function beyondRemote(unsaved: GitResult, outliving: Outliving, unsavedBeyond: (remote: string[]) => Promise<GitResult>): Promise<GitResult> {
+  const remote = await outliving.onRemote()
+  const tips = remote.advertised ?? remote.tips
+  const commits = tips.length ? await unsavedBeyond(tips) : unsaved
+  // Its pull requests' heads too, asked only about what its branches and tags leave unsaved.
+  const heads = commits.exitCode === 0 && commits.stdout.trim() && remote.pullHeads ? (await remote.pullHeads()).heads : []
+  return heads.length ? unsavedBeyond([...tips, ...heads]) : commits
+}
+
 async function nestedProblem(dir: string, outer: string, outliving: Outliving, depth: number): Promise<Nested | undefined> {
   const layout = layoutOf(dir)
   if (!layout) return { what: 'repository', state: 'unreadable' }
@@ -126,12 +136,7 @@ async function nestedProblem(dir: string, outer: string, outliving: Outliving, d
     const [files, unsaved] = await Promise.all([nestedFiles(dir, layout, head.exitCode === 0 ? head.stdout.trim() : undefined), unsavedBeyond([])])
     if (unsaved.exitCode !== 0) return { what: kind, state: 'unreadable' }
     if (files.files.length) return { what: kind, state: 'uncommitted', files: files.files.length }
-    const remote = unsaved.stdout.trim() ? await outliving.onRemote() : undefined
-    const tips = remote?.advertised ?? remote?.tips ?? []
-    let commits = tips.length ? await unsavedBeyond(tips) : unsaved
-    // Its pull requests' heads too, asked only about what its branches and tags leave unsaved.
-    const heads = commits.exitCode === 0 && commits.stdout.trim() && remote?.pullHeads ? (await remote.pullHeads()).heads : []
-    if (heads.length) commits = await unsavedBeyond([...tips, ...heads])
+    const commits = unsaved.stdout.trim() ? await beyondRemote(unsaved, outliving, unsavedBeyond) : unsaved
     if (commits.exitCode !== 0) return { what: kind, state: 'unreadable' }
     if (commits.stdout.trim()) return { what: kind, state: 'commits' }
     const deeper = await nestedWork(dir, files.others, outliving, depth + 1)
@@ -150,6 +155,23 @@ async function nestedProblem(dir: string, outer: string, outliving: Outliving, d
  * write); repositories in its folders are judged as those in the worktree's. Its git dir, tags included, lies
  * in the worktree's git dir or inside the folder: it goes with the worktree. `pinning` is the commit whose tree pins them: the base, then what the base pins one level up.
  */
+/** What a submodule's remote of enter leaves unsaved of `log`; where it could not be asked, why, in `unasked`. */
+async function submoduleBeyondRemote(
+  log: string,
+  shown: string,
+  judging: Outliving,
+  unsavedBeyond: (remote: string[]) => Promise<string>,
+  unasked: Record<string, string>
+): Promise<string> {
+  const remote = (await judging.onSubmoduleRemote?.(shown)) ?? { tips: [], unasked: `no remote of enter is known for ${quoted(shown)}` }
+  let left = remote.tips.length ? await unsavedBeyond(remote.tips) : log
+  const pulls = left.trim() && remote.pullHeads ? await remote.pullHeads() : undefined
+  if (pulls?.heads.length) left = await unsavedBeyond([...remote.tips, ...pulls.heads])
+  const why = remote.unasked ?? pulls?.unasked
+  if (left.trim() && why) unasked[shown] = why
+  return left
+}
+
 export async function submoduleWork(
   folder: string,
   submodules: string[],
@@ -209,15 +231,7 @@ export async function submoduleWork(
         must(view.git, ['ls-files', '-z', '--others']),
         unsavedBeyond([])
       ])
-      let log = unsaved
-      if (log.trim()) {
-        const remote = (await judging.onSubmoduleRemote?.(shown)) ?? { tips: [], unasked: `no remote of enter is known for ${quoted(shown)}` }
-        if (remote.tips.length) log = await unsavedBeyond(remote.tips)
-        const pulls = log.trim() && remote.pullHeads ? await remote.pullHeads() : undefined
-        if (pulls?.heads.length) log = await unsavedBeyond([...remote.tips, ...pulls.heads])
-        const unasked = remote.unasked ?? pulls?.unasked
-        if (log.trim() && unasked) result.unasked[shown] = unasked
-      }
+      const log = unsaved.trim() ? await submoduleBeyondRemote(unsaved, shown, judging, unsavedBeyond, result.unasked) : unsaved
       const deeper = await submoduleWork(dir, staged.submodules, { git: view.git, commit: pin }, judging, depth + 1, `${shown}/`)
       // Repositories in its folders, ignored ones too: they go with the worktree like those of the worktree's own.
       const inside = await nestedWork(dir, others, judging, depth + 1)

@@ -5,6 +5,7 @@ import * as path from 'node:path'
 import { lockHeld, noteLockChild } from './repository-lock.js'
 import { childEnvironment, sampleTree, spawnOptions, stopTree } from '../os/processes.js'
 import { quoted } from '../os/quote.js'
+import { withoutUserinfo } from '../os/redact.js'
 
 export interface GitResult {
   exitCode: number
@@ -17,9 +18,9 @@ export class GitError extends Error {
     readonly args: string[],
     readonly result: GitResult
   ) {
-    const detail = result.stderr.trim() || result.stdout.trim() || `exit code ${result.exitCode}`
+    const detail = result.stderr.trim() || withoutUserinfo(result.stdout.trim()) || `exit code ${result.exitCode}`
     // The command whole in one quoted span: its paths and refs are names of the repository's or the agent's.
-    super(`${quoted(['git', ...args].join(' '))} failed: ${detail}`)
+    super(`${quoted(withoutUserinfo(['git', ...args].join(' ')))} failed: ${detail}`)
   }
 }
 
@@ -373,7 +374,9 @@ export class Git {
         child.on('error', reject)
         child.on('close', code => resolve(code ?? 128))
       })
-      return { exitCode, stdout: Buffer.concat(stdout).toString(options.encoding ?? 'utf8'), stderr: Buffer.concat(stderr).toString('utf8') + note }
+      // What git says goes into messages: no URL's credential in it. Its output is data (a config listing holds URLs whole).
+      const said = withoutUserinfo(Buffer.concat(stderr).toString('utf8'))
+      return { exitCode, stdout: Buffer.concat(stdout).toString(options.encoding ?? 'utf8'), stderr: said + note }
     } finally {
       clearTimeout(watchdog)
       clearTimeout(deadline)

@@ -5,7 +5,8 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { isAlive, pidSpace } from '../os/processes.js'
-import { kindOf, readSmall } from '../os/untrusted-files.js'
+import { readSmall } from '../os/untrusted-files.js'
+import { mayBeOurs, moveAsideUnlessOurs } from './lock-aside.js'
 import { quoted } from '../os/quote.js'
 
 export const LOCK_FILE = 'agent-worktree.lock'
@@ -100,21 +101,22 @@ function stealIfStale(file: string, options: LockOptions, watch: Watch): void {
   if (watch.seen !== now) Object.assign(watch, { seen: now, since: Date.now() })
   const holder = seen.holder
   const deadHere = holder !== undefined && lookedUpHere(holder) && !isAlive(holder.pid) && !(holder.child && isAlive(holder.child))
-  // A lock is a regular file: anything else in its place (a named pipe) is no step's lock.
-  const notALock = kindOf(file) !== 'file'
+  // A lock is a regular file a step can read: anything else in its place (a folder, a named pipe, a link) is no step's lock.
+  const notALock = !mayBeOurs(file)
   const unchangedMs = Date.now() - watch.since
   if (!deadHere && !notALock && seen.ageMs < options.staleMs && unchangedMs < options.staleMs) return
   const guard = `${file}.steal`
   try {
     fs.writeFileSync(guard, String(process.pid), { flag: 'wx' })
   } catch {
-    // Another stealer is at work; a guard left by a killed stealer is old and goes.
+    // Another stealer is at work; a guard left by a killed stealer is old and goes; no guard of ours is anything but a file.
     const guardAge = readHolder(guard)?.ageMs ?? 0
-    if (guardAge > options.staleMs) fs.rmSync(guard, { force: true })
+    if (moveAsideUnlessOurs(guard) && guardAge > options.staleMs) fs.rmSync(guard, { force: true })
     return
   }
   try {
-    if (readHolder(file)?.text === seen.text) fs.rmSync(file, { force: true })
+    if (notALock) moveAsideUnlessOurs(file)
+    else if (readHolder(file)?.text === seen.text) fs.rmSync(file, { force: true })
   } finally {
     fs.rmSync(guard, { force: true })
   }
@@ -151,6 +153,19 @@ export async function settle(commonDir: string, options: Partial<LockOptions> = 
 }
 
 /** Runs `fn` holding the lock of the repository whose common git dir is `commonDir`. */
+/** A step killed while it waited, or while it rewrote its record, leaves a draft: the holder clears old ones. */
+function clearOldDrafts(commonDir: string, staleMs: number): void {
+  for (const name of fs.readdirSync(commonDir)) {
+    if (!name.startsWith(`${LOCK_FILE}.`) || !name.endsWith('.tmp')) continue
+    const draftFile = path.join(commonDir, name)
+    if (!moveAsideUnlessOurs(draftFile)) continue
+    const seen = readHolder(draftFile)
+    // Half-written means its writer was killed, or is writing it now and will write it again.
+    const writerGone = !seen?.holder || (lookedUpHere(seen.holder) && !isAlive(seen.holder.pid))
+    if (seen && (writerGone || seen.ageMs > staleMs)) fs.rmSync(draftFile, { force: true })
+  }
+}
+
 export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise<T>, given: Partial<LockOptions> = {}): Promise<T> {
   const options = { ...DEFAULTS, ...given }
   const file = path.join(commonDir, LOCK_FILE)
@@ -200,15 +215,7 @@ export async function withRepositoryLock<T>(commonDir: string, fn: () => Promise
     await sleep(Math.min(20 * 2 ** Math.min(attempt, 4), 250) * (0.5 + Math.random()))
   }
   held = { file, holder: me }
-  // A step killed while it waited, or while it rewrote its record, leaves a draft: the holder clears old ones.
-  for (const name of fs.readdirSync(commonDir)) {
-    if (!name.startsWith(`${LOCK_FILE}.`) || !name.endsWith('.tmp')) continue
-    const draftFile = path.join(commonDir, name)
-    const seen = readHolder(draftFile)
-    // Half-written means its writer was killed, or is writing it now and will write it again.
-    const writerGone = !seen?.holder || (lookedUpHere(seen.holder) && !isAlive(seen.holder.pid))
-    if (seen && (writerGone || seen.ageMs > options.staleMs)) fs.rmSync(draftFile, { force: true })
-  }
+  clearOldDrafts(commonDir, options.staleMs)
   // A holder refreshes the lock, so that a long hold (a fetch) is never taken for a dead one.
   const heartbeat = setInterval(() => {
     const now = new Date()

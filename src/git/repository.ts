@@ -60,20 +60,13 @@ const AT_ENTER =
  * only programs a later gate lets git run), where a rescue pushes (the remote's URL), and every entry, for the
  * job's git set-up of enter (git-setup.ts).
  */
-export async function readConfigAtEnter(
-  repo: Repository
-): Promise<ConfigAtEnter & { excludesFile: string; configFile?: ConfigFile; entries: ConfigEntry[]; remotes: Record<string, string>; promisor?: Promisor }> {
-  const file = path.join(repo.commonDir, 'config')
-  const bytes = readSmall(file, MAX_CONFIG_BYTES)
-  const entries = await listConfig(repo.git)
-  const configFile = bytes !== undefined && readSmall(file, MAX_CONFIG_BYTES) === bytes ? commonConfig(repo, file, bytes, entries) : undefined
+/** The entries read at enter, by what they are: plain values, filter drivers, remotes. The last one read wins, as in git. */
+function sortEntries(entries: ConfigEntry[]): { values: Map<string, string>; filters: Record<string, FilterDriver>; urls: Map<string, RemoteAtEnter> } {
   const values = new Map<string, string>()
   const filters: Record<string, FilterDriver> = {}
   const urls = new Map<string, RemoteAtEnter>()
-  // The last one read wins, as in git.
   for (const { key, value = 'true' } of entries.filter(entry => AT_ENTER.test(entry.key))) {
-    const lower = key.toLowerCase()
-    values.set(lower, value)
+    values.set(key.toLowerCase(), value)
     const filter = /^filter\.(.+)\.(clean|smudge|process|required)$/i.exec(key)
     if (filter) {
       const driver = (filters[filter[1]] ??= {})
@@ -83,6 +76,17 @@ export async function readConfigAtEnter(
     const remote = /^remote\.(.+)\.(url|pushurl|promisor|partialclonefilter|lfsurl|lfspushurl)$/i.exec(key)
     if (remote) urls.set(remote[1], { ...urls.get(remote[1]), [remote[2].toLowerCase()]: value })
   }
+  return { values, filters, urls }
+}
+
+export async function readConfigAtEnter(
+  repo: Repository
+): Promise<ConfigAtEnter & { excludesFile: string; configFile?: ConfigFile; entries: ConfigEntry[]; remotes: Record<string, string>; promisor?: Promisor }> {
+  const file = path.join(repo.commonDir, 'config')
+  const bytes = readSmall(file, MAX_CONFIG_BYTES)
+  const entries = await listConfig(repo.git)
+  const configFile = bytes !== undefined && readSmall(file, MAX_CONFIG_BYTES) === bytes ? commonConfig(repo, file, bytes, entries) : undefined
+  const { values, filters, urls } = sortEntries(entries)
   const flag = (key: string, fallback: boolean): boolean => (values.has(key) ? !/^(false|no|off|0)$/i.test(values.get(key)!) : fallback)
   const name = urls.has('origin') ? 'origin' : [...urls.keys()][0]
   const url = name === undefined ? undefined : (urls.get(name)?.pushurl ?? urls.get(name)?.url)

@@ -4,7 +4,7 @@
 // left in progress. Read from the files, so that nothing git is told can hide them.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { kindOf, linesOf, regularFilesBelow } from '../os/untrusted-files.js'
+import { kindOf, linesOf, readBytes, regularFilesBelow, writeReplacing } from '../os/untrusted-files.js'
 import type { Git, GitResult } from './git-command-manager.js'
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/
@@ -68,19 +68,43 @@ export function refReflogCommits(commonDir: string, ref: string, since?: number)
 }
 
 /**
- * Before git writes a ref whose reflog lives under `dir` (a git dir the agent can write): a link on the way to
- * the reflog, or in its place, is removed. git appends to a reflog and deletes it by path, following links,
- * and would write or delete a file outside the repository.
+ * Before git writes or deletes a ref that lives under `dir` (a git dir the agent can write), loose file and
+ * reflog: a link on the way to either (refs/agent-worktree pointing into another repository), or in its place,
+ * is removed. git writes a loose ref, appends to a reflog and deletes both by path, following the links of the
+ * folders on the way, and would write or delete a file outside the repository.
  */
-export function unlinkReflogLinks(dir: string, ref: string): void {
-  let at = dir
-  for (const part of ['logs', ...ref.split('/')]) {
-    at = path.join(at, part)
-    const kind = kindOf(at)
-    if (kind === 'link') fs.rmSync(at, { force: true })
-    if (kind !== 'directory') return
+export function unlinkRefLinks(dir: string, ref: string): void {
+  unlinkPackedRefsLink(dir)
+  for (const parts of [ref.split('/'), ['logs', ...ref.split('/')]]) {
+    let at = dir
+    for (const part of parts) {
+      at = path.join(at, part)
+      const kind = kindOf(at)
+      if (kind === 'link') fs.rmSync(at, { force: true })
+      if (kind !== 'directory') break
+    }
   }
 }
+
+/**
+ * git follows a link at packed-refs to rewrite (and lock) the file it points to: the link goes, and the refs packed
+ * in what it pointed to, when that is a regular file, come back as the repository's own file.
+ */
+function unlinkPackedRefsLink(dir: string): void {
+  const file = path.join(dir, 'packed-refs')
+  if (kindOf(file) !== 'link') return
+  let packed: Buffer | undefined
+  try {
+    packed = readBytes(fs.realpathSync(file), MAX_PACKED_REFS)
+  } catch {
+    // leads nowhere: git reads no refs there either
+  }
+  if (packed) writeReplacing(file, packed)
+  else fs.rmSync(file, { force: true })
+}
+
+/** No repository's packed-refs is larger (10 million refs of 100 bytes). */
+const MAX_PACKED_REFS = 1024 * 1024 * 1024
 
 export interface RefChange {
   /** The git dir whose reflog of the ref git writes: the common dir for a shared ref, a worktree's git dir for its HEAD. */
@@ -96,7 +120,7 @@ export interface RefChange {
   required?: boolean
 }
 
-/** Every ref the action writes goes through here, so that no write follows a link the agent put on the way to a reflog. */
+/** Every ref the action writes goes through here, so that no write follows a link the agent put on the way to a ref or its reflog. */
 export async function writeRef(git: Git, ref: string, to: string, change: RefChange): Promise<GitResult> {
   return updateRef(git, [ref, to], ref, change)
 }
@@ -106,8 +130,8 @@ export async function deleteRef(git: Git, ref: string, change: RefChange): Promi
 }
 
 async function updateRef(git: Git, what: string[], ref: string, change: RefChange): Promise<GitResult> {
-  unlinkReflogLinks(change.log, ref)
-  if (change.head) unlinkReflogLinks(change.head, 'HEAD')
+  unlinkRefLinks(change.log, ref)
+  if (change.head) unlinkRefLinks(change.head, 'HEAD')
   const args = [
     'update-ref',
     ...(change.noDeref ? ['--no-deref'] : []),

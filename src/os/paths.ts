@@ -72,16 +72,19 @@ export function isReallyInside(child: string, parent: string, platform: Platform
 /**
  * Makes `dir` and the folders above it that are missing, one at a time: node's recursive mkdir loops forever,
  * deaf to signals, where mkdir says ENOENT of a folder whose parent exists (/proc). A folder that appears
- * meanwhile (a parallel job) is taken as it is.
+ * meanwhile (a parallel job) is taken as it is. Returns the folders it made, the outermost first.
  */
-export function makeFolders(dir: string): void {
+export function makeFolders(dir: string): string[] {
   const missing: string[] = []
   for (let d = path.resolve(dir); !fs.existsSync(d) && path.dirname(d) !== d; d = path.dirname(d)) missing.unshift(d)
+  const made: string[] = []
   for (const folder of missing) {
     try {
       fs.mkdirSync(folder)
+      made.push(folder)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     }
   }
+  return made
 }

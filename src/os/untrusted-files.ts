@@ -229,7 +229,7 @@ export function inside(folder: string, relative: string, encoding: 'utf8' | 'lat
  * Writes a small file in a folder the agent can write: to a new file of a random name (never through a link
  * planted at a name we would use), renamed over the target (a link there is replaced, not followed).
  */
-export function writeReplacing(file: string, content: string): void {
+export function writeReplacing(file: string, content: string | Uint8Array): void {
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`
   fs.writeFileSync(temp, content, { flag: 'wx', mode: 0o644 })
   try {

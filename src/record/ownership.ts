@@ -4,6 +4,7 @@
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { isSameProcessAlive, pidSpace, startTime, type ProcessRef } from '../os/processes.js'
+import { quoted } from '../os/quote.js'
 
 export interface Owner {
   /** RUNNER_NAME: self-hosted runners default it to the host name, so it is not unique by itself. */
@@ -46,6 +47,14 @@ export function inRunner(me: Owner): boolean {
   return me.runner !== ''
 }
 
+/**
+ * Whether a later job's sweep (enter's) finishes what a job leaves here: only on a machine that outlives its jobs and
+ * is known as a runner's; not on a GitHub-hosted runner, whose machine goes with the job, nor outside a runner.
+ */
+export function sweepsHere(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !!env.RUNNER_NAME && env.RUNNER_ENVIRONMENT !== 'github-hosted'
+}
+
 export function sameRunner(a: Owner, b: Owner): boolean {
   return a.runner !== '' && a.runner === b.runner && a.host === b.host && a.workFolder === b.workFolder
 }
@@ -83,9 +92,15 @@ function samePidSpace(a: Owner, b: Owner): boolean {
   return a.pidSpace !== undefined && a.pidSpace === b.pidSpace
 }
 
-export function describeOwner(owner: Owner): string {
-  const [runId, attempt] = owner.run.split('-')
-  return [owner.run && `run ${runId} attempt ${attempt}`, owner.job && `job ${owner.job}`, owner.runner && `runner ${owner.runner}`, `on ${owner.host}`]
+/**
+ * Who a job is, for people: each field quoted as a name (a record read from a git dir is anyone's to write, and so
+ * are its fields: any text, or none). `name`: how a field is shown, as a name of the log by default.
+ */
+export function describeOwner(owner: Owner, name: (text: string) => string = quoted): string {
+  const field = (value: unknown): string => (typeof value === 'string' ? value : '')
+  const [run, job, runner] = [field(owner.run), field(owner.job), field(owner.runner)]
+  const [runId, attempt = ''] = run.split('-')
+  return [run && `run ${name(runId)} attempt ${name(attempt)}`, job && `job ${name(job)}`, runner && `runner ${name(runner)}`, `on ${name(field(owner.host))}`]
     .filter(Boolean)
     .join(' ')
 }
@@ -100,7 +115,7 @@ const INITIALIZING = 'initializing'
 
 /** The lock reason of a job: the token proves the worktree its own; the rest is for people reading git worktree list. */
 export function lockReason(token: string, owner: Owner): string {
-  return `${PREFIX}${token}: ${describeOwner(owner)}`.replace(/[\r\n]/g, ' ')
+  return `${PREFIX}${token}: ${describeOwner(owner, text => text)}`.replace(/[\r\n]/g, ' ')
 }
 
 /** The lock reason of a worktree parked in the pool at `since` (an ISO time). */

@@ -21,8 +21,10 @@ export function keptId(ref: string): string {
 }
 
 /** The ref that keeps what a clone (isolation: clone) borrows from a gc of the original: refs/agent-worktree/borrowed/<id>. */
+export const BORROWED_REFS = `${OURS}borrowed/`
+
 export function borrowedRef(entry: string): string {
-  return `${OURS}borrowed/${path.basename(entry)}`
+  return `${BORROWED_REFS}${path.basename(entry)}`
 }
 
 /** Where a restore fetches a rescue into, under a name of its own: the post deletes one a cut-short main left. */

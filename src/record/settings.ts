@@ -11,6 +11,11 @@ export type RestoreRequest = 'auto' | { kind: RescueTarget; name: string }
 export interface PushRequest {
   branch?: string
 }
+/** A pull request of the pushed branch, opened at exit: a draft or not, and its title (none given: the agent's first commit's subject). */
+export interface PullRequestRequest {
+  draft: boolean
+  title?: string
+}
 
 /**
  * What a kept worktree gives back of its ignored folders (the reclaim input): those matching the gitignore-style

@@ -1,9 +1,9 @@
 // What the main step hands to the post step and to the exit sub-action.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import type { Isolation, OnExit, Reclaim, RescueTarget } from './settings.js'
+import type { Isolation, OnExit, PullRequestRequest, Reclaim, RescueTarget } from './settings.js'
 import type { Owner } from './ownership.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 
@@ -13,6 +13,9 @@ export const ENV_ORIGINAL_PATH = 'AGENT_WORKTREE_ORIGINAL_PATH'
 
 /** Kept inside the worktree's own git dir, so it lives exactly as long as the worktree's registration. */
 export const RECORD_FILE = 'agent-worktree.json'
+
+/** The folder of the original's common dir that holds one folder of ours per clone (isolation: clone): `<dir>/<id>`. */
+export const CLONES_DIR = 'agent-worktree-clones'
 
 /** A filter driver as configured when the main step entered (git-lfs, git-crypt): the only programs a view runs. */
 export interface FilterDriver {
@@ -41,6 +44,11 @@ export interface WorktreeRecord {
   created: boolean
   /** Set once the main step has checked out the worktree's files: until then, nothing in it is anyone's work. */
   checkedOut?: boolean
+  /**
+   * The outermost folder the main step made for the worktree (its worktrees-dir, or one above it, which did not
+   * exist before): what is empty of it goes with its last worktree, as the default worktrees-dir does.
+   */
+  madeFolder?: string
   /** Folders of the checkout linked into the worktree (symlink-dirs), relative paths. */
   links?: string[]
   onExit: OnExit
@@ -91,12 +99,18 @@ export interface WorktreeRecord {
   submodules?: StepFile
   /** The branch of that remote an exit pushes the worktree's HEAD to (the push input); none: nothing is pushed. */
   pushTo?: string
+  /** A pull request of the pushed branch, opened at exit (the pull-request input); none: no pull request. */
+  pullRequest?: PullRequestRequest
+  /** The branch of that remote base-ref named (origin/main: main): a pull request's base. None: the repository's default branch. */
+  pullBase?: string
   /** The index of the job among the legs of its matrix: rescue names stay apart. */
   leg?: string
   /** What the job brought into the worktree, kept in a file in RUNNER_TEMP (its hash here): never the agent's work. */
   brought?: StepFile
   /** What every worktree of the repository shared once the main step had entered (shared-state.ts), in a file likewise. */
   shared?: StepFile
+  /** The shallow file of the worktree's repository (a clone's own) when the agent got it: shallow-file.ts. */
+  shallow?: string
 }
 
 /** What the job brought in: the ignore rules of enter, and the files include-file copied, by content hash. */
@@ -160,15 +174,47 @@ const HINT_KEYS = new Set(['exited', 'removing', 'parked', 'parkedHead', 'reclai
  * The seal of a record: an HMAC of its evidence (everything but the hints) keyed with the job's
  * ACTIONS_RUNTIME_TOKEN, which the runner gives JavaScript actions and never a `run:` step, and which no program
  * of ours passes on. Only a step of the same job can make one, so the exit sub-action can believe a sealed
- * record as the post believes its own state. No token (outside a runner): no seal, and the record is a hint.
+ * record as the post believes its own state. Outside a runner the key is the job's seal key (sealKey); with
+ * neither, no seal, and the record is a hint. `make`: a step that writes a record may make the seal key.
  */
-export function sealOf(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return macOf(sealedFields(record), env)
+export function sealOf(record: WorktreeRecord, env: NodeJS.ProcessEnv = process.env, make = false): string | undefined {
+  return macOf(sealedFields(record), env, make)
 }
 
-function macOf(value: unknown, env: NodeJS.ProcessEnv): string | undefined {
-  const key = env.ACTIONS_RUNTIME_TOKEN
+function macOf(value: unknown, env: NodeJS.ProcessEnv, make = false): string | undefined {
+  const key = sealKey(env, make)
   return key ? createHmac('sha256', key).update(canonical(value)).digest('hex') : undefined
+}
+
+const SEAL_KEY = /^[0-9a-f]{64}$/
+
+/**
+ * What seals: the job's ACTIONS_RUNTIME_TOKEN. Outside a runner no step has one (nektos/act), and the key is a
+ * random one that the first main step of the job writes into RUNNER_TEMP (fresh for every job under act): a
+ * command the run sub-action confines cannot read it, but any unconfined step of the job can (docs/act.md says
+ * what that changes). None without a RUNNER_TEMP: a shared temporary folder is no job's own.
+ */
+function sealKey(env: NodeJS.ProcessEnv, make: boolean): string | undefined {
+  if (env.ACTIONS_RUNTIME_TOKEN) return env.ACTIONS_RUNTIME_TOKEN
+  if (!env.RUNNER_TEMP) return undefined
+  const file = path.join(env.RUNNER_TEMP, 'agent-worktree-seal.key')
+  const read = (): string | undefined => {
+    const key = readSmall(file, 1024)?.trim()
+    return key && SEAL_KEY.test(key) ? key : undefined
+  }
+  const existing = read()
+  if (existing || !make) return existing
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 })
+  } catch {
+    // made meanwhile, or none can be made: then nothing is sealed
+  }
+  return read()
+}
+
+/** Whether a step of this job could seal a record: then one that carries no seal of this job was changed. */
+export function canSeal(env: NodeJS.ProcessEnv = process.env): boolean {
+  return sealKey(env, false) !== undefined
 }
 
 function sameMac(mac: unknown, expected: string | undefined): boolean {
@@ -191,7 +237,7 @@ function setupFile(env: NodeJS.ProcessEnv): string {
 }
 
 export function writeSetupFile(git: GitSetup, env: NodeJS.ProcessEnv = process.env): void {
-  const mac = macOf({ setupOfEnter: git }, env)
+  const mac = macOf({ setupOfEnter: git }, env, true)
   if (mac) writeReplacing(setupFile(env), JSON.stringify({ git, mac }))
 }
 
@@ -228,7 +274,7 @@ function writeFile(gitDir: string, content: object): void {
 
 /** Writes the step's own record, sealed: only the main step (and a take from the pool) has one to write. */
 export function writeRecordFile(gitDir: string, record: WorktreeRecord): void {
-  writeFile(gitDir, { ...sealedFields(record), mac: sealOf(record) })
+  writeFile(gitDir, { ...sealedFields(record), mac: sealOf(record, process.env, true) })
 }
 
 /** Puts back a record file as it was read, seal and hints included. */

@@ -15,7 +15,7 @@ import { parseSnapshotMessage, INDEX_SUBJECT, TRAILERS } from './snapshot-messag
 import { dropKeptRef } from './snapshot.js'
 import type { PushTarget } from '../record/state-helper.js'
 import { kindOf, openRegular, plainPath, readSmall } from '../os/untrusted-files.js'
-import { writeRef } from '../git/worktree-refs.js'
+import { unlinkRefLinks, writeRef } from '../git/worktree-refs.js'
 import { quoted } from '../os/quote.js'
 import { storeObjects } from '../remote/lfs.js'
 
@@ -263,6 +263,7 @@ async function fetchArtifact(repo: Repository, name: string, ref: string, { push
     await fetchMissing(repo, name, push, header.prerequisites, input)
     const verified = await repo.git.run(['bundle', 'verify', '--quiet', bundle])
     if (verified.exitCode !== 0) throw new InputError(input, name, `git cannot take its bundle: ${lastWords(verified.stderr)}`, FIX)
+    unlinkRefLinks(repo.commonDir, ref)
     const fetch = (): Promise<GitResult> =>
       repo.git.run(
         ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--end-of-options', bundle, `+${header.refs[0]}:${ref}`],

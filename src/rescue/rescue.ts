@@ -178,6 +178,24 @@ export function neededCommits(readme: string): string[] {
   return (line?.slice(NEEDS_LINE.length).split(' ') ?? []).filter(id => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id))
 }
 
+/** The README.txt of a rescue artifact: what it holds and the commands that bring it back. */
+function readmeText(record: Pick<RescueFacts, 'name' | 'path'>, snapshot: Snapshot, needs: string[], lfs: boolean, patchFits: boolean): string {
+  return [
+    `Unsaved work of the worktree ${record.name} (${record.path}), kept by agent-worktree.`,
+    '',
+    `rescue.bundle holds ${snapshot.ref}, commit ${snapshot.commit}: its files are the worktree as it was left;`,
+    'its first parent is where HEAD was; further parents hold the index and commits HEAD did not reach.',
+    'In a clone of the repository, with this folder outside it (FOLDER below):',
+    ...(needs.length ? [`${NEEDS_LINE}${needs.join(' ')}`] : []),
+    ...(lfs ? [LFS_LINE] : []),
+    `  git fetch FOLDER/rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c rescued FETCH_HEAD`,
+    patchFits
+      ? `rescue.patch is the same work as a patch against ${snapshot.base}: git apply --index FOLDER/rescue.patch`
+      : 'rescue.patch is empty: the bundle and a patch together would be more than rescue-max-size.',
+    ''
+  ].join('\n')
+}
+
 async function uploadArtifact(
   git: Git,
   commonDir: string,
@@ -217,23 +235,7 @@ async function uploadArtifact(
     const lfsBytes = lfs?.sent.reduce((sum, o) => sum + o.size, 0) ?? 0
     const patchFits = diff.exitCode === 0 && fs.statSync(bundle).size + lfsBytes + diff.stdout.length <= record.rescueMaxBytes
     fs.writeFileSync(patch, patchFits ? Buffer.from(diff.stdout, 'latin1') : '')
-    fs.writeFileSync(
-      readme,
-      [
-        `Unsaved work of the worktree ${record.name} (${record.path}), kept by agent-worktree.`,
-        '',
-        `rescue.bundle holds ${snapshot.ref}, commit ${snapshot.commit}: its files are the worktree as it was left;`,
-        'its first parent is where HEAD was; further parents hold the index and commits HEAD did not reach.',
-        'In a clone of the repository, with this folder outside it (FOLDER below):',
-        ...(needs.length ? [`${NEEDS_LINE}${needs.join(' ')}`] : []),
-        ...(lfs?.sent.length ? [LFS_LINE] : []),
-        `  git fetch FOLDER/rescue.bundle ${shellQuote(snapshot.ref)} && git switch -c rescued FETCH_HEAD`,
-        patchFits
-          ? `rescue.patch is the same work as a patch against ${snapshot.base}: git apply --index FOLDER/rescue.patch`
-          : 'rescue.patch is empty: the bundle and a patch together would be more than rescue-max-size.',
-        ''
-      ].join('\n')
-    )
+    fs.writeFileSync(readme, readmeText(record, snapshot, needs, !!lfs?.sent.length, patchFits))
     let name = rescueName(record, '-')
     const upload = (async () => {
       // Loaded only when a rescue uploads: the client is most of a bundle's size.

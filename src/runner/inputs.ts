@@ -2,7 +2,16 @@
 import * as path from 'node:path'
 import { NAME_MAX_LENGTH } from '../record/names.js'
 import { parseRescueName } from '../rescue/names.js'
-import { InputError, type Isolation, type OnExit, type PushRequest, type Reclaim, type RescueTarget, type RestoreRequest } from '../record/settings.js'
+import {
+  InputError,
+  type Isolation,
+  type OnExit,
+  type PullRequestRequest,
+  type PushRequest,
+  type Reclaim,
+  type RescueTarget,
+  type RestoreRequest
+} from '../record/settings.js'
 import { quoted } from '../os/quote.js'
 
 /**
@@ -48,6 +57,8 @@ export interface EnterSettings {
   push?: PushRequest
   /** The ignored folders a kept worktree gives back. */
   reclaim: Reclaim
+  /** Open a pull request of the pushed branch at exit; undefined: none. */
+  pullRequest?: PullRequestRequest
 }
 
 export interface ExitSettings {
@@ -61,6 +72,10 @@ export interface ExitSettings {
   push?: PushRequest | false
   /** undefined: as the main step was told. */
   reclaim?: Reclaim
+  /** false: no pull request; undefined: as the main step was told. */
+  pullRequest?: { draft: boolean } | false
+  /** undefined: as the main step was told. */
+  pullRequestTitle?: string
 }
 
 export interface RunSettings {
@@ -134,6 +149,50 @@ export function parsePush(input: string, value: string): PushRequest | false {
   if (value.startsWith('-') || /\s/.test(value))
     throw new InputError(input, value, 'it is neither true, false nor a branch name', "Use true (the worktree's own branch), false, or a branch name.")
   return { branch: value }
+}
+
+/** The pull-request input: false (or empty), true, or draft. */
+export function parsePullRequest(input: string, value: string): { draft: boolean } | false {
+  const word = keyword(value)
+  if (word === '' || word === 'false') return false
+  if (word === 'true' || word === 'draft') return { draft: word === 'draft' }
+  throw new InputError(input, value, 'it is neither true, false nor draft', 'Use true (a pull request ready for review), draft, or false.')
+}
+
+/**
+ * A pull request is opened for the branch push sends, with the token github-token gives, under the title
+ * pull-request-title may give: checked wherever the inputs are given. `asked`: this step's pull-request; `pushes`:
+ * whether this exit pushes; `inherited`: what the main step asked for (an exit step follows it without an input
+ * of its own).
+ */
+export function checkPullRequest(
+  asked: { draft: boolean } | false | undefined,
+  pushes: boolean,
+  title: string | undefined,
+  inherited?: { draft: boolean }
+): void {
+  if (asked && !pushes)
+    throw new InputError(
+      'pull-request',
+      asked.draft ? 'draft' : 'true',
+      'a pull request is opened for the branch that push sends, and nothing is pushed',
+      "Add push: true (the worktree's own branch) or push: <branch>, or remove pull-request."
+    )
+  const opens = asked === undefined ? inherited !== undefined && pushes : asked !== false
+  if (opens && !githubToken())
+    throw new InputError(
+      'github-token',
+      '',
+      'a pull request needs a token to open it with',
+      "Leave github-token out (its default is the job's GITHUB_TOKEN), or give a token."
+    )
+  if (!opens && title !== undefined)
+    throw new InputError('pull-request-title', title, 'no pull request is asked for', 'Add pull-request: true (or draft), or remove pull-request-title.')
+}
+
+/** The token a pull request is opened with: read only when one is asked for, and never shown. */
+export function githubToken(): string {
+  return getInput('github-token')
 }
 
 /**
@@ -287,24 +346,18 @@ export function getEnterSettings(): EnterSettings {
   const symlinkDirs = pathList('symlink-dirs')
   const sparsePaths = pathList('sparse-paths')
   const recycle = parseBoolean('recycle', checked('recycle'))
-  const restore = parseRestore('restore', checked('restore'))
-  if (restore && (worktreePath !== undefined || recycle)) {
-    throw new InputError(
-      'restore',
-      checked('restore'),
-      worktreePath !== undefined
-        ? 'a rescue is restored only into a new worktree, and path enters an existing one'
-        : 'a rescue is restored only into a new worktree, and recycle takes one from the pool',
-      worktreePath !== undefined ? 'Remove path to create a new worktree, or remove restore.' : 'Remove recycle, or remove restore.'
-    )
-  }
+  const restore = restoreFor(worktreePath, recycle)
   const isolation = isolationFor(worktreePath)
+  const push = parsePush('push', checked('push')) || undefined
+  const pullRequest = parsePullRequest('pull-request', checked('pull-request'))
+  const title = optional('pull-request-title')
+  checkPullRequest(pullRequest, push !== undefined, title)
   if (recycle && sparsePaths.length) {
     throw new InputError('recycle', 'true', 'the pool holds whole worktrees, and sparse-paths asks for a sparse one', 'Use recycle or sparse-paths, not both.')
   }
-  if (worktreePath !== undefined) {
-    // These shape a new worktree; an existing one keeps its own.
-    const shaping: [string, string | undefined][] = [
+  // These shape a new worktree; an existing one keeps its own.
+  if (worktreePath !== undefined)
+    refuseShaping([
       ['branch', branch],
       ['base-ref', baseRef],
       ['worktrees-dir', worktreesDir],
@@ -313,18 +366,7 @@ export function getEnterSettings(): EnterSettings {
       ['symlink-dirs', symlinkDirs.join(',') || undefined],
       ['sparse-paths', sparsePaths.join(',') || undefined],
       ['recycle', recycle ? 'true' : undefined]
-    ]
-    for (const [input, value] of shaping) {
-      if (value !== undefined) {
-        throw new InputError(
-          input,
-          value,
-          'it applies only to a new worktree, and path enters an existing one',
-          `Remove ${input}, or remove path to create a new worktree.`
-        )
-      }
-    }
-  }
+    ])
   return {
     name,
     path: worktreePath === undefined ? undefined : absolute(worktreePath),
@@ -344,9 +386,38 @@ export function getEnterSettings(): EnterSettings {
     leg: parseLeg('leg', checked('leg')),
     restore,
     isolation,
-    push: parsePush('push', checked('push')) || undefined,
+    push,
+    pullRequest: pullRequest ? { ...pullRequest, title } : undefined,
     reclaim: parseReclaim('reclaim', pathText('reclaim'))
   }
+}
+
+/** The restore input, with what it cannot go with: a rescue is restored only into a new worktree. */
+function restoreFor(worktreePath: string | undefined, recycle: boolean): RestoreRequest | undefined {
+  const restore = parseRestore('restore', checked('restore'))
+  if (restore && (worktreePath !== undefined || recycle)) {
+    throw new InputError(
+      'restore',
+      checked('restore'),
+      worktreePath !== undefined
+        ? 'a rescue is restored only into a new worktree, and path enters an existing one'
+        : 'a rescue is restored only into a new worktree, and recycle takes one from the pool',
+      worktreePath !== undefined ? 'Remove path to create a new worktree, or remove restore.' : 'Remove recycle, or remove restore.'
+    )
+  }
+  return restore
+}
+
+/** Inputs that shape a new worktree, given with path (which enters an existing one): the first is an error. */
+function refuseShaping(shaping: [string, string | undefined][]): void {
+  const [input, value] = shaping.find(([, value]) => value !== undefined) ?? []
+  if (input !== undefined && value !== undefined)
+    throw new InputError(
+      input,
+      value,
+      'it applies only to a new worktree, and path enters an existing one',
+      `Remove ${input}, or remove path to create a new worktree.`
+    )
 }
 
 /** The isolation input, with what it cannot go with. */
@@ -392,12 +463,15 @@ export function getExitSettings(): ExitSettings {
   const rescue = optional('rescue')
   const push = optional('push')
   const reclaim = pathText('reclaim')
+  const pullRequest = optional('pull-request')
   return {
     path: worktreePath === undefined ? undefined : absolute(worktreePath),
     onExit: parseOnExit('on-exit', checked('on-exit')),
     discardChanges: parseBoolean('discard-changes', checked('discard-changes')),
     rescue: rescue === undefined ? undefined : parseRescue('rescue', rescue),
     push: push === undefined ? undefined : parsePush('push', push),
+    pullRequest: pullRequest === undefined ? undefined : parsePullRequest('pull-request', pullRequest),
+    pullRequestTitle: optional('pull-request-title'),
     reclaim: reclaim ? parseReclaim('reclaim', reclaim) : undefined
   }
 }

@@ -46,10 +46,27 @@ export function codexConfig(paths: SandboxPaths, worktrees: string, tmp: boolean
   ].join('\n')
 }
 
+/** What a self-hosted runner keeps in its own folder: its credentials (the key it gets jobs with) and its logs. */
+const RUNNER_SECRETS = ['.credentials', '.credentials_rsaparams', '.runner', '.env', '_diag']
+
+/**
+ * What no agent of ours reads, in every sandbox that can deny it: the runner's own credentials, beside its work
+ * folder (RUNNER_TEMP's parent) by default; and the two folders of the job's home that sandbox-runtime makes
+ * writable for every command, which, denied, become empty folders that go with the sandbox.
+ */
+export function deniedReads(env: NodeJS.ProcessEnv): string[] {
+  const home = env.HOME ?? os.homedir()
+  return [
+    ...(env.RUNNER_TEMP ? RUNNER_SECRETS.map(name => path.join(env.RUNNER_TEMP!, '..', '..', name)) : []),
+    path.join(home, '.npm', '_logs'),
+    path.join(home, '.claude', 'debug')
+  ]
+}
+
 /** sandbox-runtime's settings: denyWrite wins over allowWrite there, which the lists allow for. */
-export function srtSettings(paths: SandboxPaths): string {
+export function srtSettings(paths: SandboxPaths, denyRead: string[] = []): string {
   const settings = {
-    filesystem: { allowWrite: paths.write, denyWrite: paths.readOnly, denyRead: [] },
+    filesystem: { allowWrite: paths.write, denyWrite: paths.readOnly, denyRead },
     network: { allowedDomains: SRT_DOMAINS, deniedDomains: [] }
   }
   return `${JSON.stringify(settings, null, 2)}\n`
@@ -60,9 +77,11 @@ export function tmpIsFree(folders: readonly string[]): boolean {
   return !folders.some(folder => folder === '/tmp' || folder.startsWith('/tmp/'))
 }
 
-/** The lists for the worktree, and both configurations written afresh into `<RUNNER_TEMP>/agent-worktree-<token>-sandbox`. */
-export function prepareSandbox(facts: SandboxFacts, token: string, env: NodeJS.ProcessEnv = process.env): PreparedSandbox {
-  const paths = sandboxPaths(facts)
+/**
+ * The lists for the worktree (as stand-ins.ts hands them out: `paths`), and both configurations written afresh into
+ * `<RUNNER_TEMP>/agent-worktree-<token>-sandbox`.
+ */
+export function prepareSandbox(facts: SandboxFacts, token: string, env: NodeJS.ProcessEnv = process.env, paths = sandboxPaths(facts)): PreparedSandbox {
   const dir = path.join(env.RUNNER_TEMP || os.tmpdir(), `agent-worktree-${token}-sandbox`)
   fs.rmSync(dir, { recursive: true, force: true })
   const codexHome = path.join(dir, 'codex-home')
@@ -72,6 +91,6 @@ export function prepareSandbox(facts: SandboxFacts, token: string, env: NodeJS.P
   const gitRoot = facts.clone ? path.join(facts.worktree, '.git') : facts.commonDir
   fs.writeFileSync(path.join(codexHome, 'config.toml'), codexConfig(paths, path.join(gitRoot, 'worktrees'), tmpIsFree(job)))
   const srt = path.join(dir, 'srt-settings.json')
-  fs.writeFileSync(srt, srtSettings(paths))
+  fs.writeFileSync(srt, srtSettings(paths, deniedReads(env)))
   return { paths, codexHome, srtSettings: srt }
 }

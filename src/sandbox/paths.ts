@@ -10,15 +10,16 @@
 // - sandbox-runtime lets denyWrite win over allowWrite, so no read-only entry may hold a writable one: the
 //   other worktrees' git dirs are listed one by one, not <common dir>/worktrees.
 // - Both keep an absent read-only path absent by putting an empty file or folder in its place while they
-//   run (on the host, where other jobs of a shared clone see it). So an absent path is listed only where an
-//   empty file there changes nothing git or this action does; the main checkout's index is listed only
-//   when it exists, since an empty index is a broken one. Not listed for that reason: this action's
-//   repository lock, which an empty file would hold for every other job while the agent runs.
+//   run (on the host, where other jobs of a shared clone see it), and a sandbox that protects only what exists
+//   (plain bubblewrap, Landlock) not at all: so every entry exists when the lists are handed out, made where
+//   absent in a form that changes nothing, or else left out of the lists (stand-ins.ts); the main checkout's
+//   index is not even named where there is none. Not listed at all: this action's repository lock, which a
+//   stand-in would hold for every other job while the agent runs.
 // The worktree's own modules/ (its submodules' git dirs) stays writable: the agent can plant a repository
 // in its files just as well, and later steps must treat both alike.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { RECORD_FILE } from '../record/state-helper.js'
+import { CLONES_DIR, RECORD_FILE } from '../record/state-helper.js'
 
 export interface SandboxFacts {
   /** The worktree's top level. */
@@ -45,7 +46,7 @@ export interface SandboxPaths {
 /**
  * In the common dir: what git obeys (configuration, hooks, attributes, grafts, alternates, remotes), and its
  * own commondir, which would send every later git of the main checkout to a git dir of the agent's making
- * (nameItself writes it, as ".", where it is absent: a sandbox's empty stand-in would break that git).
+ * (made as ".", where it is absent: a sandbox's empty stand-in would break that git).
  */
 const COMMON_OBEYED = ['config', 'config.worktree', 'hooks', 'info', 'shallow', 'objects/info', 'remotes', 'branches', 'rr-cache', 'modules', 'commondir']
 
@@ -64,15 +65,11 @@ export function sandboxPaths(facts: SandboxFacts): SandboxPaths {
     ...(facts.mainIndex ? [path.join(commonDir, 'index')] : []),
     path.join(commonDir, 'logs', 'HEAD'),
     ...OWN_OBEYED.map(name => path.join(gitDir, name)),
-    ...[...facts.otherGitDirs].sort()
+    ...[...facts.otherGitDirs].sort(),
+    // What this action keeps for the clones of other jobs (isolation: clone), whole: none of it is the agent's.
+    path.join(commonDir, CLONES_DIR)
   ]
   return { write: [worktree, gitDir, commonDir], readOnly }
-}
-
-/** The common dir (or a clone's .git) names itself, so that its commondir can be read-only: git reads "." as the folder itself. */
-export function nameItself(commonDir: string): void {
-  const file = path.join(commonDir, 'commondir')
-  if (!fs.existsSync(file)) fs.writeFileSync(file, '.\n')
 }
 
 /** The facts as the disk has them now: the other worktrees are those registered in the common dir. */
@@ -91,7 +88,7 @@ export function sandboxFacts(worktree: string, gitDir: string, commonDir: string
 /**
  * In a clone's own .git (isolation: clone): what git obeys, the alternates through which every later git call reads
  * objects, and its commondir, which would send every later git call to a common dir of the agent's making (its
- * config, hooks, objects): the main step writes it as "." (nameItself).
+ * config, hooks, objects): made as ".", where it is absent.
  */
 const CLONE_OBEYED = ['config', 'hooks', 'info', 'shallow', 'objects/info', 'commondir']
 

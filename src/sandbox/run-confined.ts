@@ -11,6 +11,7 @@ import { isInside, realPath } from '../os/paths.js'
 import { childEnvironment, shellQuote } from '../os/processes.js'
 import { quoted } from '../os/quote.js'
 import type { SandboxPaths } from './paths.js'
+import { deniedReads } from './configs.js'
 
 export interface Confinement {
   command: string
@@ -246,9 +247,6 @@ function refusesNamespaces(bwrap: string | undefined, network: boolean): boolean
   return spawnSync(bwrap ?? 'bwrap', [...unshare, '--ro-bind', '/', '/', 'true'], { stdio: 'ignore', timeout: 5000 }).status !== 0
 }
 
-/** What a self-hosted runner keeps in its own folder: its credentials (the key it gets jobs with) and its logs. */
-const RUNNER_SECRETS = ['.credentials', '.credentials_rsaparams', '.runner', '.env', '_diag']
-
 /** What the command may read and write; every entry a name, never a pattern, whatever characters it holds. */
 export interface Filesystem {
   denyRead: string[]
@@ -257,17 +255,10 @@ export interface Filesystem {
 }
 
 export function filesystemOf(confinement: Pick<Confinement, 'paths'>, prepared: Pick<Prepared, 'home' | 'tmp'>, env: NodeJS.ProcessEnv): Filesystem {
-  const home = env.HOME ?? os.homedir()
   return {
-    // RUNNER_TEMP holds actions/checkout's credentials and the step's files; the runner's own credentials lie beside
-    // its work folder (RUNNER_TEMP's parent) by default; the two folders of the job's home sandbox-runtime would make
-    // writable, and its own, become empty folders that go with the sandbox.
-    denyRead: [
-      ...(env.RUNNER_TEMP ? [env.RUNNER_TEMP, ...RUNNER_SECRETS.map(name => path.join(env.RUNNER_TEMP!, '..', '..', name))] : []),
-      path.join(home, '.npm', '_logs'),
-      path.join(home, '.claude', 'debug'),
-      '/tmp/claude'
-    ].map(p => realPath(p)),
+    // RUNNER_TEMP holds actions/checkout's credentials and the step's files; besides what no agent of ours reads
+    // (configs.ts), sandbox-runtime's own /tmp/claude becomes an empty folder that goes with the sandbox.
+    denyRead: [...(env.RUNNER_TEMP ? [env.RUNNER_TEMP] : []), ...deniedReads(env), '/tmp/claude'].map(p => realPath(p)),
     // Each by its real path: sandbox-runtime skips, unsaid, a write path that resolves somewhere else.
     allowWrite: [...confinement.paths.write, prepared.home, prepared.tmp].map(p => realPath(p)),
     denyWrite: confinement.paths.readOnly

@@ -292,17 +292,26 @@ export function compareRefs(was: Refs, now: Refs, branch: string, logged: (ref: 
   const after = valuesOf(replaced, lookup(packedAfter ?? shared, whole), ref => named(ref) && !gone.has(ref) && UNTOUCHED)
   const changes: RefChange[] = []
   for (const ref of [...candidates].filter(ref => isShared(ref, branch)).sort()) {
-    const [from, to] = [before(ref), after(ref)]
-    if (to === UNTOUCHED) continue
-    if (from !== UNKNOWN) {
-      if (from !== to) changes.push({ ref, from, to })
-      continue
-    }
-    // Deleted; replaced, unless the reflog says it is where it was; gone into packed-refs, only where the reflog says it moved.
-    const then = logged(ref)
-    if (to === undefined || (replaced(ref) !== undefined ? then !== to : then !== undefined && then !== to)) changes.push({ ref, from: then ?? null, to })
+    const change = changeOf(ref, before(ref), after(ref), replaced(ref) !== undefined, logged)
+    if (change) changes.push(change)
   }
   return changes
+}
+
+/** The change of one ref between its value before and after, where its value before is known or not. */
+function changeOf(
+  ref: string,
+  from: string | undefined,
+  to: string | undefined,
+  replaced: boolean,
+  logged: (ref: string) => string | undefined
+): RefChange | undefined {
+  if (to === UNTOUCHED) return undefined
+  if (from !== UNKNOWN) return from !== to ? { ref, from, to } : undefined
+  // Deleted; replaced, unless the reflog says it is where it was; gone into packed-refs, only where the reflog says it moved.
+  const then = logged(ref)
+  if (to === undefined || (replaced ? then !== to : then !== undefined && then !== to)) return { ref, from: then ?? null, to }
+  return undefined
 }
 
 /** A ref's value as git reads it: the loose ref, else what a folder known by name says of it, else the packed one. */

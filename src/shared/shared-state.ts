@@ -12,6 +12,7 @@ import { adminDirs, folderOf, lockOf, MAX_CONFIG_BYTES, sha256Of, type ConfigFil
 import { readRecordFile, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { openView, REMOTE_PROTOCOLS } from '../git/sealed-git.js'
 import { compareRefs, readRefs, type Refs } from './shared-refs.js'
+import { actionRefChanges, entryThere, readActionRefs, type ActionRefs } from './action-refs.js'
 import { identityOf, kindOf, linesOf, readSmall } from '../os/untrusted-files.js'
 import { quoted } from '../os/quote.js'
 
@@ -41,6 +42,13 @@ export interface SharedState {
   hooks: Record<string, string>
   /** At enter: the branches worktrees have as their own (checked out, or the one agent-worktree made for them). */
   holders?: Record<string, Holder>
+  /**
+   * At enter: the worktrees agent-worktree held for other jobs, by git dir id, with the token of their lock. Only
+   * these may place a change at exit: one added since, or locked anew, may be the agent's own making.
+   */
+  others?: Record<string, string>
+  /** The refs this action keeps for every job's worktrees and clones (action-refs.ts). */
+  action?: ActionRefs
 }
 
 export type Change = 'created' | 'moved' | 'deleted' | 'added' | 'changed' | 'removed'
@@ -54,6 +62,8 @@ export interface Origin {
   how?: 'branch' | 'made'
   /** The remote of enter has its branch at the id the remote-tracking branch has now: it followed the remote. */
   remote?: boolean
+  /** A ref this action keeps for a worktree or clone: whether that one is still registered, or gone (its exit dropped the ref). */
+  entry?: 'there' | 'gone'
 }
 
 export interface SharedChange {
@@ -85,12 +95,14 @@ export interface Known {
 export async function readSharedState(git: Git, commonDir: string, own: OwnWorktree, known: Known = {}): Promise<SharedState> {
   const at = Date.now()
   // At exit, the worktrees are read only when a ref changed (placeChanges).
-  const holders = known.before ? undefined : holdersOf(worktreesOf(commonDir, own))
+  const worktrees = known.before ? undefined : worktreesOf(commonDir, own)
+  const holders = worktrees && holdersOf(worktrees)
+  const others = worktrees && Object.fromEntries(worktrees.filter(w => w.token).map(w => [path.basename(w.gitDir), w.token!]))
   const how = { token: known.before ? undefined : own.token, before: known.before?.refs }
   const [refs, { hooksPath, ...config }] = await Promise.all([readRefs(git, commonDir, own.branch, how), readConfig(git, commonDir, own, known)])
   // At exit also the folder core.hooksPath named at enter: its hooks are still there when the setting goes.
   const hooks = hooksOf([path.join(commonDir, 'hooks'), known.before?.hooksPath, hooksPath])
-  return { at, refs, ...config, hooksPath, hooks, holders }
+  return { at, refs, ...config, hooksPath, hooks, holders, others, action: readActionRefs(commonDir, known.before?.action) }
 }
 
 async function readConfig(git: Git, commonDir: string, own: OwnWorktree, known: Known): Promise<Pick<SharedState, 'configFile' | 'config' | 'hooksPath'>> {
@@ -154,6 +166,8 @@ interface Worktree {
   holder: Holder
   /** The branches it has as its own. */
   branches: string[]
+  /** Another job's: the token of its lock. */
+  token?: string
 }
 
 /**
@@ -161,7 +175,7 @@ interface Worktree {
  * one agent-worktree made for it (a kept worktree is detached from it). Lock and record are hints an agent can
  * write: they only ever shape what a report says.
  */
-function worktreesOf(commonDir: string, own: OwnWorktree): Worktree[] {
+function worktreesOf(commonDir: string, own: OwnWorktree, others?: Record<string, string>): Worktree[] {
   const me = currentOwner()
   // The main worktree's git dir is the common dir, and its folder the one that holds it (a bare one has none).
   const main = path.basename(commonDir) === '.git' ? path.dirname(commonDir) : commonDir
@@ -172,21 +186,36 @@ function worktreesOf(commonDir: string, own: OwnWorktree): Worktree[] {
     const head = readHead(gitDir)
     const worktree: Worktree = { gitDir, holder: { folder }, branches: head ? [head] : [] }
     if (gitDir !== commonDir && path.basename(gitDir) === own.id) worktree.holder.whose = 'this-job'
-    else if (gitDir !== commonDir) Object.assign(worktree, otherJob(gitDir, folder, own, me) ?? {})
+    else if (gitDir !== commonDir) Object.assign(worktree, otherJob(gitDir, folder, own, me, others) ?? {})
     found.push(worktree)
   }
   return found
 }
 
-/** A worktree agent-worktree holds for another job: its lock and record carry one token, not this job's. */
-function otherJob(gitDir: string, folder: string, own: OwnWorktree, me: Owner): Pick<Worktree, 'holder' | 'branches'> | undefined {
+/**
+ * A worktree agent-worktree holds for another job: its lock and record carry one token, not this job's; at exit
+ * (`others` given), only one it held at enter with that very lock.
+ */
+function otherJob(
+  gitDir: string,
+  folder: string,
+  own: OwnWorktree,
+  me: Owner,
+  others?: Record<string, string>
+): Pick<Worktree, 'holder' | 'branches' | 'token'> | undefined {
   const lock = lockOf(gitDir)
   const record = lockToken(lock) ? readRecordFile(gitDir) : undefined
   if (!recordMatchesLock(lock, record) || record.token === own.token) return undefined
+  const id = path.basename(gitDir)
+  if (others && (!Object.hasOwn(others, id) || others[id] !== record.token)) return undefined
   try {
     if (sameJob(record.owner, me)) return undefined
     const branches = [readHead(gitDir), typeof record.branch === 'string' && record.branch ? `refs/heads/${record.branch}` : undefined]
-    return { holder: { folder, whose: 'other-job', job: describeOwner(record.owner) }, branches: branches.filter((b): b is string => Boolean(b)) }
+    return {
+      holder: { folder, whose: 'other-job', job: describeOwner(record.owner) },
+      branches: branches.filter((b): b is string => Boolean(b)),
+      token: record.token
+    }
   } catch {
     // A record an agent wrote as it liked: no owner to name.
     return undefined
@@ -238,7 +267,8 @@ export function compareShared(
  */
 export function placeChanges(changes: SharedChange[], before: SharedState, commonDir: string, own: OwnWorktree): SharedChange[] {
   if (!changes.some(change => change.kind === 'ref')) return changes
-  const worktrees = worktreesOf(commonDir, own)
+  // A worktree added since enter, or locked anew, places nothing: the agent may have made it, reflog and all.
+  const worktrees = worktreesOf(commonDir, own, before.others ?? {})
   const holders = holdersOf(worktrees)
   let heads: Map<string, Holder | null> | undefined
   return changes.map((change, index) => {
@@ -297,12 +327,16 @@ function headReflogs(worktrees: Worktree[], since: number): Map<string, Holder |
 }
 
 /**
- * A change that is not this job's to answer for: one in a worktree another job holds. Said in the log; the rest
- * is a warning. A reflog's message is no proof: anyone who moves a ref writes it (`update-ref -m "fetch: …"`), so
- * a remote-tracking branch that moved is the job's to answer for, its reflog quoted.
+ * A change that is not this job's to answer for: to the branch of a worktree another job held at enter, and holds
+ * still. Said in the log; the rest is a warning. A reflog is no proof: anyone who moves a ref writes it (`update-ref
+ * -m "fetch: …"`), and the entry that places a change in another worktree's HEAD reflog ("made in") is one the
+ * agent can copy into the ref's; so a remote-tracking branch that moved, and a change placed by a reflog, are the
+ * job's to answer for, what placed them said.
  */
 export function fromElsewhere(change: SharedChange): boolean {
-  return change.origin?.holder?.whose === 'other-job' || change.origin?.remote === true
+  // One of the action's refs: made by another job's exit, or dropped with its worktree by it; never deleted or moved under one still there.
+  if (change.origin?.entry) return change.change === 'created' || change.origin.entry === 'gone'
+  return (change.origin?.holder?.whose === 'other-job' && change.origin.how === 'branch') || change.origin?.remote === true
 }
 
 /**
@@ -334,7 +368,12 @@ export async function sharedChanges(before: SharedState | undefined, git: Git, c
   try {
     const after = await readSharedState(git, commonDir, own, { before })
     const head = own.id ? readHead(path.join(commonDir, 'worktrees', own.id)) : undefined
-    return placeChanges(compareShared(before, after, own.branch, { head, commonDir }), before, commonDir, own)
+    const placed = placeChanges(compareShared(before, after, own.branch, { head, commonDir }), before, commonDir, own)
+    const action = actionRefChanges(before.action, after.action!, own).map(({ ref, from, to }): SharedChange => {
+      const change = from === undefined ? 'created' : to === undefined ? 'deleted' : 'moved'
+      return { kind: 'ref', name: ref, change, from, to, origin: { entry: entryThere(commonDir, ref) ? 'there' : 'gone' } }
+    })
+    return [...placed, ...action]
   } catch {
     return []
   }

@@ -3,6 +3,7 @@ import * as core from '@actions/core'
 import { enterWorktree } from '../enter/enter.js'
 import { handleCancellation } from '../git/git-command-manager.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH } from '../record/state-helper.js'
+import { noteEntered } from '../record/entered.js'
 import { claimState } from '../runner/step-state.js'
 import { actFate } from '../runner/act.js'
 import { getEnterSettings } from '../runner/inputs.js'
@@ -37,6 +38,7 @@ function setOutputs({ record, gitDir, commonDir, restored, sandbox }: Awaited<Re
   core.setOutput('srt-settings', sandbox.srtSettings)
   core.exportVariable(ENV_WORKTREE_PATH, record.path)
   core.exportVariable(ENV_ORIGINAL_PATH, record.repository)
+  noteEntered(record.path, record.madeFolder)
   reportEntered({ ...record, branch: restored?.onBranch === false ? '' : record.branch }, actFate(record))
   if (restored) reportRestored(restored, record)
 }

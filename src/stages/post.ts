@@ -3,7 +3,7 @@ import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
-import { exitOptionsOf, POST_LOCK_TIMEOUT_MS } from '../exit/exit-options.js'
+import { exitOptionsOf, POST_LOCK_TIMEOUT_MS, pullRequestAsked } from '../exit/exit-options.js'
 import { Git, handleCancellation } from '../git/git-command-manager.js'
 import { report, reportExitFailure } from '../runner/report/exit.js'
 import { writeSummary } from '../runner/report/summary.js'
@@ -13,6 +13,7 @@ import { listConfig } from '../git/repository.js'
 import { dropKeptRef } from '../rescue/snapshot.js'
 import { isRestoreRef } from '../record/refs.js'
 import { loadState } from '../runner/step-state.js'
+import { pullRequestAsk } from '../runner/pull-request.js'
 
 /** Post step: never fails the job; a problem becomes a warning and the worktree stays. */
 export async function run(): Promise<void> {
@@ -29,7 +30,8 @@ export async function run(): Promise<void> {
     // The main step opened the repository; its record is this step's own state, which no agent can write.
     const cwd = fs.existsSync(record.repository) ? record.repository : record.commonDir
     const repo = { toplevel: record.repository, commonDir: record.commonDir, git: new Git(cwd) }
-    const result = await exitWorktree(evidenceOf(record, 'state'), exitOptionsOf(record), repo)
+    const options = { ...exitOptionsOf(record), pullRequest: pullRequestAsk(pullRequestAsked(record, record.pushTo), record.pullBase) }
+    const result = await exitWorktree(evidenceOf(record, 'state'), options, repo)
     report(result)
     await writeSummary(result)
   } catch (error) {

@@ -4,36 +4,48 @@
 // to say something, sandbox-runtime only to confine.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { findRecord, setupOfEnter } from '../exit/find-record.js'
+import { findRecord, setupOfEnter, targetOf, type Gone } from '../exit/find-record.js'
 import { pinProgram } from '../git/git-setup.js'
 import { folderOf } from '../git/repository.js'
 import { realPath } from '../os/paths.js'
 import { childEnvironment } from '../os/processes.js'
 import { getRunSettings } from '../runner/inputs.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
+import { handOut } from '../sandbox/stand-ins.js'
 import { runConfined } from '../sandbox/run-confined.js'
-import { quoted } from '../os/quote.js'
+import { InputError } from '../record/settings.js'
 
-const gone = (worktree: string): Error => new Error(`The worktree ${quoted(worktree)} is gone: there is nothing to run the command in.`)
+/** A worktree this job entered, gone (an exit removed it, or the agent did): the input names nothing to run in. */
+const gone = ({ gone, input }: Pick<Gone, 'gone' | 'input'>): Error =>
+  new InputError(
+    input,
+    gone,
+    'the worktree is gone (an earlier exit removed it, or git worktree remove did), so there is nothing to run the command in',
+    'Run the command before the exit sub-action, or give the worktree-path output of a worktree that is still there.'
+  )
 
 export async function run(): Promise<void> {
   try {
     const settings = getRunSettings()
     const enter = setupOfEnter(settings.path)
-    if ('gone' in enter) throw gone(enter.gone)
+    if ('gone' in enter) throw gone(enter)
     if (enter.setup) pinProgram(enter.setup)
     const found = await findRecord(settings.path)
-    if ('gone' in found) throw gone(found.gone)
+    if ('gone' in found) throw gone(found)
     const { record, repo } = found
     const clone = record.isolation === 'clone'
     // A clone is a repository of its own: the registration in the original names its folder.
     const gitDir = clone ? path.join(record.path, '.git') : path.join(repo.commonDir, 'worktrees', record.id!)
     const worktree = clone ? record.path : folderOf(gitDir)
-    if (!worktree || !fs.existsSync(worktree)) throw gone(record.path)
+    if (!worktree || !fs.existsSync(worktree)) {
+      const { target, input } = targetOf(settings.path)
+      throw gone({ gone: target, input })
+    }
     // Every folder by its real path, as enter gives them: sandbox-runtime skips a write path that resolves somewhere
     // else, and bubblewrap 0.12 refuses to mount across a link.
     const real = { worktree: realPath(worktree), gitDir: realPath(gitDir), commonDir: realPath(repo.commonDir) }
-    const paths = sandboxPaths({ ...sandboxFacts(real.worktree, real.gitDir, real.commonDir), clone })
+    const rerere = async (): Promise<boolean> => (await repo.git.run(['config', '--type=bool', '--get', 'rerere.enabled'])).stdout.trim() === 'true'
+    const paths = await handOut(sandboxPaths({ ...sandboxFacts(real.worktree, real.gitDir, real.commonDir), clone }), rerere)
     // The record is checked (its seal takes the runtime token): from here on no program this step starts
     // (sandbox-runtime's helpers among them) gets what the runner gives only to actions.
     const kept = childEnvironment(process.env)

@@ -5,14 +5,15 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git } from '../../git/git-command-manager.js'
 import { deleteRef } from '../../git/worktree-refs.js'
-import { folderOf, lockOf, type Repository } from '../../git/repository.js'
+import { lockOf, type Repository } from '../../git/repository.js'
 import { once } from '../../os/once.js'
 import { parseLock } from '../../record/ownership.js'
 import { borrowedRef, keptRef } from '../../record/refs.js'
-import { readRecordFile } from '../../record/state-helper.js'
+import { CLONES_DIR, readRecordFile } from '../../record/state-helper.js'
 import { remoteTips } from '../../remote/tips.js'
 import { dropKeptRef } from '../../rescue/snapshot.js'
-import { bringIn, CLONES_DIR, cloneEntries, dropClone, makeClone } from '../clones.js'
+import { bringIn, cloneEntries, dropClone, makeClone } from '../clones.js'
+import { madeClone } from '../made-clone.js'
 import type { Kind, Parked } from './kind.js'
 
 /** The clone as a repository: its .git, from its folder. */
@@ -24,6 +25,9 @@ export const cloneKind: Kind = {
   ownRepository: true,
   entries: cloneEntries,
   entry: (commonDir, id) => path.join(commonDir, CLONES_DIR, id),
+  // Where the record says: the entry's gitdir is anyone's to write, and would lead a step to any folder.
+  folder: (_entry, recorded) => recorded,
+  madeFolder: (commonDir, _entry, recorded, worktreesDir) => (madeClone(recorded, commonDir, worktreesDir) ? recorded : undefined),
   gitDir: (_entry, folder) => path.join(folder, '.git'),
   // Its own .git folder, where the folder is.
   pointer: () => '.git',
@@ -42,14 +46,17 @@ export const cloneKind: Kind = {
     return once(() => remoteTips(repo, push, has))
   },
 
-  listParked(repo) {
+  // Locked as parked, whose record says so and names the folder parked, one a main step made in `worktreesDir` (the
+  // entry, and its record, lie where agents of worktrees may write: nothing else of it is believed).
+  listParked(repo, worktreesDir) {
     const parked: Parked[] = []
     for (const entry of cloneEntries(repo.commonDir)) {
       const lock = lockOf(entry)
       const read = parseLock(lock)
-      const folder = folderOf(entry)
-      if (read.kind === 'parked' && read.since !== undefined && folder)
-        parked.push({ entry, gitDir: path.join(folder, '.git'), folder, since: read.since, lock: lock!, record: readRecordFile(entry) })
+      const record = readRecordFile(entry)
+      if (read.kind !== 'parked' || read.since === undefined || record?.exited !== 'parked' || !record.parkedHead) continue
+      if (madeClone(record.path, repo.commonDir, worktreesDir) && fs.existsSync(record.path))
+        parked.push({ entry, gitDir: path.join(record.path, '.git'), folder: record.path, since: read.since, lock: lock!, record })
     }
     return Promise.resolve(parked.sort((a, b) => b.since - a.since))
   },

@@ -49,6 +49,16 @@ export interface Kind {
   entries(commonDir: string): string[]
   /** The folder of ours of the one whose id is `id`. */
   entry(commonDir: string, id: string): string
+  /**
+   * Its folder, for a record the caller vouches for (`recorded`: the post's own, the exit's sealed): where git's entry
+   * says, or where the record says (a clone's entry lies where agents of worktrees may write: its gitdir is never read).
+   */
+  folder(entry: string, recorded: string): string | undefined
+  /**
+   * Its folder by another job's record, a hint (`recorded`: its path): only one such as a main step makes in
+   * `worktreesDir`, where this job's main step makes them; undefined otherwise.
+   */
+  madeFolder(commonDir: string, entry: string, recorded: unknown, worktreesDir: string): string | undefined
   /** Where git keeps the state (HEAD, index, reflogs) of the one of `entry`, whose folder is at `folder`. */
   gitDir(entry: string, folder: string): string
   /** What its folder's .git must name (checkFolder): its git dir. */
@@ -59,8 +69,8 @@ export interface Kind {
   gateFacts(repo: Repository, entry: string, gitDir: string, borrowed?: string): Promise<Pick<GateInput, 'commonDir' | 'clone'>>
   /** How the remote's word is checked for one parked: `shared`, the original's answer, serves where its objects are the original's. */
   parkedRemote(repo: Repository, gitDir: string, push: PushTarget | undefined, shared: () => Promise<OnRemote>): () => Promise<OnRemote>
-  /** Those parked in the pool, newest first. */
-  listParked(repo: Repository): Promise<Parked[]>
+  /** Those parked in the pool, newest first: of a clone, only one parked in `worktreesDir` (madeFolder). */
+  listParked(repo: Repository, worktreesDir: string): Promise<Parked[]>
   /** Moves a parked one, proven untouched, to the record's path and makes it the job's; undefined when it cannot be moved (it stays parked). */
   take(repo: Repository, parked: Parked, record: WorktreeRecord, making: Making): Promise<Made | undefined>
   /** Makes a new one for the record, on a new branch at the base, without checking out its files. */

@@ -2,8 +2,8 @@
 // this action's lock and record beside git's own state, and whose objects and refs are the original's.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { adminDirOf, adminDirs, listWorktrees } from '../../git/repository.js'
-import { unlinkReflogLinks, writeRef } from '../../git/worktree-refs.js'
+import { adminDirOf, adminDirs, folderOf, listWorktrees } from '../../git/repository.js'
+import { unlinkRefLinks, writeRef } from '../../git/worktree-refs.js'
 import { makeFolders } from '../../os/paths.js'
 import { quoted } from '../../os/quote.js'
 import { writeReplacing } from '../../os/untrusted-files.js'
@@ -18,6 +18,8 @@ export const worktreeKind: Kind = {
   ownRepository: false,
   entries: adminDirs,
   entry: (commonDir, id) => path.join(commonDir, 'worktrees', id),
+  folder: entry => folderOf(entry),
+  madeFolder: (_commonDir, entry) => folderOf(entry),
   gitDir: entry => entry,
   pointer: gitDir => gitDir,
   own: repo => repo,
@@ -46,7 +48,7 @@ export const worktreeKind: Kind = {
     // Its own settings were the last job's (its agent could write them): the new job enters with the
     // repository's, as any new worktree does.
     fs.rmSync(path.join(gitDir, 'config.worktree'), { force: true })
-    unlinkReflogLinks(gitDir, 'HEAD')
+    unlinkRefLinks(gitDir, 'HEAD')
     fs.rmSync(path.join(gitDir, 'locked'), { force: true })
     makeFolders(path.dirname(record.path))
     const moved = await repo.git.run(['worktree', 'move', folder, record.path])
@@ -57,13 +59,13 @@ export const worktreeKind: Kind = {
       return undefined
     }
     writeReplacing(path.join(gitDir, 'locked'), lockReason)
-    unlinkReflogLinks(repo.commonDir, `refs/heads/${record.branch}`)
+    unlinkRefLinks(repo.commonDir, `refs/heads/${record.branch}`)
     await repo.git.exec(['branch', '--no-track', record.branch, record.baseSha])
     return { entry: gitDir }
   },
 
   async make(repo, record, { lockReason, refused }) {
-    unlinkReflogLinks(repo.commonDir, `refs/heads/${record.branch}`)
+    unlinkRefLinks(repo.commonDir, `refs/heads/${record.branch}`)
     // The base is a commit id, so git writes no upstream configuration for the branch.
     const added = await repo.git.run([
       'worktree',

@@ -10,6 +10,7 @@ import { rescued, type RescueResult, type Withheld } from '../../rescue/rescue.j
 import { OVER_LIMIT } from '../../rescue/snapshot.js'
 import type { Findings } from '../../gate/findings.js'
 import type { BranchDeletion } from '../../gate/delete-branch.js'
+import { sweepsHere } from '../../record/ownership.js'
 import { fromElsewhere, type SharedChange } from '../../shared/shared-state.js'
 import {
   describeCommit,
@@ -23,9 +24,15 @@ import {
   listed,
   plural
 } from './words.js'
+import { pullRequestSentence, unopened } from './pull-request.js'
 
-/** The exit's message: what was found, what was done, what to do next. */
+/** The exit's message: what was found, what was done, what to do next; a push that was not needed; then the pull request, when one was asked for. */
 export function messageOf(result: ExitResult): string {
+  const unneeded = result.pushed && 'unneeded' in result.pushed ? ` ${pushUnneeded(result.pushed)}` : ''
+  return `${decisionOf(result)}${unneeded}${withSpace(pullRequestSentence(result))}`
+}
+
+function decisionOf(result: ExitResult): string {
   const where = `${quoted(result.path)}${result.movedFrom ? ` (moved there from ${quoted(result.movedFrom)})` : ''}`
   switch (result.reason) {
     case 'gone':
@@ -95,19 +102,64 @@ function keptText(where: string, result: ExitResult): string {
     case 'keep-unknown':
       return `Kept ${where}: its state could not be determined (${findings.error}), so nothing was removed.${rescue} Look at it, and remove it by hand if nothing there is needed.${detached}`
     default:
-      return `Kept ${where}: it has ${describeFindings(findings)}${unasked(findings)}.${rescue} Commit and push the work, or exit with discard-changes: true to remove it anyway.${detached}`
+      return unsavedText(where, result)
   }
 }
 
 /**
- * A kept worktree at the end of the job: its branch goes with the next actions/checkout, the kept ref stays; the
- * command pushes the branch from the detached HEAD (a plain `git push origin HEAD` cannot name a branch there).
+ * Kept for unsaved work: what is unsaved, and the one command that saves it, first; then where the rescue put a
+ * copy, why it was detached, and the way to remove it anyway (not where the machine goes with the job anyway).
+ * Line by line: the warning shows each on a line of its own.
  */
-function detachedText(result: ExitResult): string {
+function unsavedText(where: string, result: ExitResult): string {
+  const findings = result.findings!
+  const ephemeral = result.evidence.believed.ephemeral
+  // Once the job is over on a machine that goes with it, no command run in the worktree saves anything.
+  const command = ephemeral && result.step !== 'exit' ? undefined : saveCommand(result)
+  return [
+    `Kept ${where}: it has ${describeFindings(findings)}${unasked(findings)}.`,
+    command ? `To save it, run ${quoted(command)}.` : !ephemeral && 'Commit and push the work to save it.',
+    rescueSummary(result),
+    detachedText(result, false).trim(),
+    !ephemeral && 'Or exit with discard-changes: true to remove it anyway.'
+  ]
+    .filter(Boolean)
+    .join('\n')
+}
+
+/**
+ * The one command that saves what was kept, in the worktree: back on its branch (when the end of the job detached
+ * it, at the same commit), the files as the kept ref holds them into a commit, and a push of what the remote
+ * lacks, to the branch the push input names or else the worktree's own. None without a branch to push to.
+ */
+function saveCommand(result: ExitResult): string | undefined {
+  const branch = result.detached ?? result.evidence.branch
+  const target = result.pushed?.branch ?? branch
+  if (!target) return undefined
+  const remote = plainRemote(result.evidence.believed.push?.remote)
+  const snapshot = result.rescue?.snapshot?.ref
+  const steps = [`cd ${shellQuote(result.path)}`]
+  if (result.detached) steps.push(`git switch -C ${shellQuote(result.detached)}`)
+  if (result.findings?.uncommitted.length) {
+    steps.push(snapshot ? `git restore --source=${shellQuote(snapshot)} --staged -- .` : 'git add -A')
+    steps.push(`git commit -m ${shellQuote('Save the work agent-worktree kept')}`)
+  }
+  steps.push(`git push ${remote} ${shellQuote(result.detached === target ? target : `HEAD:refs/heads/${target}`)}`)
+  return steps.join(' && ')
+}
+
+/**
+ * A kept worktree at the end of the job: its branch goes with the next actions/checkout, the kept ref stays; the
+ * command pushes the branch from the detached HEAD (a plain `git push origin HEAD` cannot name a branch there),
+ * unless the push input pushed that HEAD already.
+ */
+function detachedText(result: ExitResult, withPush = true): string {
   if (!result.detached) return ''
   const remote = plainRemote(result.evidence.believed.push?.remote)
   const push = `git -C ${shellQuote(result.path)} push ${remote} ${shellQuote(`HEAD:refs/heads/${result.detached}`)}`
-  return ` It was detached from its branch ${quoted(result.detached)} at the same commit, as the next actions/checkout on this runner deletes every local branch; ${result.keptRef ? quoted(result.keptRef) : 'its HEAD'} keeps its commits, and ${quoted(push)} pushes them.`
+  const pushed = result.pushed && 'commit' in result.pushed && result.pushed.commit === result.findings?.head
+  const keeps = `${result.keptRef ? quoted(result.keptRef) : 'its HEAD'} keeps its commits`
+  return ` It was detached from its branch ${quoted(result.detached)} at the same commit, as the next actions/checkout on this runner deletes every local branch; ${withPush && !pushed ? `${keeps}, and ${quoted(push)} pushes them` : keeps}.`
 }
 
 /** A remote's name from a record file could read as an option: only a plain one is shown. */
@@ -126,7 +178,7 @@ function outcomeText(outcome: Outcome, where: string, result: ExitResult): strin
     case 'changed':
       return `Kept ${where}: it changed while it was being removed (${outcome.findings.error ?? describeFindings(outcome.findings)}); something is still writing there. Look at it, and remove it once it is quiet.`
     case 'incomplete':
-      return `Could not finish removing ${where}: ${outcome.left} in ${quoted(outcome.at)}. Its registration and branch are kept, so that the next job's sweep, or a rerun, can finish; or delete that folder by hand and run git worktree prune.`
+      return `Could not finish removing ${where}: ${outcome.left} in ${quoted(outcome.at)}. Its registration and branch are kept, so that ${sweepsHere() ? "the next job's sweep, or a rerun, can finish" : 'a rerun can finish'}; or delete that folder by hand and run git worktree prune.`
     case 'clean': {
       const what = result.reason === 'discarded' ? `, discarding ${describeFindings(result.findings!)} as discard-changes asked` : ': nothing unsaved was found'
       return `Removed ${where}${branchText(outcome.branch, result.evidence.source !== 'hint')}${what}.`
@@ -254,7 +306,7 @@ function withheldWhy(withheld: Withheld): string {
   if (withheld.why === 'oversize') return `it would send ${megabytes(withheld.bytes)} (commits and staged files included), more than rescue-max-size`
   if (withheld.why === 'brought')
     return `a commit or the index would carry the bytes of ${quoted(withheld.file)}, which include-file brought in and which may hold secrets (take it out of the commits, or leave it out of include-file)`
-  return "what the job brought in (include-file, the ignore rules of enter) cannot be told apart: the main step's account of it was changed"
+  return "what the job brought in (include-file, the ignore rules of enter) cannot be told apart: the record in the worktree's git dir does not carry this job's seal (it was changed, it is an earlier job's, or no step could seal it: no runtime token, no RUNNER_TEMP)"
 }
 
 function megabytes(bytes: number): string {
@@ -281,17 +333,14 @@ export function report(result: ExitResult, prefix = ''): void {
   reportShared(result)
   for (const problem of rescueProblems(result.rescue)) core.warning(oneLine(problem), { title: 'agent-worktree: rescue' })
   if (result.pushed && 'failed' in result.pushed) core.warning(oneLine(pushFailure(result.pushed)), { title: 'agent-worktree: push' })
-  else if (result.pushed)
-    core.info(
-      oneLine(
-        `Pushed ${result.pushed.commit.slice(0, 12)} to the branch ${quoted(result.pushed.branch)} of ${quoted(result.pushed.remote)} (${quoted(result.pushed.url)}).`
-      )
-    )
+  else if (result.pushed && 'commit' in result.pushed)
+    core.info(oneLine(`Pushed ${result.pushed.commit.slice(0, 12)} to the branch ${quoted(result.pushed.branch)} of ${quoted(result.pushed.remote)}.`))
   const reclaimed = describeReclaimed(result.reclaimed, result.path)
   if (reclaimed) core.info(oneLine(reclaimed))
+  if (unopened(result)) core.warning(oneLine(pullRequestSentence(result)), { title: 'agent-worktree: pull request' })
   const message = `${prefix}${messageOf(result)}`
   if (!result.warning) return core.info(oneLine(message))
-  core.warning([message, ...findingLines(result.findings)].map(oneLine).join('\n'), { title: 'agent-worktree' })
+  core.warning([...message.split('\n'), ...findingLines(result.findings)].map(oneLine).join('\n'), { title: 'agent-worktree' })
 }
 
 /**
@@ -328,7 +377,8 @@ export function sharedChangesOutput(changes: SharedChange[]): string {
       worktree: origin?.holder?.folder,
       whose: origin?.holder?.whose,
       job: origin?.holder?.job,
-      how: origin?.how
+      how: origin?.how,
+      entry: origin?.entry
     }))
   )
 }
@@ -344,6 +394,17 @@ function findingLines(findings: Findings | undefined): string[] {
   ].filter((line): line is string => typeof line === 'string')
 }
 
+/** What the exit sent to the remote: the push, and the pull request of it. */
+function setRemoteOutputs(result: ExitResult): void {
+  const pushed = result.pushed && 'commit' in result.pushed ? result.pushed : undefined
+  core.setOutput('pushed', String(pushed !== undefined))
+  core.setOutput('pushed-branch', pushed?.branch ?? '')
+  core.setOutput('pushed-commit', pushed?.commit ?? '')
+  const pullRequest = result.pullRequest && 'number' in result.pullRequest ? result.pullRequest : undefined
+  core.setOutput('pull-request-number', pullRequest ? String(pullRequest.number) : '')
+  core.setOutput('pull-request-url', pullRequest?.url ?? '')
+}
+
 export function setExitOutputs(result: ExitResult): void {
   core.setOutput('action', result.action)
   core.setOutput('removed', String(result.removed))
@@ -356,10 +417,7 @@ export function setExitOutputs(result: ExitResult): void {
   core.setOutput('rescued', String(rescued(result.rescue)))
   core.setOutput('rescue-ref', result.rescue?.branch?.name ?? '')
   core.setOutput('rescue-artifact', result.rescue?.artifact?.name ?? '')
-  const pushed = result.pushed && !('failed' in result.pushed) ? result.pushed : undefined
-  core.setOutput('pushed', String(pushed !== undefined))
-  core.setOutput('pushed-branch', pushed?.branch ?? '')
-  core.setOutput('pushed-commit', pushed?.commit ?? '')
+  setRemoteOutputs(result)
   core.setOutput('shared-changes', sharedChangesOutput(result.shared))
   core.setOutput('message', oneLine(messageOf(result)))
 }
@@ -369,11 +427,18 @@ export function pushFailure(pushed: { branch: string; failed: string }): string 
   return `The worktree's HEAD was not pushed to the branch ${quoted(pushed.branch)}: ${pushed.failed}. What is unsaved was judged as if no push had been asked.`
 }
 
+/** Why the push input pushed nothing: HEAD has no commit its base lacks, and a branch of it would only pile up. */
+function pushUnneeded(pushed: { branch: string; unneeded: { head: string; base: string } }): string {
+  const { head, base } = pushed.unneeded
+  const which = head === base ? ` is its base, ${head.slice(0, 12)}` : `, ${head.slice(0, 12)}, is an ancestor of its base, ${base.slice(0, 12)}`
+  return `Nothing was pushed to the branch ${quoted(pushed.branch)}: the worktree's HEAD${which}, so it has no commit the base lacks.`
+}
+
 /** The post could not exit the worktree: it stays as it is, and the job is not failed for it. */
 export function reportExitFailure(worktree: string | undefined, error: Error): void {
   core.warning(
     oneLine(
-      `agent-worktree could not exit ${worktree === undefined ? 'the worktree' : quoted(worktree)} and left it as it is: ${error.message}. The sweep of the next job on this runner finishes what is safe to finish.`
+      `agent-worktree could not exit ${worktree === undefined ? 'the worktree' : quoted(worktree)} and left it as it is: ${error.message}. ${sweepsHere() ? 'The sweep of the next agent-worktree step on this runner for this repository finishes what is safe to finish.' : 'No later job sweeps it here: look at it, and remove it with the exit sub-action or by hand (see Troubleshooting in the README).'}`
     ),
     { title: 'agent-worktree' }
   )

@@ -95,6 +95,7 @@ function originText(origin: Origin | undefined): string {
         ? `the worktree ${quoted(holder.folder)}, which another job holds (${holder.job})`
         : `the worktree ${quoted(holder.folder)}`
   const parts = [
+    origin?.entry && (origin.entry === 'there' ? 'its worktree is still there' : 'its worktree is gone'),
     origin?.remote && 'as the remote has it',
     origin?.reflog && `reflog: ${quoted(origin.reflog.slice(0, 80))}`,
     who && (origin?.how === 'branch' ? `the branch of ${who}` : `made in ${who}`)
