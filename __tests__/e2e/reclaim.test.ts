@@ -111,7 +111,7 @@ describe('the sweep of a later job', () => {
     // Its rule said none: the tagged folder stays.
     expect(fs.existsSync(path.join(unsaved, 'build/cache/CACHEDIR.TAG'))).toBe(true)
     expect(later.summary).toContain('2 worktree(s) that earlier jobs kept stay on this machine')
-    expect(later.summary).toMatch(/<td>`[^<]*kept-on-purpose`<\/td><td>0 minutes<\/td><td>[0-9.]+ (KB|MB)<\/td><td>[0-9.]+ (KB|MB)<\/td>/)
+    expect(later.summary).toMatch(/<td><code>[^<]*kept-on-purpose<\/code><\/td><td>0 minutes<\/td><td>[0-9.]+ (KB|MB)<\/td><td>[0-9.]+ (KB|MB)<\/td>/)
     expect(later.summary).toContain('worktree remove -f -f')
 
     // Once: the next sweep measures nothing again and reclaims nothing.
