@@ -43,7 +43,9 @@ describe('exitOptionsOf', () => {
       step: 'post',
       rescue: ['branch'],
       lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
-      pushTo: 'agent/a'
+      pushTo: 'agent/a',
+      // A record from before the reclaim input: the folders holding a CACHEDIR.TAG.
+      reclaim: { patterns: [], tagged: true }
     })
   })
 
@@ -54,6 +56,12 @@ describe('exitOptionsOf', () => {
     const none = exitOptionsOf(record, { discardChanges: false, sealed: true })
     expect(none).toMatchObject({ onExit: 'keep', rescue: ['branch'], pushTo: 'agent/a' })
     expect(exitOptionsOf(record, { discardChanges: false, pushTo: false, sealed: true }).pushTo).toBeUndefined()
+    const reclaim = { patterns: ['node_modules'], tagged: true }
+    expect(exitOptionsOf({ ...record, reclaim }, { discardChanges: false, sealed: true }).reclaim).toEqual(reclaim)
+    expect(exitOptionsOf({ ...record, reclaim }, { discardChanges: false, sealed: true, reclaim: { patterns: [], tagged: false } }).reclaim).toEqual({
+      patterns: [],
+      tagged: false
+    })
   })
 
   it('removes what was created and keeps what was entered by path when on-exit was given to neither step', () => {

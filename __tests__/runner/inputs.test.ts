@@ -15,6 +15,7 @@ import {
   parseOnExit,
   parsePullRequest,
   parsePush,
+  parseReclaim,
   parseRescue,
   parseRestore,
   parseSize
@@ -137,6 +138,30 @@ describe('push', () => {
   })
 })
 
+describe('reclaim', () => {
+  it('empty: the folders holding a CACHEDIR.TAG; none: nothing; patterns: those and the tagged ones', () => {
+    expect(parseReclaim('reclaim', '')).toEqual({ patterns: [], tagged: true })
+    expect(parseReclaim('reclaim', 'None')).toEqual({ patterns: [], tagged: false })
+    expect(parseReclaim('reclaim', 'node_modules, target/\n packages/*/dist\n\n/.venv,node_modules')).toEqual({
+      patterns: ['node_modules', 'target/', 'packages/*/dist', '/.venv'],
+      tagged: true
+    })
+  })
+
+  it.each([
+    ['none, node_modules', 'none stands alone'],
+    ['!node_modules', '`!node_modules` starts with !, which gitignore reads as a negation or a comment'],
+    ['#cache', 'starts with #'],
+    ['..\\build', 'has a backslash'],
+    ['../outside', 'has a "." or ".." segment'],
+    ['a/./b', 'has a "." or ".." segment']
+  ])('refuses %j: %s', (value, problem) => {
+    expect(() => parseReclaim('reclaim', value)).toThrow(`Input 'reclaim' has the value ${quoted(value)}: `)
+    expect(() => parseReclaim('reclaim', value)).toThrow(problem)
+    expect(() => parseReclaim('reclaim', value)).toThrow('Use none, or gitignore-style patterns of folders git ignores')
+  })
+})
+
 describe('what an error quotes', () => {
   it('a long value: its first 200 characters, and how long it is', () => {
     const message = new InputError('branch', 'b'.repeat(100_000), 'a problem', 'A fix.').message
@@ -177,13 +202,23 @@ describe('reading the inputs as the runner passes them', () => {
       recycle: false,
       rescue: [],
       rescueMaxBytes: 100 * 1024 * 1024,
-      isolation: 'worktree'
+      isolation: 'worktree',
+      reclaim: { patterns: [], tagged: true }
     })
   })
 
   it('reads path lists separated by newlines or commas, tidied', () => {
     inputs({ 'symlink-dirs': 'node_modules/\n./.venv , node_modules\n\n', 'sparse-paths': 'packages/a,packages/b' })
     expect(getEnterSettings()).toMatchObject({ symlinkDirs: ['node_modules', '.venv'], sparsePaths: ['packages/a', 'packages/b'] })
+  })
+
+  it('reads reclaim: the exit step takes the main step’s when it has none of its own; a control character is refused in the main step', () => {
+    inputs({})
+    expect(getExitSettings().reclaim).toBeUndefined()
+    inputs({ reclaim: 'none' })
+    expect(getExitSettings().reclaim).toEqual({ patterns: [], tagged: false })
+    inputs({ reclaim: 'node_modules\tx' })
+    expect(() => getEnterSettings()).toThrow("Input 'reclaim' has the value `node_modules\\tx`: it contains a control character")
   })
 
   it("reads push: false or empty pushes nothing, true the worktree's own branch, anything else names one", () => {

@@ -14,7 +14,7 @@ import type { RescueResult } from '../../src/rescue/rescue.js'
 import { OVER_LIMIT } from '../../src/rescue/snapshot.js'
 import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted } from '../../src/runner/report/words.js'
 import { messageOf, pushFailure, report, rescueProblems } from '../../src/runner/report/exit.js'
-import { reportEntered, reportPrepared, reportSweep, reportTaken, reportTakeover } from '../../src/runner/report/enter.js'
+import { reportEntered, reportPrepared, reportReclaimed, reportSweep, reportTaken, reportTakeover, writeSweepSummary } from '../../src/runner/report/enter.js'
 import { writeSummary } from '../../src/runner/report/summary.js'
 
 const none = { nested: [], tips: [] }
@@ -163,7 +163,8 @@ describe('names in our words', () => {
     const { stdout, annotations } = printed(() => {
       reportTaken(`/w/${name}`)
       reportTakeover(`/w/${name}`, 'this job')
-      reportSweep({ repository: `/r/${name}`, expired: [`/w/${name}`], kept: [{ path: `/w/${name}`, over: 'an earlier job' }], orphans: [] })
+      reportSweep({ repository: `/r/${name}`, expired: [`/w/${name}`], kept: [{ path: `/w/${name}`, over: 'an earlier job' }], orphans: [], worktrees: [] })
+      reportReclaimed({ folders: [{ path: name, bytes: 2048, files: 1 }], spared: [{ path: `${name}/x`, why: 'repository' }] }, `/w/${name}`)
       reportPrepared({
         toplevel: '/r',
         missingLinks: [],
@@ -175,7 +176,8 @@ describe('names in our words', () => {
       reportEntered({ created: true, path: `/w/${name}`, branch: `b-${name}`, baseSha: 'abc123456789' }, undefined)
     })
     expect(annotations).toEqual([])
-    expect(stdout.split('\n').filter(Boolean)).toHaveLength(7)
+    expect(stdout.split('\n').filter(Boolean)).toHaveLength(8)
+    expect(stdout).toContain(`Reclaimed 2.0 KB (1 file) of ignored folders in the kept ${oneLine(quoted(`/w/${name}`))}: ${oneLine(quoted(name))} (2.0 KB).`)
     expect(stdout).toContain(`Took ${oneLine(quoted(`/w/${name}`))} from the pool`)
     expect(stdout).toContain(`on branch ${oneLine(quoted(`b-${name}`))} at`)
   })
@@ -217,6 +219,21 @@ describe('names in our words', () => {
         expect(summary.match(/<code>/g)?.length).toBe(summary.match(/<\/code>/g)?.length)
         // No backtick of ours: only the names' own, inside <code>, and the restore commands' (in <pre>).
         expect(summary.replace(/<pre>[\s\S]*?<\/pre>/g, '').replace(/<code>.*?<\/code>/g, '')).not.toContain('`')
+        // The sweep's list of kept worktrees, by size.
+        fs.writeFileSync(file, '')
+        ;(core.summary as unknown as { emptyBuffer(): void }).emptyBuffer()
+        const since = new Date(Date.now() - 3 * 86_400_000).toISOString()
+        const worktrees = Array.from({ length: 12 }, (_, i) => ({ path: `/w/${name}-${i}`, since, bytes: i * 1024 ** 2 }))
+        await writeSweepSummary({ repository: `/r/${name}`, expired: [], kept: [], orphans: [], worktrees })
+        const swept = fs.readFileSync(file, 'utf8')
+        expect(swept.trimEnd()).not.toMatch(/\n\s*\n/)
+        expect(swept).not.toMatch(/<img\b/)
+        expect(swept).not.toMatch(/^(#|\*|\||\[)/m)
+        expect(swept).toContain('12 worktree(s) that earlier jobs kept stay on this machine, 66.0 MB in all; the 10 largest.')
+        expect(swept.match(/<tr>/g)).toHaveLength(11)
+        expect(swept).toContain('<td>11.0 MB</td>')
+        expect(swept).not.toContain('<td>1.0 MB</td>')
+        expect(swept).toContain('<td>3 days</td>')
       }
     } finally {
       if (before === undefined) delete process.env.GITHUB_STEP_SUMMARY

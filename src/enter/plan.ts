@@ -149,7 +149,7 @@ export function exitPlan(
   settings: EnterSettings,
   onExit: OnExit,
   commonDir: string
-): Pick<WorktreeRecord, 'onExit' | 'onExitGiven' | 'discardChanges' | 'rescue' | 'rescueMaxBytes' | 'ephemeral' | 'inWorkspace' | 'leg'> {
+): Pick<WorktreeRecord, 'onExit' | 'onExitGiven' | 'discardChanges' | 'rescue' | 'rescueMaxBytes' | 'reclaim' | 'ephemeral' | 'inWorkspace' | 'leg'> {
   return {
     leg: settings.leg,
     onExit: settings.onExit ?? onExit,
@@ -157,6 +157,7 @@ export function exitPlan(
     discardChanges: settings.discardChanges,
     rescue: settings.rescue,
     rescueMaxBytes: settings.rescueMaxBytes,
+    reclaim: settings.reclaim,
     // Read once, at enter: the post takes them from its own state.
     ephemeral: process.env.RUNNER_ENVIRONMENT === 'github-hosted',
     inWorkspace: inWorkspace(commonDir)

@@ -4,7 +4,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { evidenceOf } from '../exit/evidence.js'
-import { exitWorktree } from '../exit/exit-worktree.js'
+import { exitWorktree, reclaimLeftover } from '../exit/exit-worktree.js'
+import { reclaimOf } from '../exit/exit-options.js'
 import { currentOwner, inRunner, jobOver, recordMatchesLock, sweepsHere, type Owner } from '../record/ownership.js'
 import { samePath } from '../os/paths.js'
 import { KINDS, kindFor } from '../exit/kinds/kind.js'
@@ -12,9 +13,11 @@ import { defaultWorktreesDir } from '../record/names.js'
 import { withRepositoryLock } from '../git/repository-lock.js'
 import { keptId, KEPT_REFS } from '../record/refs.js'
 import { report } from '../runner/report/exit.js'
-import { reportSweep, type Swept } from '../runner/report/enter.js'
+import { reportReclaimed, reportSweep, writeSweepSummary, type KeptWorktree, type Swept } from '../runner/report/enter.js'
 import { isOrphanFolder, lockOf, type Repository } from '../git/repository.js'
-import { readRecordFile, type WorktreeRecord } from '../record/state-helper.js'
+import { readRecordFile, writeHints, type WorktreeRecord } from '../record/state-helper.js'
+import { diskUsage } from '../os/disk-usage.js'
+import type { Reclaimed } from '../exit/reclaim.js'
 import { kindOf } from '../os/untrusted-files.js'
 import { expireParked } from '../exit/worktree-pool.js'
 import type { OnRemote } from '../remote/tips.js'
@@ -63,19 +66,58 @@ export async function sweep(
     ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, onRemote, worktreesDir, me))
     : []
   const kept: Swept['kept'] = []
+  const staying: Staying[] = []
   // Kept worktrees are marked by a ref too, which the record in their git dir cannot take back.
   const marks = await repo.git.run(['for-each-ref', '--format=%(refname)', KEPT_REFS])
   const keptIds = new Set(marks.stdout.split('\n').filter(Boolean).map(keptId))
   for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, worktreesDir, me)) {
+    const kind = kindFor(record)
+    const entry = kind.entry(repo.commonDir, record.id!)
+    // Kept by its job: left as it is, but for the ignored folders its record's reclaim rule names.
     if (onPurpose) {
-      const kind = kindFor(record)
-      kept.push({ path: kind.folder(kind.entry(repo.commonDir, record.id!), record.path) ?? record.path, over })
+      const at = kind.folder(entry, record.path) ?? record.path
+      kept.push({ path: at, over })
+      const reclaimed = await reclaimLeftover(evidenceOf(record, 'hint'), repo, reclaimOf(record))
+      reportReclaimed(reclaimed, at)
+      staying.push({ entry, path: at, since: record.owner.since, reclaimed })
       continue
     }
-    const result = await exitWorktree(evidenceOf(record, 'hint'), { onExit: 'remove', discardChanges: false, step: 'sweep', rescue: [], onRemote }, repo)
+    const result = await exitWorktree(
+      evidenceOf(record, 'hint'),
+      { onExit: 'remove', discardChanges: false, step: 'sweep', rescue: [], onRemote, reclaim: reclaimOf(record) },
+      repo
+    )
     report(result, `Left by ${over}: `)
+    if (!result.removed && result.reason !== 'gone') staying.push({ entry, path: result.path, since: record.owner.since, reclaimed: result.reclaimed })
   }
-  reportSweep({ repository: repo.toplevel, expired, kept, orphans: orphans(repo) })
+  const swept = { repository: repo.toplevel, expired, kept, orphans: orphans(repo), worktrees: sized(staying) }
+  reportSweep(swept)
+  await writeSweepSummary(swept)
+}
+
+/** A worktree an ended job left that stays: where this action keeps its record, where it is, since when, what it gave back. */
+interface Staying {
+  entry: string
+  path: string
+  since: string
+  reclaimed?: Reclaimed
+}
+
+/**
+ * The worktrees that stay, with their age and size. A size is measured once and noted in the record file (a
+ * hint, shown only), again after a reclaim: a kept worktree no job works in does not change.
+ */
+function sized(staying: Staying[]): KeptWorktree[] {
+  return staying
+    .filter(s => kindOf(s.path) === 'directory')
+    .map(s => {
+      const noted = readRecordFile(s.entry)?.size
+      if (noted && !s.reclaimed?.folders.length && typeof noted.bytes === 'number')
+        return { path: s.path, since: s.since, bytes: noted.bytes, reclaimed: s.reclaimed }
+      const bytes = diskUsage(s.path)?.bytes ?? 0
+      writeHints(s.entry, { size: { bytes, at: new Date().toISOString() } })
+      return { path: s.path, since: s.since, bytes, reclaimed: s.reclaimed }
+    })
 }
 
 /**

@@ -1,6 +1,6 @@
 // How an exit goes, from the record of enter: the post's as the main step was told; the exit sub-action's by its
 // own inputs where it has them, else as the main step was told.
-import type { OnExit, PullRequestRequest, RescueTarget } from '../record/settings.js'
+import type { OnExit, PullRequestRequest, Reclaim, RescueTarget } from '../record/settings.js'
 import { canSeal, type WorktreeRecord } from '../record/state-helper.js'
 import type { ExitOptions } from './exit-worktree.js'
 
@@ -18,6 +18,7 @@ export interface ExitStep {
   rescue?: RescueTarget[]
   /** The branch to push to, checked; false: nothing is pushed. */
   pushTo?: string | false
+  reclaim?: Reclaim
   /** The record carries this job's seal. */
   sealed: boolean
 }
@@ -31,7 +32,8 @@ export function exitOptionsOf(record: WorktreeRecord, step?: ExitStep): ExitOpti
       step: 'post',
       rescue: record.rescue,
       lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
-      pushTo: record.pushTo
+      pushTo: record.pushTo,
+      reclaim: reclaimOf(record)
     }
   return {
     // Without an on-exit of its own: the main step's, when it was given; else remove what was created, keep
@@ -42,9 +44,15 @@ export function exitOptionsOf(record: WorktreeRecord, step?: ExitStep): ExitOpti
     rescue: step.rescue ?? record.rescue,
     lockTimeoutMs: POST_LOCK_TIMEOUT_MS,
     pushTo: step.pushTo === undefined ? record.pushTo : step.pushTo || undefined,
+    reclaim: step.reclaim ?? reclaimOf(record),
     // Where no step could seal a record (no runtime token, no RUNNER_TEMP for a seal key): the push goes where the record says.
     pushTarget: !step.sealed && !canSeal() ? record.push : undefined
   }
+}
+
+/** What a kept worktree gives back, as the main step was told; a record from before the input: CACHEDIR.TAG folders. */
+export function reclaimOf(record: Pick<WorktreeRecord, 'reclaim'>): Reclaim {
+  return record.reclaim ?? { patterns: [], tagged: true }
 }
 
 /**

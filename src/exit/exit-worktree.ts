@@ -7,7 +7,7 @@ import * as path from 'node:path'
 import { isolationBreach, ownLinks } from './worktree-facts.js'
 import type { Evidence } from './evidence.js'
 import { throwIfCancelled } from '../git/git-command-manager.js'
-import type { OnExit, RescueTarget } from '../record/settings.js'
+import type { OnExit, Reclaim, RescueTarget } from '../record/settings.js'
 import { kindFor, type Kind } from './kinds/kind.js'
 import type { NextCheckoutFacts } from './next-checkout.js'
 import { ownershipOf, recordMatchesLock, type Ownership } from '../record/ownership.js'
@@ -21,7 +21,7 @@ import { rescue, type RescueFacts, type RescueResult } from '../rescue/rescue.js
 import { advertisedTips, remoteTips } from '../remote/tips.js'
 import { keptRef } from '../record/refs.js'
 import { keepSnapshot, type SnapshotFacts } from '../rescue/snapshot.js'
-import { inspect, type GateInput } from '../gate/safety-gate.js'
+import { inspect, viewSettings, type GateInput } from '../gate/safety-gate.js'
 import { decide, hasUnsavedWork, type Findings, type Verdict } from '../gate/findings.js'
 import { type OnRemote } from '../remote/tips.js'
 import { confirmedByRemote, sharedChanges, type SharedChange } from '../shared/shared-state.js'
@@ -30,6 +30,7 @@ import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { park } from './worktree-pool.js'
 import { shallowIdentity } from '../git/shallow-file.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
+import { reclaim, type Reclaimed } from './reclaim.js'
 import { quoted } from '../os/quote.js'
 import { branchCommits, pullRequestAfter, type PullRequestAsk } from './pull-request.js'
 import type { PullRequestOutcome } from '../remote/pull-request.js'
@@ -69,6 +70,8 @@ export interface ExitOptions {
   pushTarget?: PushTarget
   /** The remote to ask where the evidence names none of its own: the sweep asks its own main step's remote of enter. */
   onRemote?: () => Promise<OnRemote>
+  /** What a kept worktree gives back of its ignored folders; none: nothing. */
+  reclaim?: Reclaim
   /** A pull request of what the push sent, once the worktree is judged (the pull-request input). */
   pullRequest?: PullRequestAsk
 }
@@ -94,6 +97,8 @@ export interface ExitResult {
   rescue?: RescueResult
   /** What the push input pushed first, or why it could not. */
   pushed?: Pushed
+  /** Kept: the ignored folders it gave back (the reclaim input). */
+  reclaimed?: Reclaimed
   /** The commits the pushed branch brings, oldest first, when a pull request was asked for. */
   commits?: UnsavedCommit[]
   /** The pull request of the pushed branch, or why there is none. */
@@ -160,7 +165,8 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
   }
   const keptAt = await putBack(settled, found.folder, kind.pointer(found.gitDir))
   const kept = await keep({ repo, evidence, options, found, onRemote }, keptAt, { findings, verdict })
-  return { ...judged, ...kept, path: keptAt, ...keptFacts(found, foreign, verdict, kept.rescue) }
+  const reclaimed = settled.state === 'intact' && !settled.finishing ? await reclaimIn(found, gate, findings, options) : undefined
+  return { ...judged, ...kept, reclaimed, path: keptAt, ...keptFacts(found, foreign, verdict, kept.rescue) }
 }
 
 /** What a step cut short in the middle of its add may have left: its path, branch and token, and the base it planned. */
@@ -526,6 +532,50 @@ async function copyUnsaved(
   const snapshot = await keepSnapshot({ repo: own, facts, gitDir, entry: found.entry, folder: fs.existsSync(folder) ? folder : undefined, findings })
   if (typeof snapshot !== 'string') await found.kind.bringIn(repo, gitDir, snapshot.commit, snapshot.ref, snapshot.ref)
   return rescue(snapshot, facts, options.rescue, repo)
+}
+
+/**
+ * A kept worktree of this job's gives back the ignored folders the reclaim input names (reclaim.ts), but what the
+ * gate counted as work; never one whose state could not be read. At the end of the job (the post, a sweep) that is
+ * noted, so that no later sweep does it again.
+ */
+async function reclaimIn(found: Located, gate: GateInput, findings: Findings, options: Pick<ExitOptions, 'reclaim' | 'step'>): Promise<Reclaimed | undefined> {
+  const rule = options.reclaim
+  if (!rule || (!rule.patterns.length && !rule.tagged) || !gate.folder || findings.error !== undefined || !mayRemove(found)) return undefined
+  const restored = (gate.restored ?? []).map(file => Buffer.from(file, 'latin1').toString('utf8'))
+  const reclaimed = await reclaim(rule, {
+    folder: gate.folder,
+    commonDir: gate.commonDir,
+    gitDir: gate.gitDir,
+    head: findings.head,
+    settings: viewSettings(gate),
+    excludes: gate.excludes,
+    ownLinks: gate.ownLinks,
+    work: [
+      ...findings.uncommitted.map(file => file.path),
+      ...findings.nested.map(nested => nested.path),
+      ...(findings.special ?? []).map(file => file.path),
+      ...(findings.broughtChanged ?? []),
+      ...restored
+    ]
+  })
+  if (options.step !== 'exit') writeHints(found.entry, { reclaimed: new Date().toISOString() })
+  return reclaimed
+}
+
+/**
+ * A worktree an ended job kept on purpose gives back its ignored folders, once (the sweep, by its record's rule):
+ * judged by the gate first, for what it counts stays. Its remote is not asked: only its files matter here.
+ */
+export async function reclaimLeftover(evidence: Evidence, repo: Repository, rule: Reclaim): Promise<Reclaimed | undefined> {
+  if (!rule.patterns.length && !rule.tagged) return undefined
+  const found = locate(repo.commonDir, evidence)
+  if (!found || !mayRemove(found) || found.hints?.reclaimed) return undefined
+  const settled = await settleFolder(found.folder, found.kind.pointer(found.gitDir), false)
+  if (settled.state !== 'intact' || settled.finishing) return undefined
+  const notAsked = (): Promise<OnRemote> => Promise.resolve({ tips: [], unasked: 'only its files are judged' })
+  const { gate } = await gateFor(repo, evidence, found, settled, notAsked)
+  return reclaimIn(found, gate, await inspect(gate), { reclaim: rule, step: 'sweep' })
 }
 
 /** A worktree entered by path gets back the lock it had. */

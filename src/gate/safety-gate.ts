@@ -68,7 +68,7 @@ function refsGit(input: GateInput): Git {
 }
 
 /** The settings that decide what counts as a change, as they were at enter, for a sealed view. */
-function viewSettings(input: Pick<GateInput, 'fileMode' | 'pinned'>): string[] {
+export function viewSettings(input: Pick<GateInput, 'fileMode' | 'pinned'>): string[] {
   return [`core.fileMode=${input.fileMode}`, ...(input.pinned ?? [])]
 }
 

@@ -17,6 +17,15 @@ export interface PullRequestRequest {
   title?: string
 }
 
+/**
+ * What a kept worktree gives back of its ignored folders (the reclaim input): those matching the gitignore-style
+ * patterns, and with `tagged` those holding a CACHEDIR.TAG (the Cache Directory Tagging specification's).
+ */
+export interface Reclaim {
+  patterns: string[]
+  tagged: boolean
+}
+
 /** A bad input: names the input, the value (quoted: it may hold any character) and the fix. */
 /** A value is quoted up to this many characters in an error: a line of the log stays one a person can read. */
 const SHOWN_CHARACTERS = 200

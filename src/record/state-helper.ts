@@ -3,7 +3,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import type { Isolation, OnExit, PullRequestRequest, RescueTarget } from './settings.js'
+import type { Isolation, OnExit, PullRequestRequest, Reclaim, RescueTarget } from './settings.js'
 import type { Owner } from './ownership.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 
@@ -59,6 +59,8 @@ export interface WorktreeRecord {
   rescue: RescueTarget[]
   /** Largest rescue, in bytes. */
   rescueMaxBytes: number
+  /** What a kept worktree gives back of its ignored folders; none said (an older record): those holding a CACHEDIR.TAG. */
+  reclaim?: Reclaim
   /** The job runs on a machine that is deleted after it (GitHub-hosted): only what leaves it is saved. */
   ephemeral: boolean
   /**
@@ -157,12 +159,16 @@ export interface RecordHints {
   /** When it was parked in the pool, and at which commit. */
   parked?: string
   parkedHead?: string
+  /** When a step at the end of the job (the post, a sweep) reclaimed its ignored folders: the sweep does not again. */
+  reclaimed?: string
+  /** Its size in bytes, and when it was measured (a sweep's list of kept worktrees). */
+  size?: { bytes: number; at: string }
 }
 
 /** The record file in a worktree's git dir: the main step's record, sealed; hints of later steps beside it. */
 export type RecordFile = WorktreeRecord & RecordHints & { mac?: string }
 
-const HINT_KEYS = new Set(['exited', 'removing', 'parked', 'parkedHead', 'mac'])
+const HINT_KEYS = new Set(['exited', 'removing', 'parked', 'parkedHead', 'reclaimed', 'size', 'mac'])
 
 /**
  * The seal of a record: an HMAC of its evidence (everything but the hints) keyed with the job's

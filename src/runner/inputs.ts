@@ -8,6 +8,7 @@ import {
   type OnExit,
   type PullRequestRequest,
   type PushRequest,
+  type Reclaim,
   type RescueTarget,
   type RestoreRequest
 } from '../record/settings.js'
@@ -54,6 +55,8 @@ export interface EnterSettings {
   isolation: Isolation
   /** Push the worktree's HEAD at exit; undefined: nothing is pushed. */
   push?: PushRequest
+  /** The ignored folders a kept worktree gives back. */
+  reclaim: Reclaim
   /** Open a pull request of the pushed branch at exit; undefined: none. */
   pullRequest?: PullRequestRequest
 }
@@ -67,6 +70,8 @@ export interface ExitSettings {
   rescue?: RescueTarget[]
   /** false: nothing is pushed; undefined: as the main step was told. */
   push?: PushRequest | false
+  /** undefined: as the main step was told. */
+  reclaim?: Reclaim
   /** false: no pull request; undefined: as the main step was told. */
   pullRequest?: { draft: boolean } | false
   /** undefined: as the main step was told. */
@@ -222,6 +227,35 @@ export function parseRestore(input: string, value: string): RestoreRequest | und
   )
 }
 
+/**
+ * The reclaim input: none, or gitignore-style patterns of ignored folders to delete in a kept worktree, one per line
+ * or separated by commas; folders holding a CACHEDIR.TAG go too (empty: only those).
+ */
+export function parseReclaim(input: string, value: string): Reclaim {
+  const patterns = [...new Set(value.split(/[\r\n,]+/).map(p => p.trim()))].filter(Boolean)
+  if (patterns.length === 1 && keyword(patterns[0]) === 'none') return { patterns: [], tagged: false }
+  for (const pattern of patterns) {
+    const problem =
+      keyword(pattern) === 'none'
+        ? 'none stands alone'
+        : /^[!#]/.test(pattern)
+          ? `${quoted(pattern)} starts with ${pattern[0]}, which gitignore reads as a negation or a comment`
+          : pattern.includes('\\')
+            ? `${quoted(pattern)} has a backslash`
+            : pattern.split('/').some(segment => segment === '..' || segment === '.')
+              ? `${quoted(pattern)} has a "." or ".." segment`
+              : undefined
+    if (problem)
+      throw new InputError(
+        input,
+        value,
+        problem,
+        'Use none, or gitignore-style patterns of folders git ignores, such as "node_modules, target, .venv" ("/" between folders).'
+      )
+  }
+  return { patterns, tagged: true }
+}
+
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 }
 
 /** A size such as 100MB, 2GB or 512K (powers of 1024). */
@@ -248,14 +282,19 @@ function optional(input: string): string | undefined {
   return checked(input) || undefined
 }
 
-/** A list of relative paths inside the checkout, one per line or separated by commas. */
-function pathList(input: string): string[] {
+/** An input of paths or patterns, one per line or separated by commas: no control character but line ends. */
+function pathText(input: string): string {
   const value = getInput(input)
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/.test(value)) {
-    throw new InputError(input, value, 'it contains a control character', 'Remove it; separate paths with newlines or commas.')
+    throw new InputError(input, value, 'it contains a control character', 'Remove it; separate entries with newlines or commas.')
   }
-  const entries = value
+  return value
+}
+
+/** A list of relative paths inside the checkout, one per line or separated by commas. */
+function pathList(input: string): string[] {
+  const entries = pathText(input)
     .split(/[\r\n,]+/)
     .map(e =>
       e
@@ -348,7 +387,8 @@ export function getEnterSettings(): EnterSettings {
     restore,
     isolation,
     push,
-    pullRequest: pullRequest ? { ...pullRequest, title } : undefined
+    pullRequest: pullRequest ? { ...pullRequest, title } : undefined,
+    reclaim: parseReclaim('reclaim', pathText('reclaim'))
   }
 }
 
@@ -422,6 +462,7 @@ export function getExitSettings(): ExitSettings {
   const worktreePath = optional('path')
   const rescue = optional('rescue')
   const push = optional('push')
+  const reclaim = pathText('reclaim')
   const pullRequest = optional('pull-request')
   return {
     path: worktreePath === undefined ? undefined : absolute(worktreePath),
@@ -430,7 +471,8 @@ export function getExitSettings(): ExitSettings {
     rescue: rescue === undefined ? undefined : parseRescue('rescue', rescue),
     push: push === undefined ? undefined : parsePush('push', push),
     pullRequest: pullRequest === undefined ? undefined : parsePullRequest('pull-request', pullRequest),
-    pullRequestTitle: optional('pull-request-title')
+    pullRequestTitle: optional('pull-request-title'),
+    reclaim: reclaim ? parseReclaim('reclaim', reclaim) : undefined
   }
 }
 

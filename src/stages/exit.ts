@@ -27,8 +27,8 @@ export async function run(): Promise<void> {
     const { record, repo, sealed } = found
     // The exit's own push input, checked; the main step's was checked at enter.
     const pushTo = settings.push && (await pushBranch(repo, settings.push, record.branch))
-    const { onExit, discardChanges, rescue } = settings
-    const options = exitOptionsOf(record, { onExit, discardChanges, rescue, pushTo, sealed })
+    const { onExit, discardChanges, rescue, reclaim } = settings
+    const options = exitOptionsOf(record, { onExit, discardChanges, rescue, pushTo, sealed, reclaim })
     checkPullRequest(settings.pullRequest, options.pushTo !== undefined, settings.pullRequestTitle, record.pullRequest)
     options.pullRequest = pullRequestAsk(pullRequestAsked(record, options.pushTo, settings), record.pullBase)
     const result = await exitWorktree(evidenceOf(record, sealed ? 'sealed' : 'hint'), options, repo)

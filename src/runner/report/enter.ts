@@ -9,7 +9,9 @@ import type { Restored } from '../../rescue/restore.js'
 import type { Findings } from '../../gate/findings.js'
 import type { WorktreeRecord } from '../../record/state-helper.js'
 import type { HeldBack } from '../../exit/worktree-pool.js'
-import { describeFindings, listed } from './words.js'
+import type { Reclaimed } from '../../exit/reclaim.js'
+import { describeAge, describeBytes, describeFindings, describeReclaimed, listed } from './words.js'
+import { html } from './summary.js'
 
 /** What every worktree shares could not be read at enter: the exit will not say what changed in it. */
 export function reportSharedUnread(why: string): void {
@@ -157,6 +159,12 @@ export function reportPrepared(prepared: {
   if (others.length) core.info(oneLine(`Not copied: ${others.join(', ')}.`))
 }
 
+/** What the sweep reclaimed in a worktree an ended job kept on purpose (an exit's reclaim is in its report). */
+export function reportReclaimed(reclaimed: Reclaimed | undefined, where: string): void {
+  const said = describeReclaimed(reclaimed, where)
+  if (said) core.info(oneLine(said))
+}
+
 /** What the sweep of a later job did besides the exits it reports one by one. */
 export interface Swept {
   repository: string
@@ -166,7 +174,20 @@ export interface Swept {
   kept: { path: string; over: string }[]
   /** Folders whose registration is gone: left as they are. */
   orphans: string[]
+  /** The worktrees earlier jobs left that stay, kept on purpose or for their work. */
+  worktrees: KeptWorktree[]
 }
+
+/** A worktree that stays, since when (the job that entered it), its size, and what this sweep reclaimed there. */
+export interface KeptWorktree {
+  path: string
+  since: string
+  bytes: number
+  reclaimed?: Reclaimed
+}
+
+/** Kept worktrees the job summary lists, the largest first. */
+const LISTED_KEPT = 10
 
 export function reportSweep(swept: Swept): void {
   if (swept.expired.length)
@@ -184,4 +205,49 @@ export function reportSweep(swept: Swept): void {
       ),
       { title: 'agent-worktree' }
     )
+}
+
+/**
+ * The sweep's part of the job summary: what it reclaimed, and the worktrees that stay on this machine, the ten
+ * largest with their age and size, and how to remove one; nothing when none stays.
+ */
+export async function writeSweepSummary(swept: Swept, now = Date.now()): Promise<void> {
+  if (!swept.worktrees.length) return
+  const largest = [...swept.worktrees].sort((a, b) => b.bytes - a.bytes).slice(0, LISTED_KEPT)
+  const total = swept.worktrees.reduce((sum, w) => sum + w.bytes, 0)
+  const reclaimed = swept.worktrees.flatMap(w => w.reclaimed?.folders ?? [])
+  const freed = reclaimed.reduce((sum, f) => sum + f.bytes, 0)
+  try {
+    await core.summary
+      .addHeading(`agent-worktree: worktrees kept in ${html(quoted(swept.repository))}`, 3)
+      .addRaw(
+        `<p>${swept.worktrees.length} worktree(s) that earlier jobs kept stay on this machine, ${describeBytes(total)} in all${
+          swept.worktrees.length > LISTED_KEPT ? `; the ${LISTED_KEPT} largest` : ''
+        }. This sweep reclaimed ${describeBytes(freed)} of their ignored folders (the reclaim input).</p>`,
+        true
+      )
+      .addTable([
+        [
+          { data: 'path', header: true },
+          { data: 'age', header: true },
+          { data: 'size', header: true },
+          { data: 'reclaimed now', header: true }
+        ],
+        ...largest.map(w => [
+          html(quoted(w.path)),
+          describeAge(now - Date.parse(w.since)),
+          describeBytes(w.bytes),
+          describeBytes((w.reclaimed?.folders ?? []).reduce((sum, f) => sum + f.bytes, 0))
+        ])
+      ])
+      .addRaw(
+        `<p>To remove one once what matters in it is pushed or copied out: ${html(
+          `git -C ${quoted(swept.repository)} worktree remove -f -f <path>`
+        )}, then delete its branch and its ref under refs/agent-worktree/kept/ (README, Troubleshooting).</p>`,
+        true
+      )
+      .write()
+  } catch (error) {
+    core.debug(oneLine(`No job summary written: ${(error as Error).message}`))
+  }
 }

@@ -12,7 +12,18 @@ import type { Findings } from '../../gate/findings.js'
 import type { BranchDeletion } from '../../gate/delete-branch.js'
 import { sweepsHere } from '../../record/ownership.js'
 import { fromElsewhere, type SharedChange } from '../../shared/shared-state.js'
-import { describeCommit, describeFindings, describeNested, describeShared, describeSpecial, describeUncommitted, LISTED, listed, plural } from './words.js'
+import {
+  describeCommit,
+  describeFindings,
+  describeNested,
+  describeReclaimed,
+  describeShared,
+  describeSpecial,
+  describeUncommitted,
+  LISTED,
+  listed,
+  plural
+} from './words.js'
 import { pullRequestSentence, unopened } from './pull-request.js'
 
 /** The exit's message: what was found, what was done, what to do next; a push that was not needed; then the pull request, when one was asked for. */
@@ -324,6 +335,8 @@ export function report(result: ExitResult, prefix = ''): void {
   if (result.pushed && 'failed' in result.pushed) core.warning(oneLine(pushFailure(result.pushed)), { title: 'agent-worktree: push' })
   else if (result.pushed && 'commit' in result.pushed)
     core.info(oneLine(`Pushed ${result.pushed.commit.slice(0, 12)} to the branch ${quoted(result.pushed.branch)} of ${quoted(result.pushed.remote)}.`))
+  const reclaimed = describeReclaimed(result.reclaimed, result.path)
+  if (reclaimed) core.info(oneLine(reclaimed))
   if (unopened(result)) core.warning(oneLine(pullRequestSentence(result)), { title: 'agent-worktree: pull request' })
   const message = `${prefix}${messageOf(result)}`
   if (!result.warning) return core.info(oneLine(message))

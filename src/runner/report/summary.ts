@@ -4,7 +4,7 @@
 import * as core from '@actions/core'
 import type { ExitResult } from '../../exit/exit-worktree.js'
 import { escaped, oneLine, quoted } from '../../os/quote.js'
-import { describeCommit, describeFindings, describeNested, describeShared, describeUncommitted, LISTED } from './words.js'
+import { describeCommit, describeFindings, describeNested, describeReclaimed, describeShared, describeUncommitted, LISTED } from './words.js'
 import { messageOf, restoreCommands } from './exit.js'
 
 function listing(title: string, items: string[]): string {
@@ -22,7 +22,7 @@ function listing(title: string, items: string[]): string {
  * name's, and one line (a blank line would end the HTML block, and what follows would render as Markdown of the
  * agent's).
  */
-function html(text: string): string {
+export function html(text: string): string {
   const line = oneLine(text)
   let out = ''
   let at = 0
@@ -59,6 +59,7 @@ export async function writeSummary(result: ExitResult): Promise<void> {
   const { evidence, findings } = result
   const restore = restoreCommands(result)
   const restoreBlock = restore.length ? `<p>Restore:</p><pre>${restore.map(command => html(escaped(command))).join('\n')}</pre>` : ''
+  const reclaimed = describeReclaimed(result.reclaimed, result.path)
   try {
     await core.summary
       .addHeading(`agent-worktree: ${html(quoted(evidence.name))}`, 3)
@@ -74,7 +75,7 @@ export async function writeSummary(result: ExitResult): Promise<void> {
         ],
         summaryRow(result)
       ])
-      .addRaw(`<p>${messageOf(result).split('\n').map(html).join('<br>')}</p>${pullRequestLink(result)}${restoreBlock}`, true)
+      .addRaw(`<p>${messageOf(result).split('\n').map(html).join('<br>')}</p>${reclaimed ? `<p>${html(reclaimed)}</p>` : ''}${pullRequestLink(result)}${restoreBlock}`, true)
       .addRaw(
         listing('Uncommitted files', (findings?.uncommitted ?? []).map(describeUncommitted)) +
           listing('Unsaved commits', (findings?.unsavedCommits ?? []).map(describeCommit)) +

@@ -6,6 +6,7 @@
 import { quoted } from '../../os/quote.js'
 import type { Findings, Nested, NestedWork, SpecialFile, Uncommitted, UnsavedCommit } from '../../gate/findings.js'
 import type { Origin, SharedChange } from '../../shared/shared-state.js'
+import type { Reclaimed, Spared } from '../../exit/reclaim.js'
 
 /** Items a line lists at most: the rest are counted or elided. */
 export const LISTED = 10
@@ -100,4 +101,49 @@ function originText(origin: Origin | undefined): string {
     who && (origin?.how === 'branch' ? `the branch of ${who}` : `made in ${who}`)
   ]
   return parts.some(Boolean) ? ` (${parts.filter(Boolean).join('; ')})` : ''
+}
+
+/** 1.2 GB, 340.0 MB, 12.0 KB, 512 bytes: powers of 1024, as rescue-max-size reads them. */
+export function describeBytes(bytes: number): string {
+  const units = ['KB', 'MB', 'GB', 'TB']
+  let value = bytes
+  let unit = -1
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return unit < 0 ? plural(bytes, 'byte') : `${value.toFixed(1)} ${units[unit]}`
+}
+
+/** 3 days, 5 hours, 20 minutes: the largest unit that fits. */
+export function describeAge(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000))
+  if (minutes < 60) return plural(minutes, 'minute')
+  if (minutes < 48 * 60) return plural(Math.floor(minutes / 60), 'hour')
+  return plural(Math.floor(minutes / 60 / 24), 'day')
+}
+
+const SPARED: Record<Spared, string> = {
+  work: 'it holds work the gate counts',
+  repository: 'it holds a repository, whose commits are work',
+  mount: 'another file system is mounted in it',
+  unreadable: 'a folder in it cannot be read',
+  undeleted: 'it could not be deleted'
+}
+
+/**
+ * What the reclaim input gave back of a kept worktree, in one sentence, and the folders it matched but left;
+ * undefined when it matched nothing.
+ */
+export function describeReclaimed(reclaimed: Reclaimed | undefined, where: string): string | undefined {
+  if (!reclaimed || (!reclaimed.folders.length && !reclaimed.spared.length && !reclaimed.error)) return undefined
+  const bytes = reclaimed.folders.reduce((sum, f) => sum + f.bytes, 0)
+  const files = reclaimed.folders.reduce((sum, f) => sum + f.files, 0)
+  const gone = reclaimed.folders.map(f => `${quoted(f.path)}${f.link ? ' (a link: unlinked, what it points to left alone)' : ` (${describeBytes(f.bytes)})`}`)
+  const said = reclaimed.folders.length
+    ? `Reclaimed ${describeBytes(bytes)} (${plural(files, 'file')}) of ignored folders in the kept ${quoted(where)}: ${listed(gone)}.`
+    : `Reclaimed nothing of the ignored folders in the kept ${quoted(where)}.`
+  const left = reclaimed.spared.map(s => `${quoted(s.path)} (${SPARED[s.why]})`)
+  const stopped = reclaimed.error ? ` Reclaiming stopped: ${reclaimed.error}` : ''
+  return `${said}${left.length ? ` Left, though they matched: ${listed(left)}.` : ''}${stopped}`
 }
