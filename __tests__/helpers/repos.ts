@@ -11,8 +11,14 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: 'test@example.com'
 }
 
+/** This project's own folder, where no test's git may run. */
+const PROJECT = path.resolve(import.meta.dirname, '..', '..')
+
 /** Runs git and returns its trimmed stdout; throws on a non-zero exit. */
 export function git(cwd: string, ...args: string[]): string {
+  // A step that failed gives no output: its path, undefined, would send git to this project's own repository.
+  if (typeof cwd !== 'string' || !path.isAbsolute(cwd) || !path.relative(PROJECT, cwd).startsWith('..'))
+    throw new Error(`git ${args.join(' ')}: ${String(cwd)} is no folder of a test's own`)
   return execFileSync('git', args, { cwd, env: { ...process.env, ...IDENTITY }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
 }
 
