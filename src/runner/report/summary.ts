@@ -75,7 +75,10 @@ export async function writeSummary(result: ExitResult): Promise<void> {
         ],
         summaryRow(result)
       ])
-      .addRaw(`<p>${messageOf(result).split('\n').map(html).join('<br>')}</p>${reclaimed ? `<p>${html(reclaimed)}</p>` : ''}${pullRequestLink(result)}${restoreBlock}`, true)
+      .addRaw(
+        `<p>${messageOf(result).split('\n').map(html).join('<br>')}</p>${reclaimed ? `<p>${html(reclaimed)}</p>` : ''}${pullRequestLink(result)}${restoreBlock}`,
+        true
+      )
       .addRaw(
         listing('Uncommitted files', (findings?.uncommitted ?? []).map(describeUncommitted)) +
           listing('Unsaved commits', (findings?.unsavedCommits ?? []).map(describeCommit)) +
