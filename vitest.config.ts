@@ -16,9 +16,17 @@ const testFiles = (dir: string): string[] =>
         .split(path.sep)
         .join('/')
     )
-const endToEnd = testFiles(path.join(import.meta.dirname, '__tests__')).filter(file =>
-  RUNS_BUNDLE.test(fs.readFileSync(path.join(import.meta.dirname, file), 'utf8'))
-)
+// `long`: what runs many jobs over to find rare faults or works at full size (every git call cancelled, 24 legs at
+// once, generated scenarios, 100,000 files): `npm run test:long`, which CI runs after `npm test`, whose ten
+// minutes on two cores these would take a third of.
+const LONG = [
+  '__tests__/e2e/faults.test.ts',
+  '__tests__/git/parallel.test.ts',
+  '__tests__/exit/generated-scenarios.test.ts',
+  '__tests__/e2e/reclaim-large.test.ts'
+]
+const files = testFiles(path.join(import.meta.dirname, '__tests__')).filter(file => !LONG.includes(file))
+const endToEnd = files.filter(file => RUNS_BUNDLE.test(fs.readFileSync(path.join(import.meta.dirname, file), 'utf8')))
 
 // @actions/workflow-parser (inlined below) ships source maps without their sources: Vite would warn once per
 // file, some 70 lines a run about no code of ours. Its files are loaded without the map's comment.
@@ -53,7 +61,7 @@ export default defineConfig({
     // than on the CPU: three files at a time keep two cores busy (a run takes 0.84 of the time two take).
     maxWorkers: 3,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['__tests__/**/*.test.ts'], exclude: endToEnd } },
+      { extends: true, test: { name: 'unit', include: files.filter(file => !endToEnd.includes(file)) } },
       {
         extends: true,
         test: {
@@ -62,7 +70,8 @@ export default defineConfig({
           // The end-to-end tests run dist/: it is built first when a source is newer.
           globalSetup: ['__tests__/helpers/fresh-bundle.ts']
         }
-      }
+      },
+      { extends: true, test: { name: 'long', include: LONG, globalSetup: ['__tests__/helpers/fresh-bundle.ts'] } }
     ]
   }
 })

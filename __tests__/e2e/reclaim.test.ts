@@ -2,11 +2,10 @@
 // A kept worktree gives back its ignored build output: the post, the exit step and a later job's sweep.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { performance } from 'node:perf_hooks'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job } from '../../scripts/runner.mjs'
 import { git, makeRepos, readOrNull, write, type Repos } from '../helpers/repos.js'
-import { warnings } from '../helpers/steps.js'
+import { nodeModules } from '../helpers/node-modules.js'
 
 const SIGNATURE = 'Signature: 8a477f597d28d172789f06886806bc55'
 
@@ -25,42 +24,7 @@ function job(runner = `runner-${++jobs}`, run = jobs): Job {
   })
 }
 
-/** `count` files in 1,000 folders, as a package manager leaves node_modules. */
-function nodeModules(wt: string, count: number): void {
-  const perFolder = Math.ceil(count / 1000)
-  for (let p = 0; p * perFolder < count; p++) {
-    const dir = path.join(wt, 'node_modules', `pkg-${p}`, 'lib')
-    fs.mkdirSync(dir, { recursive: true })
-    for (let f = 0; f < perFolder && p * perFolder + f < count; f++) fs.writeFileSync(path.join(dir, `m${f}.js`), 'module.exports = 1\n')
-  }
-}
-
 describe('the post reclaims in the worktree it keeps', () => {
-  it('node_modules of 100,000 files goes, timed; the tracked and the untracked files stay, and the gate counts the same', async () => {
-    const j = job()
-    const wt = (await j.uses('.', { name: 'big', reclaim: 'node_modules' })).outputs['worktree-path']
-    write(wt, 'src/app.txt', 'the agent changed this\n')
-    write(wt, '.env.local', 'TOKEN=kept\n')
-    write(wt, '.env', 'TOKEN=ignored\n')
-    const started = performance.now()
-    nodeModules(wt, 100_000)
-    console.log(`writing 100,000 files: ${(performance.now() - started).toFixed(0)} ms`)
-    const timed = performance.now()
-    const [post] = await j.runPosts()
-    console.log(`the post that kept the worktree and reclaimed node_modules: ${(performance.now() - timed).toFixed(0)} ms`)
-    expect(post.exitCode).toBe(0)
-    expect(fs.existsSync(path.join(wt, 'node_modules'))).toBe(false)
-    expect(readOrNull(path.join(wt, 'src/app.txt'))).toBe('the agent changed this\n')
-    expect(readOrNull(path.join(wt, '.env.local'))).toBe('TOKEN=kept\n')
-    expect(readOrNull(path.join(wt, '.env'))).toBe('TOKEN=ignored\n')
-    expect(post.stdout).toMatch(/Reclaimed [0-9.]+ MB \(100000 files\) of ignored folders in the kept `[^`]+`: `node_modules` \([0-9.]+ MB\)\./)
-    expect(post.summary).toMatch(/<p>Reclaimed [0-9.]+ MB \(100000 files\)/)
-    expect(warnings(post)[0]).toContain(`Kept \`${wt}\`: it has 2 uncommitted files.`)
-    // The gate, asked again, counts what it counted before.
-    const exit = await j.uses('exit', { 'on-exit': 'keep', reclaim: 'none' })
-    expect(exit.outputs, exit.stdout).toMatchObject({ 'uncommitted-files': '2', 'unsaved-commits': '0', reason: 'asked' })
-  })
-
   it('the exit step takes its own input; a CACHEDIR.TAG folder goes by default, a link into the checkout is only unlinked', async () => {
     write(repos.clone, 'node_modules/dep/index.js', 'the checkout’s own\n')
     const j = job()
