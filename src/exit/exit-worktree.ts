@@ -29,6 +29,7 @@ import { readRecordFile, writeHints, type RecordHints, type PushTarget } from '.
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { park } from './worktree-pool.js'
 import { shallowIdentity } from '../git/shallow-file.js'
+import { unverified, writtenSince, type StoreList } from '../git/object-store.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 import { quoted } from '../os/quote.js'
 import { branchCommits, pullRequestAfter, type PullRequestAsk } from './pull-request.js'
@@ -151,7 +152,7 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
   findings.error ??= stateProblem(settled, found, evidence, gate)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
   const foreign = !mayRemove(found) && options.onExit === 'remove'
-  const verdict = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
+  const verdict = await judge(evidence, foreign ? 'keep' : options, findings, settled.state === 'missing' && kind.ownRepository ? undefined : gate.commonDir)
   throwIfCancelled()
   const judged = { ...base, findings, breach, shared, verdict, pushed, commits, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
@@ -161,6 +162,38 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
   const keptAt = await putBack(settled, found.folder, kind.pointer(found.gitDir))
   const kept = await keep({ repo, evidence, options, found, onRemote }, keptAt, { findings, verdict })
   return { ...judged, ...kept, path: keptAt, ...keptFacts(found, foreign, verdict, kept.rescue) }
+}
+
+/**
+ * The verdict. A removal of what the gate calls clean rests on history read from the object store: what was written
+ * there since the agent got it is verified first, and what is not what its id says leaves the state unknown. Nothing
+ * to verify where nothing would go (kept anyway, or discarded as asked), or where nothing is left (`commonDir`).
+ */
+async function judge(
+  evidence: Evidence,
+  options: Pick<ExitOptions, 'onExit' | 'discardChanges'> | 'keep',
+  findings: Findings,
+  commonDir?: string
+): Promise<Verdict> {
+  const ask = (): Verdict => (options === 'keep' ? decide('keep', false, findings) : decide(options.onExit, options.discardChanges, findings))
+  if (ask() !== 'remove-clean' || commonDir === undefined) return ask()
+  findings.error = await objectsProblem(commonDir, evidence.believed.objects)
+  return ask()
+}
+
+/** Why the objects written into the store since `before` cannot be believed; undefined when each is what its id says. */
+async function objectsProblem(commonDir: string, before: StoreList | undefined): Promise<string | undefined> {
+  const objects = path.join(commonDir, 'objects')
+  let problem: string | undefined
+  try {
+    problem = await unverified(objects, writtenSince(objects, before))
+  } catch (error) {
+    problem = `they could not be verified: ${(error as Error).message}`
+  }
+  return (
+    problem &&
+    `objects written into ${quoted(objects)} since the agent got the worktree are not all what their ids say (${problem}): git would read other bytes for an id, so what it says of the history cannot be believed`
+  )
 }
 
 /** What a step cut short in the middle of its add may have left: its path, branch and token, and the base it planned. */
