@@ -39,7 +39,7 @@ function madeCommit(tree: string, parents: string[]): string {
   return git(repos.clone, 'commit-tree', tree, ...parents.flatMap(p => ['-p', p]), '-m', 'forged')
 }
 
-const UNKNOWN = /its state could not be determined \(objects written into .* since the agent got the worktree are not all what their ids say/
+const UNKNOWN = /its state could not be determined \(the object store .* holds objects that are not what their ids say/
 
 describe('objects written since enter', () => {
   it("another job's unpushed commit, reached from the base through a forged parent, is still unsaved: kept", async () => {

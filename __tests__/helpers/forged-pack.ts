@@ -19,6 +19,9 @@ export function forgePack(gitDir: string, objectsDir: string, real: string, clai
     fs.mkdirSync(packDir, { recursive: true })
     fs.renameSync(path.join(temp, `pack-${name}.pack`), path.join(packDir, `pack-${name}.pack`))
     fs.writeFileSync(path.join(packDir, `pack-${name}.idx`), idx)
+    // git looks in the newest pack first, by its time to the second: this one is newer than any.
+    const later = new Date(Date.now() + 60_000)
+    fs.utimesSync(path.join(packDir, `pack-${name}.pack`), later, later)
     return path.join(packDir, `pack-${name}.pack`)
   } finally {
     fs.rmSync(temp, { recursive: true, force: true })

@@ -29,7 +29,7 @@ import { readRecordFile, writeHints, type RecordHints, type PushTarget } from '.
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { park } from './worktree-pool.js'
 import { shallowIdentity } from '../git/shallow-file.js'
-import { unverified, writtenSince, type StoreList } from '../git/object-store.js'
+import { storeProblem } from '../git/object-store.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 import { quoted } from '../os/quote.js'
 import { branchCommits, pullRequestAfter, type PullRequestAsk } from './pull-request.js'
@@ -177,23 +177,8 @@ async function judge(
 ): Promise<Verdict> {
   const ask = (): Verdict => (options === 'keep' ? decide('keep', false, findings) : decide(options.onExit, options.discardChanges, findings))
   if (ask() !== 'remove-clean' || commonDir === undefined) return ask()
-  findings.error = await objectsProblem(commonDir, evidence.believed.objects)
+  findings.error = await storeProblem(path.join(commonDir, 'objects'), evidence.believed.objects)
   return ask()
-}
-
-/** Why the objects written into the store since `before` cannot be believed; undefined when each is what its id says. */
-async function objectsProblem(commonDir: string, before: StoreList | undefined): Promise<string | undefined> {
-  const objects = path.join(commonDir, 'objects')
-  let problem: string | undefined
-  try {
-    problem = await unverified(objects, writtenSince(objects, before))
-  } catch (error) {
-    problem = `they could not be verified: ${(error as Error).message}`
-  }
-  return (
-    problem &&
-    `objects written into ${quoted(objects)} since the agent got the worktree are not all what their ids say (${problem}): git would read other bytes for an id, so what it says of the history cannot be believed`
-  )
 }
 
 /** What a step cut short in the middle of its add may have left: its path, branch and token, and the base it planned. */

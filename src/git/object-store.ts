@@ -17,6 +17,7 @@ import * as path from 'node:path'
 import { createInflate } from 'node:zlib'
 import { Git } from './git-command-manager.js'
 import { privateTemp } from './sealed-git.js'
+import { quoted } from '../os/quote.js'
 
 /** The files of an object store git reads objects from, by path under objects/, each with its identity. */
 export type StoreList = Record<string, string>
@@ -64,6 +65,23 @@ function lstatOf(file: string): fs.BigIntStats | undefined {
 export function writtenSince(objects: string, before: StoreList | undefined): string[] {
   const now = listStore(objects)
   return Object.keys(now).filter(file => !before || !Object.hasOwn(before, file) || before[file] !== now[file])
+}
+
+/**
+ * Why what was written into the store at `objects` since `before` listed it (all of it, without a list) cannot be
+ * believed, as a report says it; undefined when every object there is what its id says.
+ */
+export async function storeProblem(objects: string, before: StoreList | undefined): Promise<string | undefined> {
+  let problem: string | undefined
+  try {
+    problem = await unverified(objects, writtenSince(objects, before))
+  } catch (error) {
+    problem = `the verification failed: ${(error as Error).message}`
+  }
+  return (
+    problem &&
+    `the object store ${quoted(objects)} holds objects that are not what their ids say (${problem}): git would read other bytes for an id, so what it says of the history and files cannot be believed`
+  )
 }
 
 /**
