@@ -152,7 +152,8 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
   findings.error ??= stateProblem(settled, found, evidence, gate)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
   const foreign = !mayRemove(found) && options.onExit === 'remove'
-  const verdict = await judge(evidence, foreign ? 'keep' : options, findings, settled.state === 'missing' && kind.ownRepository ? undefined : gate.commonDir)
+  const decided = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
+  const verdict = await verifiedFirst(decided, evidence, findings, settled.state === 'missing' && kind.ownRepository ? undefined : gate.commonDir)
   throwIfCancelled()
   const judged = { ...base, findings, breach, shared, verdict, pushed, commits, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
@@ -165,20 +166,14 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
 }
 
 /**
- * The verdict. A removal of what the gate calls clean rests on history read from the object store: what was written
- * there since the agent got it is verified first, and what is not what its id says leaves the state unknown. Nothing
- * to verify where nothing would go (kept anyway, or discarded as asked), or where nothing is left (`commonDir`).
+ * A removal of what the gate calls clean rests on history read from the object store: what was written there since
+ * the agent got it is verified first, and what is not what its id says leaves the state unknown (set in `findings`).
+ * Nothing to verify where nothing would go (kept anyway, or discarded as asked), or where nothing is left (`commonDir`).
  */
-async function judge(
-  evidence: Evidence,
-  options: Pick<ExitOptions, 'onExit' | 'discardChanges'> | 'keep',
-  findings: Findings,
-  commonDir?: string
-): Promise<Verdict> {
-  const ask = (): Verdict => (options === 'keep' ? decide('keep', false, findings) : decide(options.onExit, options.discardChanges, findings))
-  if (ask() !== 'remove-clean' || commonDir === undefined) return ask()
+async function verifiedFirst(verdict: Verdict, evidence: Evidence, findings: Findings, commonDir: string | undefined): Promise<Verdict> {
+  if (verdict !== 'remove-clean' || commonDir === undefined) return verdict
   findings.error = await storeProblem(path.join(commonDir, 'objects'), evidence.believed.objects)
-  return ask()
+  return findings.error === undefined ? verdict : 'keep-unknown'
 }
 
 /** What a step cut short in the middle of its add may have left: its path, branch and token, and the base it planned. */
