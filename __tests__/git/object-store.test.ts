@@ -69,6 +69,19 @@ describe('the object store since a list of it', () => {
     expect(await check(before)).toBeUndefined()
   })
 
+  it('a file verified once is not hashed again while it stays as it was: the second look starts no git', async () => {
+    commit(repos.clone, 'three.txt')
+    git(repos.clone, 'gc', '--quiet')
+    expect(await check(undefined)).toBeUndefined()
+    const searched = process.env.PATH
+    process.env.PATH = ''
+    try {
+      expect(await check(undefined)).toBeUndefined()
+    } finally {
+      process.env.PATH = searched
+    }
+  })
+
   it('without a list, every file is verified', async () => {
     forgePack(gitDir, objects, parent, base)
     expect(await check(undefined)).toMatch(/does not hold what its index says/)

@@ -39,10 +39,26 @@ export function listStore(objects: string): StoreList {
 }
 
 function add(list: StoreList, objects: string, file: string, read: boolean): void {
-  if (!read) return
-  const stat = lstatOf(path.join(objects, file))
+  const identity = read ? identityOf(path.join(objects, file)) : undefined
   // Gone since the folder was read: nothing git could read.
-  if (stat) list[file] = `${stat.ino}:${stat.size}:${stat.ctimeNs}:${stat.isFile() ? 'f' : 'o'}`
+  if (identity) list[file] = identity
+}
+
+function identityOf(file: string): string | undefined {
+  const stat = lstatOf(file)
+  return stat && `${stat.ino}:${stat.size}:${stat.ctimeNs}:${stat.isFile() ? 'f' : 'o'}`
+}
+
+/**
+ * Files this process verified, by path and identity: a sweep that judges several worktrees of one store, or an exit
+ * after a take, hashes each once. A file changed since has another identity.
+ */
+const verified = new Set<string>()
+
+/** The files of `files` (under `objects`) not verified as they are now, and a note of them once they are. */
+function stillToVerify(objects: string, files: string[]): { files: string[]; done: () => void } {
+  const keys = files.map(file => `${path.join(objects, file)}\0${identityOf(path.join(objects, file))}`)
+  return { files: files.filter((_, i) => !verified.has(keys[i])), done: () => keys.forEach(key => verified.add(key)) }
 }
 
 function namesIn(dir: string): string[] {
@@ -90,8 +106,9 @@ export async function storeProblem(objects: string, before: StoreList | undefine
  * every object is what its name says; no git call where no pack was written.
  */
 export async function unverified(objects: string, written: string[]): Promise<string | undefined> {
-  const packs = [...new Set(written.filter(file => file.startsWith('pack/')).map(file => file.replace(/\.(pack|idx|rev)$/, '')))]
-  for (const file of written.filter(f => !f.startsWith('pack/'))) {
+  const todo = stillToVerify(objects, written)
+  const packs = [...new Set(todo.files.filter(file => file.startsWith('pack/')).map(file => file.replace(/\.(pack|idx|rev)$/, '')))]
+  for (const file of todo.files.filter(f => !f.startsWith('pack/'))) {
     const problem = await looseProblem(objects, file)
     if (problem) return problem
   }
@@ -99,6 +116,7 @@ export async function unverified(objects: string, written: string[]): Promise<st
     const problem = await packProblem(objects, pack)
     if (problem) return problem
   }
+  todo.done()
   return undefined
 }
 
