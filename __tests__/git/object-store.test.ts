@@ -102,4 +102,18 @@ describe('the object store since a list of it', () => {
     fs.writeFileSync(path.join(objects, rev), bytes)
     expect(await check(before)).toMatch(/does not hold what its index says/)
   })
+
+  it('a sha256 repository: its packs and loose objects pass, a loose object under another name is found', async () => {
+    const repo = path.join(repos.root, 'sha256')
+    git(repos.root, 'init', '--quiet', '--object-format=sha256', repo)
+    commit(repo, 'one.txt')
+    const first = git(repo, 'rev-parse', 'HEAD')
+    git(repo, 'gc', '--quiet')
+    const second = commit(repo, 'two.txt')
+    const store = path.join(repo, '.git', 'objects')
+    expect(await unverified(store, writtenSince(store, undefined))).toBeUndefined()
+    const before = listStore(store)
+    forgeLoose(path.join(repo, '.git'), store, first, second)
+    expect(await unverified(store, writtenSince(store, before))).toBe(`the loose object ${second.slice(0, 2)}/${second.slice(2)} holds another object's bytes`)
+  })
 })
