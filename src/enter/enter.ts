@@ -25,6 +25,7 @@ import { pinAtEnter, setupFromConfig } from '../git/git-setup.js'
 import { submoduleUrls } from '../git/submodules.js'
 import { sweep } from './sweep.js'
 import { shallowIdentity } from '../git/shallow-file.js'
+import { listStore } from '../git/object-store.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
 import { handOut, rerereEnabled } from '../sandbox/stand-ins.js'
@@ -88,6 +89,8 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const gitDir = kind.gitDir(kind.entry(repo.commonDir, record.id!), record.path)
     const commonDir = kind.own(repo, gitDir).commonDir
     record.shallow = shallowIdentity(commonDir)
+    // Last, once every object of ours is in: what the agent writes after this is verified before an exit believes it.
+    record.objects = writeStepFile(listStore(path.join(commonDir, 'objects')), record.token, 'objects')
     persist(kind, repo.commonDir, record)
     // After the record file, so that the lists see it.
     const facts = { ...sandboxFacts(realPath(record.path), realPath(gitDir), realPath(repo.commonDir)), clone: kind.ownRepository }

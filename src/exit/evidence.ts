@@ -4,6 +4,7 @@
 // own record may vouch for is absent from the evidence of the others, so no reader can forget to check.
 import type { FilterDriver } from '../record/state-helper.js'
 import type { SharedState } from '../shared/shared-state.js'
+import type { StoreList } from '../git/object-store.js'
 import { readStepFile, type BroughtIn, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 
 /** Where the record came from: the post's own state, a record file sealed by this job, or a hint. */
@@ -67,6 +68,8 @@ export interface Believed {
   madeFolder?: string
   /** The shallow file of the repository when the agent got it (shallow-file.ts). */
   shallow?: string
+  /** The files of its object store when the agent got it (object-store.ts); without them, every object there is verified. */
+  objects?: StoreList
 }
 
 export interface Evidence extends Stated {
@@ -114,7 +117,8 @@ export function evidenceOf(record: WorktreeRecord, source: Source, env: NodeJS.P
         shared: readStepFile<SharedState>(record.shared),
         borrowed: record.borrowed,
         madeFolder: record.madeFolder,
-        shallow: record.shallow
+        shallow: record.shallow,
+        objects: readStepFile<StoreList>(record.objects)
       }
     : {
         ephemeral: env.RUNNER_ENVIRONMENT === 'github-hosted',

@@ -29,6 +29,7 @@ import { readRecordFile, writeHints, type RecordHints, type PushTarget } from '.
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { park } from './worktree-pool.js'
 import { shallowIdentity } from '../git/shallow-file.js'
+import { storeProblem } from '../git/object-store.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 import { reclaim, type Reclaimed } from './reclaim.js'
 import { quoted } from '../os/quote.js'
@@ -156,7 +157,8 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
   findings.error ??= stateProblem(settled, found, evidence, gate)
   // Locked by someone else, or not provably ours: never removed; but judged, and its work rescued.
   const foreign = !mayRemove(found) && options.onExit === 'remove'
-  const verdict = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
+  const decided = decide(foreign ? 'keep' : options.onExit, options.discardChanges, findings)
+  const verdict = await verifiedFirst(decided, evidence, findings, settled.state === 'missing' && kind.ownRepository ? undefined : gate.commonDir)
   throwIfCancelled()
   const judged = { ...base, findings, breach, shared, verdict, pushed, commits, movedFrom: samePath(found.folder, evidence.path) ? undefined : evidence.path }
   if (verdict === 'remove-clean' || verdict === 'remove-discard') {
@@ -167,6 +169,17 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
   const kept = await keep({ repo, evidence, options, found, onRemote }, keptAt, { findings, verdict })
   const reclaimed = settled.state === 'intact' && !settled.finishing ? await reclaimIn(found, gate, findings, options) : undefined
   return { ...judged, ...kept, reclaimed, path: keptAt, ...keptFacts(found, foreign, verdict, kept.rescue) }
+}
+
+/**
+ * A removal of what the gate calls clean rests on history read from the object store: what was written there since
+ * the agent got it is verified first, and what is not what its id says leaves the state unknown (set in `findings`).
+ * Nothing to verify where nothing would go (kept anyway, or discarded as asked), or where nothing is left (`commonDir`).
+ */
+async function verifiedFirst(verdict: Verdict, evidence: Evidence, findings: Findings, commonDir: string | undefined): Promise<Verdict> {
+  if (verdict !== 'remove-clean' || commonDir === undefined) return verdict
+  findings.error = await storeProblem(path.join(commonDir, 'objects'), evidence.believed.objects)
+  return findings.error === undefined ? verdict : 'keep-unknown'
 }
 
 /** What a step cut short in the middle of its add may have left: its path, branch and token, and the base it planned. */

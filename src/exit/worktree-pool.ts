@@ -18,6 +18,7 @@ import { nothingNew, provenUntouched, type Findings } from '../gate/findings.js'
 import { writeReplacing } from '../os/untrusted-files.js'
 import { writeRef } from '../git/worktree-refs.js'
 import { writeHints, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
+import { storeProblem } from '../git/object-store.js'
 
 /** Parked worktrees of one repository (and clones, apart), at most; beyond, a clean one is deleted as without recycle. */
 export const POOL_SIZE = 8
@@ -115,7 +116,7 @@ export async function takeParked(kind: Kind, repo: Repository, record: WorktreeR
   for (const parked of await kind.listParked(repo, path.dirname(record.path))) {
     if (!fs.existsSync(parked.folder)) continue
     const onRemote = kind.parkedRemote(repo, parked.gitDir, taking.push, taking.onRemote)
-    const findings = await inspect(await parkedGate(kind, repo, parked, onRemote))
+    const findings = await verifiedObjects(kind, parked, await inspect(await parkedGate(kind, repo, parked, onRemote)))
     if (!provenUntouched(findings, parked.record?.parkedHead)) {
       writeReplacing(path.join(parked.entry, 'locked'), heldBackLock(taking.describe(findings)))
       heldBack.push({ path: parked.folder, findings })
@@ -125,6 +126,19 @@ export async function takeParked(kind: Kind, repo: Repository, record: WorktreeR
     if (made) return { made, heldBack }
   }
   return heldBack.length ? { heldBack } : undefined
+}
+
+/**
+ * What a parked one found untouched holds in an object store of its own (a clone's) is the last jobs', and every
+ * object there is verified before the next job's checkout reads it (its base's tree, which a pack of the last agent's
+ * could name for other files): its own packs are read before what it borrows. No list of them is believed (its record
+ * lies where agents of worktrees write); what it borrows is the original's.
+ */
+async function verifiedObjects(kind: Kind, parked: Parked, findings: Findings): Promise<Findings> {
+  const objects = kind.ownObjects(parked.gitDir)
+  if (!objects || !provenUntouched(findings, parked.record?.parkedHead)) return findings
+  const error = await storeProblem(objects, undefined)
+  return error ? { ...findings, error } : findings
 }
 
 /** Checks out the new branch in a worktree taken from the pool, and checks it is clean and at the base. */

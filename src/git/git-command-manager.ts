@@ -138,6 +138,10 @@ const HARDENED_CONFIG = [
   'tag.gpgSign=false',
   'push.gpgSign=false',
   'gc.auto=0',
+  // Files of the object store that would name objects where no one verified them (object-store.ts): a
+  // multi-pack-index maps every id to a place in a pack, a bitmap says which objects a commit reaches.
+  'core.multiPackIndex=false',
+  'pack.useBitmaps=false',
   'maintenance.auto=false',
   'fetch.recurseSubmodules=false',
   'protocol.ext.allow=never',

@@ -111,6 +111,8 @@ export interface WorktreeRecord {
   shared?: StepFile
   /** The shallow file of the worktree's repository (a clone's own) when the agent got it: shallow-file.ts. */
   shallow?: string
+  /** The files of that repository's object store when the agent got it (object-store.ts), in a file likewise. */
+  objects?: StepFile
 }
 
 /** What the job brought in: the ignore rules of enter, and the files include-file copied, by content hash. */

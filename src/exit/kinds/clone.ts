@@ -46,6 +46,8 @@ export const cloneKind: Kind = {
     return once(() => remoteTips(repo, push, has))
   },
 
+  ownObjects: gitDir => path.join(gitDir, 'objects'),
+
   // Locked as parked, whose record says so and names the folder parked, one a main step made in `worktreesDir` (the
   // entry, and its record, lie where agents of worktrees may write: nothing else of it is believed).
   listParked(repo, worktreesDir) {

@@ -69,6 +69,11 @@ export interface Kind {
   gateFacts(repo: Repository, entry: string, gitDir: string, borrowed?: string): Promise<Pick<GateInput, 'commonDir' | 'clone'>>
   /** How the remote's word is checked for one parked: `shared`, the original's answer, serves where its objects are the original's. */
   parkedRemote(repo: Repository, gitDir: string, push: PushTarget | undefined, shared: () => Promise<OnRemote>): () => Promise<OnRemote>
+  /**
+   * The object store that is its alone and goes with it to the next job: a clone's own (what it borrows is the
+   * original's, which its agent cannot write); none for a worktree, whose store every job shares.
+   */
+  ownObjects(gitDir: string): string | undefined
   /** Those parked in the pool, newest first: of a clone, only one parked in `worktreesDir` (madeFolder). */
   listParked(repo: Repository, worktreesDir: string): Promise<Parked[]>
   /** Moves a parked one, proven untouched, to the record's path and makes it the job's; undefined when it cannot be moved (it stays parked). */

@@ -26,6 +26,7 @@ export const worktreeKind: Kind = {
   gateFacts: repo => Promise.resolve({ commonDir: repo.commonDir }),
   // Its commits are the original's: the answer for the original serves every parked worktree.
   parkedRemote: (_repo, _gitDir, _push, shared) => shared,
+  ownObjects: () => undefined,
 
   async listParked(repo) {
     const parked: Parked[] = []
