@@ -167,7 +167,7 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
   }
   const keptAt = await putBack(settled, found.folder, kind.pointer(found.gitDir))
   const kept = await keep({ repo, evidence, options, found, onRemote }, keptAt, { findings, verdict })
-  const reclaimed = settled.state === 'intact' && !settled.finishing ? await reclaimIn(found, gate, findings, options) : undefined
+  const reclaimed = await reclaimIn(found, settled, gate, findings, options)
   return { ...judged, ...kept, reclaimed, path: keptAt, ...keptFacts(found, foreign, verdict, kept.rescue) }
 }
 
@@ -552,8 +552,16 @@ async function copyUnsaved(
  * gate counted as work; never one whose state could not be read. At the end of the job (the post, a sweep) that is
  * noted, so that no later sweep does it again.
  */
-async function reclaimIn(found: Located, gate: GateInput, findings: Findings, options: Pick<ExitOptions, 'reclaim' | 'step'>): Promise<Reclaimed | undefined> {
+async function reclaimIn(
+  found: Located,
+  settled: Settled,
+  gate: GateInput,
+  findings: Findings,
+  options: Pick<ExitOptions, 'reclaim' | 'step'>
+): Promise<Reclaimed | undefined> {
   const rule = options.reclaim
+  // Only in a worktree as the gate read it, in place: none that is missing, moved back, or half removed.
+  if (settled.state !== 'intact' || settled.finishing) return undefined
   if (!rule || (!rule.patterns.length && !rule.tagged) || !gate.folder || findings.error !== undefined || !mayRemove(found)) return undefined
   const restored = (gate.restored ?? []).map(file => Buffer.from(file, 'latin1').toString('utf8'))
   const reclaimed = await reclaim(rule, {
@@ -585,10 +593,9 @@ export async function reclaimLeftover(evidence: Evidence, repo: Repository, rule
   const found = locate(repo.commonDir, evidence)
   if (!found || !mayRemove(found) || found.hints?.reclaimed) return undefined
   const settled = await settleFolder(found.folder, found.kind.pointer(found.gitDir), false)
-  if (settled.state !== 'intact' || settled.finishing) return undefined
   const notAsked = (): Promise<OnRemote> => Promise.resolve({ tips: [], unasked: 'only its files are judged' })
   const { gate } = await gateFor(repo, evidence, found, settled, notAsked)
-  return reclaimIn(found, gate, await inspect(gate), { reclaim: rule, step: 'sweep' })
+  return reclaimIn(found, settled, gate, await inspect(gate), { reclaim: rule, step: 'sweep' })
 }
 
 /** A worktree entered by path gets back the lock it had. */
