@@ -88,6 +88,20 @@ describe.concurrent('what every worktree shares, at exit', () => {
     expect(post.stdout).toContain('Removed')
   })
 
+  it('two worktrees of one job: the first one\u2019s exit deleting its own branch is no warning at the second\u2019s', async t => {
+    const repos = reposFor(t)
+    const j = job(repos, 'two')
+    const first = await enter(j, { name: 'first' })
+    const second = await enter(j, { name: 'second' })
+    const exitFirst = await j.uses('exit', { path: first.wt })
+    expect(exitFirst.outputs.removed, exitFirst.stdout).toBe('true')
+    const exitSecond = await j.uses('exit', { path: second.wt })
+    expect(exitSecond.outputs.removed, exitSecond.stdout).toBe('true')
+    expect(sharedWarnings(exitSecond)).toEqual([])
+    expect(sharedInfo(exitSecond)[0]).toContain(`\`refs/heads/worktree-first\` deleted`)
+    expect(sharedInfo(exitSecond)[0]).toContain(`the worktree \`${first.wt}\`, which this job entered too`)
+  })
+
   it('reports nothing for a clean job: its branch, its push, a fetched base, sparse settings', async t => {
     const repos = reposFor(t)
     // A newer origin/main, which fetch: true moves the remote-tracking branch to.

@@ -22,8 +22,8 @@ export type OwnWorktree = Pick<WorktreeRecord, 'id' | 'branch' | 'token'>
 /** A worktree that has a branch as its own. */
 export interface Holder {
   folder: string
-  /** This job's worktree, or one that agent-worktree holds for another job. */
-  whose?: 'this-job' | 'other-job'
+  /** This job's worktree (the one exited), another this job entered, or one that agent-worktree holds for another job. */
+  whose?: 'this-job' | 'same-job' | 'other-job'
   /** That other job, as its record names it. */
   job?: string
 }
@@ -186,17 +186,17 @@ function worktreesOf(commonDir: string, own: OwnWorktree, others?: Record<string
     const head = readHead(gitDir)
     const worktree: Worktree = { gitDir, holder: { folder }, branches: head ? [head] : [] }
     if (gitDir !== commonDir && path.basename(gitDir) === own.id) worktree.holder.whose = 'this-job'
-    else if (gitDir !== commonDir) Object.assign(worktree, otherJob(gitDir, folder, own, me, others) ?? {})
+    else if (gitDir !== commonDir) Object.assign(worktree, heldByUs(gitDir, folder, own, me, others) ?? {})
     found.push(worktree)
   }
   return found
 }
 
 /**
- * A worktree agent-worktree holds for another job: its lock and record carry one token, not this job's; at exit
- * (`others` given), only one it held at enter with that very lock.
+ * A worktree agent-worktree holds for another job, or for this one besides the worktree exited: its lock and record
+ * carry one token, not this worktree's; at exit (`others` given), only one it held at enter with that very lock.
  */
-function otherJob(
+function heldByUs(
   gitDir: string,
   folder: string,
   own: OwnWorktree,
@@ -209,10 +209,10 @@ function otherJob(
   const id = path.basename(gitDir)
   if (others && (!Object.hasOwn(others, id) || others[id] !== record.token)) return undefined
   try {
-    if (sameJob(record.owner, me)) return undefined
     const branches = [readHead(gitDir), typeof record.branch === 'string' && record.branch ? `refs/heads/${record.branch}` : undefined]
     return {
-      holder: { folder, whose: 'other-job', job: describeOwner(record.owner) },
+      // Another worktree this job entered: its own exit deletes its branch, which is no change of another's.
+      holder: sameJob(record.owner, me) ? { folder, whose: 'same-job' } : { folder, whose: 'other-job', job: describeOwner(record.owner) },
       branches: branches.filter((b): b is string => Boolean(b)),
       token: record.token
     }
@@ -336,7 +336,8 @@ function headReflogs(worktrees: Worktree[], since: number): Map<string, Holder |
 export function fromElsewhere(change: SharedChange): boolean {
   // One of the action's refs: made by another job's exit, or dropped with its worktree by it; never deleted or moved under one still there.
   if (change.origin?.entry) return change.change === 'created' || change.origin.entry === 'gone'
-  return (change.origin?.holder?.whose === 'other-job' && change.origin.how === 'branch') || change.origin?.remote === true
+  const whose = change.origin?.holder?.whose
+  return ((whose === 'other-job' || whose === 'same-job') && change.origin?.how === 'branch') || change.origin?.remote === true
 }
 
 /**

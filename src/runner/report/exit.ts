@@ -358,7 +358,11 @@ function reportShared(result: ExitResult): void {
       { title: 'agent-worktree: shared state' }
     )
   if (elsewhere.length)
-    core.info(oneLine(`Changed meanwhile in what every worktree of ${quoted(repository)} shares, by another job: ${counted(elsewhere.map(describeShared))}.`))
+    core.info(
+      oneLine(
+        `Changed meanwhile in what every worktree of ${quoted(repository)} shares, by another job or another worktree of this one: ${counted(elsewhere.map(describeShared))}.`
+      )
+    )
 }
 
 function counted(items: string[]): string {

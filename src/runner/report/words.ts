@@ -93,7 +93,9 @@ function originText(origin: Origin | undefined): string {
       ? "this job's worktree"
       : holder.whose === 'other-job'
         ? `the worktree ${quoted(holder.folder)}, which another job holds (${holder.job})`
-        : `the worktree ${quoted(holder.folder)}`
+        : holder.whose === 'same-job'
+          ? `the worktree ${quoted(holder.folder)}, which this job entered too`
+          : `the worktree ${quoted(holder.folder)}`
   const parts = [
     origin?.entry && (origin.entry === 'there' ? 'its worktree is still there' : 'its worktree is gone'),
     origin?.remote && 'as the remote has it',
