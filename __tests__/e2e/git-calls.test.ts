@@ -1,8 +1,10 @@
 // Covers: src/stages/main.ts and src/stages/post.ts through the bundles: the git processes of a plain cycle.
 // Every git call is a process, and on a small repository their start-up is most of a stage's time. A plain
-// repository (no LFS, no submodules, not sparse, isolation by worktree) is entered and exited, and each stage's
+// repository (no LFS, no submodules, not sparse, isolation by worktree) on a machine whose git has no LFS filter
+// configured is entered and exited, and each stage's
 // calls are compared with the list below: a call added must be added here on purpose. Some run at once, so the
 // lists are compared in sorted order; each is written in the order the stage starts them.
+import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { Job } from '../../scripts/runner.mjs'
@@ -26,12 +28,9 @@ const MAIN = [
   'rev-parse', // toplevel, common dir, git dir
   'config', // every setting, in one listing
   'status', // the original checkout's snapshot
-  'ls-files', // files LFS filters: their state in the checkout
   'for-each-ref', // the sweep: kept marks
-  'worktree', // the sweep: list
-  'check-ref-format', // the new branch's name
+  'worktree', // list
   'rev-parse', // the base
-  'remote', // a branch named after a remote
   'worktree', // add
   'read-tree' // the checkout
 ]
@@ -51,10 +50,19 @@ const POST = [
 ]
 
 it('a plain enter and exit start only the git processes they need', async () => {
+  const home = path.join(repos.root, 'home')
+  fs.mkdirSync(home)
   const job = new Job({
     workspace: repos.clone,
     temp: path.join(repos.root, 'runner', '_temp'),
-    env: { RUNNER_NAME: 'runner-1', GITHUB_RUN_ID: '1', GITHUB_JOB: 'agents' }
+    env: {
+      RUNNER_NAME: 'runner-1',
+      GITHUB_RUN_ID: '1',
+      GITHUB_JOB: 'agents',
+      // Git-lfs installed configures its filter for every repository (the system's or the user's config): not here.
+      GIT_CONFIG_NOSYSTEM: '1',
+      HOME: home
+    }
   })
   const main = await job.uses('.', { name: 'counted' }, { recordGit: true })
   expect(main.exitCode, main.stdout).toBe(0)
