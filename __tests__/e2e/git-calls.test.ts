@@ -1,7 +1,7 @@
 // Covers: src/stages/main.ts and src/stages/post.ts through the bundles: the git processes of a plain cycle.
 // Every git call is a process, and on a small repository their start-up is most of a stage's time. A plain
 // repository (no LFS, no submodules, not sparse, isolation by worktree) on a machine whose git has no LFS filter
-// configured is entered and exited, and each stage's
+// configured, and no worktree before, is entered and exited, and each stage's
 // calls are compared with the list below: a call added must be added here on purpose. Some run at once, so the
 // lists are compared in sorted order; each is written in the order the stage starts them.
 import * as fs from 'node:fs'
@@ -28,8 +28,6 @@ const MAIN = [
   'rev-parse', // toplevel, common dir, git dir
   'config', // every setting, in one listing
   'status', // the original checkout's snapshot
-  'for-each-ref', // the sweep: kept marks
-  'worktree', // list
   'rev-parse', // the base
   'worktree', // add
   'read-tree' // the checkout

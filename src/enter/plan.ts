@@ -9,7 +9,7 @@ import { absolute, type EnterSettings } from '../runner/inputs.js'
 import { currentOwner } from '../record/ownership.js'
 import { isInside, isReallyInside, realPath } from '../os/paths.js'
 import { planLinks, resolveIncludeFile } from './prepare-worktree.js'
-import { adminDirOf, folderOf, listWorktrees, type Repository } from '../git/repository.js'
+import { adminDirOf, adminDirs, folderOf, listWorktrees, type Repository } from '../git/repository.js'
 import { refsNamed } from '../shared/shared-refs.js'
 import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { cloneEntries } from '../exit/clones.js'
@@ -330,7 +330,8 @@ async function checkWorktreesDir(repo: Repository, real: string, given: string |
       `it is inside the git dir ${quoted(repo.commonDir)}`,
       'Give a folder outside .git, such as the default beside the checkout.'
     )
-  const entries = await listWorktrees(repo)
+  // Git lists the worktrees of <common dir>/worktrees beside the main one: without any, there is nothing to ask.
+  const entries = adminDirs(repo.commonDir).length ? await listWorktrees(repo) : []
   for (const entry of entries.slice(1)) {
     if (isInside(real, entry.path) || isReallyInside(real, entry.path))
       throw new InputError(input, value, `it is inside the worktree ${quoted(entry.path)}`, 'Give a folder outside every worktree.')
