@@ -33,12 +33,12 @@ const MAIN = [
   'read-tree' // the checkout
 ]
 
-/** The gate's pass: HEAD, the index read and its hints dropped, the branch, the files; `log` on the first pass only. */
-const GATE = ['rev-parse', 'ls-files', 'rev-parse', 'update-index', 'status', 'ls-files', 'ls-files']
+/** The gate's pass: HEAD and the branch, the index read and its hints dropped, the files; `log` on the first pass only. */
+const GATE = ['cat-file', 'ls-files', 'update-index', 'status', 'ls-files', 'ls-files']
 
 const POST = [
   'config', // the git set-up of enter, checked
-  'rev-parse', // the gate: HEAD
+  'cat-file', // the gate: HEAD and the branch
   'rev-parse', // the original checkout: HEAD
   'status', // the original checkout: its files
   ...GATE.slice(1),

@@ -11,7 +11,7 @@ import type { FilterDriver } from '../record/state-helper.js'
 import { identityOf, identitySize, isSpecial, kindOf, reachedWithoutLinks, sameBytes, type FileKind } from '../os/untrusted-files.js'
 import { gitDirCommits, refReflogCommits } from '../git/worktree-refs.js'
 import type { Findings, UnsavedCommit } from './findings.js'
-import { commitOf, dropIndexHints, must, Unknown } from './git-answers.js'
+import { commitOf, dropIndexHints, must, resolveCommits, Unknown } from './git-answers.js'
 import { nestedWork, submoduleWork, type Outliving } from './nested-repositories.js'
 
 /** What the gate reads of a worktree; what outlives the removal (Outliving) is what nested repositories are judged by too. */
@@ -74,11 +74,16 @@ export function viewSettings(input: Pick<GateInput, 'fileMode' | 'pinned'>): str
 
 export async function inspect(input: GateInput): Promise<Findings> {
   const findings: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
-  const head = await refsGit(input).run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
+  // HEAD and the tips of the branches that go with the worktree, in one call.
+  const [head, ...tips] = await resolveCommits(refsGit(input), ['HEAD', ...input.branchesToDelete.map(branch => `refs/heads/${branch}`)])
   // A branch without a commit yet (git switch --orphan) is a state like any other: its files are judged.
-  if (head.exitCode !== 0 && !(await unborn(refsGit(input)))) return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
-  findings.head = head.exitCode === 0 ? head.stdout.trim() : undefined
-  const results = await Promise.allSettled([uncommitted(input, findings.head), unsavedCommits(refsGit(input), input, findings.head)])
+  if (head === undefined && !(await unborn(refsGit(input)))) return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
+  findings.head = head
+  const branchTips: Record<string, string> = {}
+  input.branchesToDelete.forEach((branch, i) => {
+    if (tips[i]) branchTips[branch] = tips[i]
+  })
+  const results = await Promise.allSettled([uncommitted(input, findings.head), unsavedCommits(refsGit(input), input, findings.head, branchTips)])
   const [files, commits] = results
   if (files.status === 'fulfilled') Object.assign(findings, files.value)
   if (commits.status === 'fulfilled') {
@@ -256,13 +261,9 @@ async function selfHidingIgnores(git: Git, others: string, listed: Set<string>):
 async function unsavedCommits(
   git: Git,
   input: GateInput,
-  head: string | undefined
+  head: string | undefined,
+  branchTips: Record<string, string>
 ): Promise<Pick<Findings, 'unsavedCommits' | 'tips' | 'branchTips' | 'sources' | 'remoteUnasked'>> {
-  const branchTips: Record<string, string> = {}
-  for (const branch of input.branchesToDelete) {
-    const sha = await git.resolveCommit(`refs/heads/${branch}`)
-    if (sha) branchTips[branch] = sha
-  }
   // Where the machine goes with the job, the shared stash and notes go too: they are the agent's then.
   const shared = input.machineStays
     ? []
