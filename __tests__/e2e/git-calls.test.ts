@@ -36,8 +36,8 @@ const MAIN = [
 /** The gate's pass: HEAD and the branch, the index read and its hints dropped, the files; `log` on the first pass only. */
 const GATE = ['cat-file', 'ls-files', 'update-index', 'status', 'ls-files', 'ls-files']
 
+// No config listing: the job set up no credentials or other settings for git that the post would take.
 const POST = [
-  'config', // the git set-up of enter, checked
   'cat-file', // the gate: HEAD and the branch
   'rev-parse', // the original checkout: HEAD
   'status', // the original checkout: its files
