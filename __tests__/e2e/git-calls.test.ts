@@ -43,7 +43,8 @@ const POST = [
   'status', // the original checkout: its files
   ...GATE.slice(1),
   'log', // commits nothing else has
-  ...GATE, // again, once the folder is moved aside
+  // Again, once the folder is moved aside; its index is what the first pass read, whose answer serves.
+  ...GATE.filter((_, i) => i !== 1 && i !== 2),
   'update-ref' // the branch deleted
 ]
 
