@@ -79,9 +79,7 @@ function sortEntries(entries: ConfigEntry[]): { values: Map<string, string>; fil
   return { values, filters, urls }
 }
 
-export async function readConfigAtEnter(
-  repo: Repository
-): Promise<
+export async function readConfigAtEnter(repo: Repository): Promise<
   ConfigAtEnter & {
     excludesFile: string
     configFile?: ConfigFile
