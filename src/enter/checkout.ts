@@ -9,7 +9,7 @@ import { InputError } from '../record/settings.js'
 import type { EnterSettings } from '../runner/inputs.js'
 import { diskError, diskFull } from '../git/repository-lock.js'
 import type { Repository } from '../git/repository.js'
-import type { WorktreeRecord } from '../record/state-helper.js'
+import type { FilterDriver, WorktreeRecord } from '../record/state-helper.js'
 import { openRegular } from '../os/untrusted-files.js'
 import { fetchRef } from '../record/refs.js'
 import { writeRef } from '../git/worktree-refs.js'
@@ -19,9 +19,11 @@ import { quoted } from '../os/quote.js'
 
 /**
  * The checkout as actions/checkout left it: with LFS pointer files (its default, lfs: false) the new
- * worktree gets pointers too, and no LFS download starts; with LFS objects, objects.
+ * worktree gets pointers too, and no LFS download starts; with LFS objects, objects. `filters`: the drivers of the
+ * config of enter; without one named lfs git runs no LFS program, and there is nothing to ask.
  */
-export async function lfsEnvironment(repo: Repository): Promise<Record<string, string> | undefined> {
+export async function lfsEnvironment(repo: Repository, filters: Record<string, FilterDriver> = {}): Promise<Record<string, string> | undefined> {
+  if (!Object.hasOwn(filters, 'lfs')) return undefined
   const listed = await repo.git.run(['ls-files', '-z', '--', ':(attr:filter=lfs)'])
   for (const file of listed.stdout.split('\0').filter(Boolean).slice(0, 20)) {
     const fd = openRegular(path.join(repo.toplevel, file))

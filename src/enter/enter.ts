@@ -62,10 +62,10 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const config = readConfigAtEnter(repo)
     // The remote of enter, asked only where the pool or the sweep meets a commit nothing here saves.
     const onRemote = once(async () => remoteTips(repo, (await config).push))
-    const [snapshot, { excludesFile, configFile, entries, remotes, promisor, ...settingsAtEnter }, lfs] = await Promise.all([
+    const [snapshot, { excludesFile, configFile, entries, remotes, remoteNames, promisor, ...settingsAtEnter }, lfs] = await Promise.all([
       snapshotCheckout(repo.toplevel, repo.gitDir),
       config,
-      lfsEnvironment(repo),
+      config.then(({ filters }) => lfsEnvironment(repo, filters)),
       sweep(repo, onRemote, folder ?? defaultWorktreesDir(repo.toplevel))
     ])
     settingsAtEnter.git = setupFromConfig(setup, entries)
@@ -74,7 +74,14 @@ export async function enterWorktree(settings: EnterSettings): Promise<EnteredWor
     const known: Known = { configFile }
     const { record, included, restored, shared } = settings.path
       ? await enterByPath(kind, repo, settings, settingsAtEnter, known)
-      : await create(kind, repo, settings, folder!, { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, promisor }, lookup?.found)
+      : await create(
+          kind,
+          repo,
+          settings,
+          folder!,
+          { pinned: settingsAtEnter, lfs, excludesFile, known, onRemote, remotes, remoteNames, promisor },
+          lookup?.found
+        )
     // Without a .gitmodules checked out, the base has no submodule to ask about: no git call.
     if (fs.existsSync(path.join(record.path, '.gitmodules'))) {
       const submodules = await submoduleUrls(repo.git, record.baseSha, entries, settingsAtEnter.push && remotes[settingsAtEnter.push.remote])
@@ -134,11 +141,11 @@ async function lookUp(repo: Repository, settings: EnterSettings, pinned: ConfigA
  * pass the checks; the fetch and the checkout, the slow parts, run outside it.
  */
 async function create(kind: Kind, repo: Repository, settings: EnterSettings, folder: string, atEnter: AtEnter, found: Found | undefined): Promise<Entered> {
-  const { pinned, lfs, excludesFile, known, onRemote, remotes, promisor } = atEnter
+  const { pinned, lfs, excludesFile, known, onRemote, remotes, remoteNames, promisor } = atEnter
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef, remotes, promisor) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
     if (fetched) await moveFetched(repo, fetched)
-    const planned = await planCreate(repo, settings, pinned, folder)
+    const planned = await planCreate(repo, settings, pinned, folder, remoteNames)
     const { record } = planned
     // Saved before anything is created, so that a post after a crash or a cancel finds it.
     saveRecordState(record)
@@ -188,6 +195,8 @@ interface AtEnter {
   onRemote: () => Promise<OnRemote>
   /** The remotes' fetch URLs of enter, and a partial clone's promisor remote: where a fetch through a view asks. */
   remotes: Record<string, string>
+  /** Every remote of the config of enter, with a URL or not. */
+  remoteNames: string[]
   promisor: Checkout['promisor']
 }
 

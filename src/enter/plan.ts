@@ -9,7 +9,7 @@ import { absolute, type EnterSettings } from '../runner/inputs.js'
 import { currentOwner } from '../record/ownership.js'
 import { isInside, isReallyInside, realPath } from '../os/paths.js'
 import { planLinks, resolveIncludeFile } from './prepare-worktree.js'
-import { adminDirOf, folderOf, listWorktrees, type Repository } from '../git/repository.js'
+import { adminDirOf, adminDirs, folderOf, listWorktrees, type Repository } from '../git/repository.js'
 import { refsNamed } from '../shared/shared-refs.js'
 import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { cloneEntries } from '../exit/clones.js'
@@ -29,13 +29,14 @@ const PATH_MAX = 4096
 
 /**
  * The record of the worktree to create in `folder` (from checkWorktreesFolder), and what to prepare in it. The
- * caller holds the repository lock.
+ * caller holds the repository lock. `remoteNames`: the remotes of the config of enter.
  */
 export async function planCreate(
   repo: Repository,
   settings: EnterSettings,
   pinned: Pick<WorktreeRecord, 'fileMode' | 'pinned' | 'push'>,
-  folder: string
+  folder: string,
+  remoteNames: string[]
 ): Promise<Plan> {
   const name = settings.name ?? generateName()
   const nameInput = settings.name === undefined ? 'name (generated)' : 'name'
@@ -52,7 +53,7 @@ export async function planCreate(
   }
   const branch = settings.branch ?? `worktree-${flattenName(name)}`
   const branchInput = settings.branch === undefined ? nameInput : 'branch'
-  const [problem, base] = await Promise.all([branchProblem(repo, branch), resolveBase(repo, settings)])
+  const [problem, base] = await Promise.all([branchProblem(repo, branch, remoteNames), resolveBase(repo, settings)])
   if (problem)
     throw new InputError(branchInput, settings.branch ?? name, problem, 'Choose another branch or name; to work on an existing worktree, enter it with path.')
   const includeFile = resolveIncludeFile(repo.toplevel, settings.includeFile)
@@ -178,7 +179,7 @@ export function inWorkspace(commonDir: string, env: NodeJS.ProcessEnv = process.
  * local origin/main would shadow the remote-tracking one for every later job, a tag or a hex name
  * would be read as something else, and a name git's own pseudo-refs use would be too.
  */
-async function branchProblem(repo: Repository, branch: string): Promise<string | undefined> {
+async function branchProblem(repo: Repository, branch: string, remoteNames: string[]): Promise<string | undefined> {
   if (branch.startsWith('-') || !(await repo.git.isValidBranchName(branch))) {
     return `${quoted(branch)} is not a valid branch name (see git check-ref-format: no "..", no spaces, no leading "-", no trailing ".lock")`
   }
@@ -186,14 +187,11 @@ async function branchProblem(repo: Repository, branch: string): Promise<string |
   if (long) return `a part of the branch name is ${Buffer.byteLength(long)} bytes long, more than a file name may be`
   if (/^[0-9a-f]{4,64}$/i.test(branch)) return `${quoted(branch)} looks like a commit id, which git would read instead`
   if (/^[A-Z_]*HEAD$/.test(branch)) return `${quoted(branch)} is a name git uses for its own refs`
-  const [taken, remotes] = await Promise.all([
-    refsNamed(repo.git, repo.commonDir, [`refs/heads/${branch}`, `refs/tags/${branch}`, `refs/remotes/${branch}`, `refs/${branch}`]),
-    repo.git.exec(['remote'])
-  ])
+  const taken = await refsNamed(repo.git, repo.commonDir, [`refs/heads/${branch}`, `refs/tags/${branch}`, `refs/remotes/${branch}`, `refs/${branch}`])
   if (taken.includes(`refs/heads/${branch}`)) return `the branch ${quoted(branch)} already exists`
   if (taken.length)
     return `${quoted(taken[0])} exists, and a branch ${quoted(branch)} would ${taken[0].startsWith(`refs/heads/${branch}/`) ? 'clash with it' : 'make the name ambiguous'}`
-  const remote = remotes.split('\n').find(r => r && branch.startsWith(`${r}/`))
+  const remote = remoteNames.find(r => r && branch.startsWith(`${r}/`))
   if (remote) return `it starts with the remote name ${quoted(remote)}, so it would shadow the remote-tracking branch ${quoted(branch)} for every later job`
   return undefined
 }
@@ -332,7 +330,8 @@ async function checkWorktreesDir(repo: Repository, real: string, given: string |
       `it is inside the git dir ${quoted(repo.commonDir)}`,
       'Give a folder outside .git, such as the default beside the checkout.'
     )
-  const entries = await listWorktrees(repo)
+  // Git lists the worktrees of <common dir>/worktrees beside the main one: without any, there is nothing to ask.
+  const entries = adminDirs(repo.commonDir).length ? await listWorktrees(repo) : []
   for (const entry of entries.slice(1)) {
     if (isInside(real, entry.path) || isReallyInside(real, entry.path))
       throw new InputError(input, value, `it is inside the worktree ${quoted(entry.path)}`, 'Give a folder outside every worktree.')

@@ -67,10 +67,12 @@ export async function sweep(
     : []
   const kept: Swept['kept'] = []
   const staying: Staying[] = []
-  // Kept worktrees are marked by a ref too, which the record in their git dir cannot take back.
-  const marks = await repo.git.run(['for-each-ref', '--format=%(refname)', KEPT_REFS])
-  const keptIds = new Set(marks.stdout.split('\n').filter(Boolean).map(keptId))
-  for (const { record, over, kept: onPurpose } of findLeftovers(repo, keptIds, worktreesDir, me)) {
+  const leftovers = findLeftovers(repo, new Set(), worktreesDir, me)
+  // Kept worktrees are marked by a ref too, which the record in their git dir cannot take back: read where there is a leftover.
+  const marks = leftovers.length ? await repo.git.run(['for-each-ref', '--format=%(refname)', KEPT_REFS]) : undefined
+  const keptIds = new Set((marks?.stdout ?? '').split('\n').filter(Boolean).map(keptId))
+  for (const { record, over, kept: byRecord } of leftovers) {
+    const onPurpose = byRecord || keptIds.has(record.id!)
     const kind = kindFor(record)
     const entry = kind.entry(repo.commonDir, record.id!)
     // Kept by its job: left as it is, but for the ignored folders its record's reclaim rule names.

@@ -402,7 +402,9 @@ async function gateFor(
     ownLinks: links,
     expectIndex: !evidence.believed.checkoutUnfinished,
     sparse: fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')),
-    tolerateDeletions: settled.finishing
+    tolerateDeletions: settled.finishing,
+    // Filled by the first pass, read by the check again just before a removal.
+    indexMemo: {}
   }
   return { gate, links }
 }

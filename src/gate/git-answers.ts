@@ -48,6 +48,26 @@ export async function dropIndexHints(git: Git, folder: string, sparse: boolean):
   return { submodules }
 }
 
+/**
+ * The commit each name resolves to (`<name>^{commit}`), or undefined where it resolves to none, in one git call: what
+ * `git rev-parse --verify --quiet` says of each, read at one moment. A name git's batch input could not carry as one
+ * line is asked alone.
+ */
+export async function resolveCommits(git: Git, names: string[]): Promise<(string | undefined)[]> {
+  const one = async (name: string): Promise<string | undefined> => {
+    const result = await git.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${name}^{commit}`], { interruptible: true })
+    return result.exitCode === 0 ? result.stdout.trim() : undefined
+  }
+  if (names.length < 2 || names.some(name => !/^[^\s\0]+$/.test(name))) return Promise.all(names.map(one))
+  const listed = await git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {
+    input: names.map(name => `${name}^{commit}\n`).join(''),
+    interruptible: true
+  })
+  const lines = listed.stdout.split('\n').slice(0, -1)
+  if (listed.exitCode !== 0 || lines.length !== names.length) return Promise.all(names.map(one))
+  return lines.map(line => /^([0-9a-f]{40}|[0-9a-f]{64}) commit$/.exec(line)?.[1])
+}
+
 /** A line `<id> <subject>` of git log, its id abbreviated to `length` when given. */
 export function commitOf(line: string, length?: number): UnsavedCommit {
   const space = line.indexOf(' ')

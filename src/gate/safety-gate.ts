@@ -2,16 +2,17 @@
 // a copy of its index with every bit that hides an edit cleared, so that what git is told to skip
 // (skip-worktree, assume-unchanged, an fsmonitor) is seen, and counts every commit the worktree's git
 // dir remembers, not only the one its branch points to.
+import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { Git } from '../git/git-command-manager.js'
 import { parseStatusV2, type StatusEntry } from '../git/porcelain.js'
-import { openView } from '../git/sealed-git.js'
+import { openView, type View } from '../git/sealed-git.js'
 import type { FilterDriver } from '../record/state-helper.js'
 import { identityOf, identitySize, isSpecial, kindOf, reachedWithoutLinks, sameBytes, type FileKind } from '../os/untrusted-files.js'
 import { gitDirCommits, refReflogCommits } from '../git/worktree-refs.js'
 import type { Findings, UnsavedCommit } from './findings.js'
-import { commitOf, dropIndexHints, must, Unknown } from './git-answers.js'
+import { commitOf, dropIndexHints, must, resolveCommits, Unknown } from './git-answers.js'
 import { nestedWork, submoduleWork, type Outliving } from './nested-repositories.js'
 
 /** What the gate reads of a worktree; what outlives the removal (Outliving) is what nested repositories are judged by too. */
@@ -52,12 +53,27 @@ export interface GateInput extends Outliving {
   tolerateDeletions?: boolean
   /** The findings of a moment ago, for a check again just before a removal. */
   previous?: Findings
+  /** One object for both passes of an exit (the check again gets it too): the index of the first, its hints dropped. */
+  indexMemo?: IndexMemo
   /**
    * A clone of the agent's own (gitDir and commonDir are its .git): every ref of it goes with it and counts, but
    * its remote-tracking branches, which a push moves; `borrowed` reaches what it borrowed from the original.
    */
   clone?: { borrowed?: string }
 }
+
+/**
+ * The index as the first pass copied it (its hash) and as it was once its hints were dropped, with the submodules it
+ * records. The same bytes give the same answer: where the check again copies an index of that hash, git is not asked
+ * again. Not for a sparse worktree, whose answer depends on which files are there too, nor for a large index.
+ */
+export interface IndexMemo {
+  hash?: string
+  dropped?: Buffer
+  submodules?: string[]
+}
+
+const MEMO_MAX_BYTES = 64 * 1024 ** 2
 
 /** Files compared byte for byte with what checkout would write, at most (CRLF files under a text attribute). */
 const MAX_RECHECKED = 2000
@@ -74,11 +90,16 @@ export function viewSettings(input: Pick<GateInput, 'fileMode' | 'pinned'>): str
 
 export async function inspect(input: GateInput): Promise<Findings> {
   const findings: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
-  const head = await refsGit(input).run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { interruptible: true })
+  // HEAD and the tips of the branches that go with the worktree, in one call.
+  const [head, ...tips] = await resolveCommits(refsGit(input), ['HEAD', ...input.branchesToDelete.map(branch => `refs/heads/${branch}`)])
   // A branch without a commit yet (git switch --orphan) is a state like any other: its files are judged.
-  if (head.exitCode !== 0 && !(await unborn(refsGit(input)))) return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
-  findings.head = head.exitCode === 0 ? head.stdout.trim() : undefined
-  const results = await Promise.allSettled([uncommitted(input, findings.head), unsavedCommits(refsGit(input), input, findings.head)])
+  if (head === undefined && !(await unborn(refsGit(input)))) return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
+  findings.head = head
+  const branchTips: Record<string, string> = {}
+  input.branchesToDelete.forEach((branch, i) => {
+    if (tips[i]) branchTips[branch] = tips[i]
+  })
+  const results = await Promise.allSettled([uncommitted(input, findings.head), unsavedCommits(refsGit(input), input, findings.head, branchTips)])
   const [files, commits] = results
   if (files.status === 'fulfilled') Object.assign(findings, files.value)
   if (commits.status === 'fulfilled') {
@@ -120,7 +141,7 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
     excludes: input.excludes
   })
   try {
-    const staged = await dropIndexHints(view.git, folder, input.sparse)
+    const staged = await withoutHints(view, folder, input)
     // A removal cut short may have deleted .gitignore files: put them back (the folder goes anyway), so
     // that what is ignored stays ignored.
     if (input.tolerateDeletions) {
@@ -169,6 +190,20 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
   } finally {
     view.dispose()
   }
+}
+
+/** The view's index without its hints (dropIndexHints), or as the first pass left it when it copied the same bytes. */
+async function withoutHints(view: View, folder: string, input: GateInput): Promise<{ submodules: string[] }> {
+  const memo = input.sparse ? undefined : input.indexMemo
+  const small = memo && view.index && fs.statSync(view.index).size <= MEMO_MAX_BYTES
+  const hash = small ? createHash('sha256').update(fs.readFileSync(view.index!)).digest('hex') : undefined
+  if (hash && memo?.hash === hash && memo.dropped && memo.submodules) {
+    fs.writeFileSync(view.index!, memo.dropped)
+    return { submodules: memo.submodules }
+  }
+  const staged = await dropIndexHints(view.git, folder, input.sparse)
+  if (memo && hash) Object.assign(memo, { hash, dropped: fs.readFileSync(view.index!), submodules: staged.submodules })
+  return staged
 }
 
 /** The untracked files a restore put back that are still there and that an ignore rule hides: work all the same. */
@@ -256,13 +291,9 @@ async function selfHidingIgnores(git: Git, others: string, listed: Set<string>):
 async function unsavedCommits(
   git: Git,
   input: GateInput,
-  head: string | undefined
+  head: string | undefined,
+  branchTips: Record<string, string>
 ): Promise<Pick<Findings, 'unsavedCommits' | 'tips' | 'branchTips' | 'sources' | 'remoteUnasked'>> {
-  const branchTips: Record<string, string> = {}
-  for (const branch of input.branchesToDelete) {
-    const sha = await git.resolveCommit(`refs/heads/${branch}`)
-    if (sha) branchTips[branch] = sha
-  }
   // Where the machine goes with the job, the shared stash and notes go too: they are the agent's then.
   const shared = input.machineStays
     ? []

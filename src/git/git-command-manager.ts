@@ -411,6 +411,9 @@ export class Git {
   }
 
   async isValidBranchName(branch: string): Promise<boolean> {
+    // Parts of letters, digits, `_` and `-` (not first) break none of git check-ref-format's rules: no call. HEAD
+    // is left to git, which refuses it as a branch in some versions.
+    if (branch !== 'HEAD' && /^[A-Za-z0-9_][A-Za-z0-9_-]*(\/[A-Za-z0-9_][A-Za-z0-9_-]*)*$/.test(branch)) return true
     const result = await this.run(['check-ref-format', '--branch', branch])
     return result.exitCode === 0
   }

@@ -141,7 +141,10 @@ export async function pinRecorded(setup: GitSetup, cwd: string, listEntries: (gi
   const variables = keptVariables(process.env, recorded)
   const base = { exe: setup.exe, lfs: setup.lfs, variables: pinnedVariables(variables), settings: countedSettings(variables) }
   pinGit({ ...base, transport: [], globalFile: true })
-  const entries = await listEntries(new Git(cwd)).catch(() => [])
+  // Only settings whose hash enter recorded are taken: where every recorded hash is a variable's, the listing could give nothing.
+  const variableHashes = new Set(Object.entries(variables).map(([name, value]) => hashOf('variable', name, value)))
+  const settingsRecorded = [...recorded].some(hash => !variableHashes.has(hash))
+  const entries = settingsRecorded ? await listEntries(new Git(cwd)).catch(() => []) : []
   pinGit({
     ...base,
     settings: [...kept(entries, ['global'], EVERY_CALL, recorded), ...base.settings],

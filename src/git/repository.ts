@@ -79,9 +79,16 @@ function sortEntries(entries: ConfigEntry[]): { values: Map<string, string>; fil
   return { values, filters, urls }
 }
 
-export async function readConfigAtEnter(
-  repo: Repository
-): Promise<ConfigAtEnter & { excludesFile: string; configFile?: ConfigFile; entries: ConfigEntry[]; remotes: Record<string, string>; promisor?: Promisor }> {
+export async function readConfigAtEnter(repo: Repository): Promise<
+  ConfigAtEnter & {
+    excludesFile: string
+    configFile?: ConfigFile
+    entries: ConfigEntry[]
+    remotes: Record<string, string>
+    remoteNames: string[]
+    promisor?: Promisor
+  }
+> {
   const file = path.join(repo.commonDir, 'config')
   const bytes = readSmall(file, MAX_CONFIG_BYTES)
   const entries = await listConfig(repo.git)
@@ -95,6 +102,7 @@ export async function readConfigAtEnter(
   return {
     entries,
     remotes: Object.fromEntries([...urls].filter(([, r]) => r.url).map(([n, r]) => [n, r.url!])),
+    remoteNames: remoteNamesOf(entries),
     ...(promisor ? { promisor } : {}),
     excludesFile: excludesFileOf(values.get('core.excludesfile')),
     fileMode: flag('core.filemode', true),
@@ -129,6 +137,11 @@ function programOfEnter(command: string): string {
   // On Windows, git's shell takes a program's path in other quotes than sh: the command stays as it is.
   const found = name && process.platform !== 'win32' ? findProgram(process.env, name) : undefined
   return found ? `${shellQuote(found)}${command.slice(name!.length)}` : command
+}
+
+/** The remotes `git remote` lists: every subsection of a remote.<name>.<key> setting, whatever its key. */
+function remoteNamesOf(entries: ConfigEntry[]): string[] {
+  return [...new Set(entries.map(entry => /^remote\.(.+)\.[^.]+$/.exec(entry.key)?.[1]).filter((name): name is string => name !== undefined))]
 }
 
 /** A partial clone's promisor remote: a fetch through a view asks it as the clone would. */

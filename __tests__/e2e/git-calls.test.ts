@@ -1,0 +1,75 @@
+// Covers: src/stages/main.ts and src/stages/post.ts through the bundles: the git processes of a plain cycle.
+// Every git call is a process, and on a small repository their start-up is most of a stage's time. A plain
+// repository (no LFS, no submodules, not sparse, isolation by worktree) on a machine whose git has no LFS filter
+// configured, and no worktree before, is entered and exited, and each stage's
+// calls are compared with the list below: a call added must be added here on purpose. Some run at once, so the
+// lists are compared in sorted order; each is written in the order the stage starts them.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { Job } from '../../scripts/runner.mjs'
+import { makeRepos, worktreePaths, type Repos } from '../helpers/repos.js'
+
+let repos: Repos
+beforeEach(() => {
+  repos = makeRepos()
+})
+afterEach(() => repos.cleanup())
+
+/** The git command of a recorded call: its first word after the global options (`-c` settings, --git-dir, --work-tree). */
+function commandOf(call: string): string {
+  const words = call.split(' ')
+  let i = 0
+  while (i < words.length && words[i].startsWith('-')) i += words[i] === '-c' ? 2 : 1
+  return words[i]
+}
+
+const MAIN = [
+  'rev-parse', // toplevel, common dir, git dir
+  'config', // every setting, in one listing
+  'status', // the original checkout's snapshot
+  'rev-parse', // the base
+  'worktree', // add
+  'read-tree' // the checkout
+]
+
+/** The gate's pass: HEAD and the branch, the index read and its hints dropped, the files; `log` on the first pass only. */
+const GATE = ['cat-file', 'ls-files', 'update-index', 'status', 'ls-files', 'ls-files']
+
+// No config listing: the job set up no credentials or other settings for git that the post would take.
+const POST = [
+  'cat-file', // the gate: HEAD and the branch
+  'rev-parse', // the original checkout: HEAD
+  'status', // the original checkout: its files
+  ...GATE.slice(1),
+  'log', // commits nothing else has
+  // Again, once the folder is moved aside; its index is what the first pass read, whose answer serves.
+  ...GATE.filter((_, i) => i !== 1 && i !== 2),
+  'update-ref' // the branch deleted
+]
+
+it('a plain enter and exit start only the git processes they need', async () => {
+  const home = path.join(repos.root, 'home')
+  fs.mkdirSync(home)
+  const job = new Job({
+    workspace: repos.clone,
+    temp: path.join(repos.root, 'runner', '_temp'),
+    env: {
+      RUNNER_NAME: 'runner-1',
+      GITHUB_RUN_ID: '1',
+      GITHUB_JOB: 'agents',
+      // Git-lfs installed configures its filter for every repository (the system's or the user's config): not here.
+      GIT_CONFIG_NOSYSTEM: '1',
+      HOME: home
+    }
+  })
+  const main = await job.uses('.', { name: 'counted' }, { recordGit: true })
+  expect(main.exitCode, main.stdout).toBe(0)
+  const [post] = await job.runPosts({ recordGit: true })
+  await job.end()
+  expect(post.exitCode, post.stdout).toBe(0)
+  expect(worktreePaths(repos.clone)).toEqual([repos.clone])
+  const sorted = (calls: string[]): string[] => [...calls].sort()
+  expect(sorted(main.gitCalls!.map(commandOf)), main.gitCalls!.join('\n')).toEqual(sorted(MAIN))
+  expect(sorted(post.gitCalls!.map(commandOf)), post.gitCalls!.join('\n')).toEqual(sorted(POST))
+})
