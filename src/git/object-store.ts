@@ -84,6 +84,19 @@ export function writtenSince(objects: string, before: StoreList | undefined): st
 }
 
 /**
+ * The store at `objects` as it is now, once every file of it that `list` does not hold as it is now (new, or changed
+ * since) is verified: `problem` says why one cannot be believed, as `unverified` does. `changed`: whether the list
+ * now differs from `list` (a file verified, or one gone). No git call where nothing is new.
+ */
+export async function verifiedList(objects: string, list: StoreList): Promise<{ list: StoreList; problem?: string; changed: boolean }> {
+  const now = listStore(objects)
+  const written = Object.keys(now).filter(file => !Object.hasOwn(list, file) || list[file] !== now[file])
+  const problem = await unverified(objects, written)
+  const changed = written.length > 0 || Object.keys(list).some(file => !Object.hasOwn(now, file))
+  return { list: now, problem, changed }
+}
+
+/**
  * Why what was written into the store at `objects` since `before` listed it (all of it, without a list) cannot be
  * believed, as a report says it; undefined when every object there is what its id says.
  */
