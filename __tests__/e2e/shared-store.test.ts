@@ -98,15 +98,19 @@ describe.concurrent('the shared object store at enter', () => {
     await second.runPosts()
   })
 
-  it("an agent's gc between two jobs is what git wrote: the next enter verifies the new pack, lists it, and goes on", async t => {
+  it("an agent's gc between two jobs is what git wrote: the exit that verified it lists it, and the next enter goes on", async t => {
     const repos = reposFor(t)
     const first = job(repos, 'gc-1')
     const wt = (await enter(first, { 'repository-path': repos.clone, name: 'one' })).outputs['worktree-path']
     commit(wt, 'work.txt')
     git(wt, 'push', '--quiet', 'origin', 'HEAD:refs/heads/agent/gc')
     git(wt, 'gc', '--quiet', '--prune=now')
-    await first.runPosts()
+    const [post] = await first.runPosts()
+    expect(post.stdout).toContain('Removed')
     const list = path.join(repos.clone, '.git', 'agent-worktree-objects.json')
+    // The exit verified the gc's pack before it removed the worktree, and listed it: the next enter hashes nothing.
+    const gcPacks = fs.readdirSync(path.join(repos.clone, '.git', 'objects', 'pack')).filter(f => f.endsWith('.pack'))
+    expect(Object.keys(JSON.parse(fs.readFileSync(list, 'utf8')) as object)).toEqual(expect.arrayContaining(gcPacks.map(p => `pack/${p}`)))
     const second = job(repos, 'gc-2')
     const main = await enter(second, { 'repository-path': repos.clone, name: 'two' })
     // The list is read-only in every sandbox list the main step hands out.

@@ -30,6 +30,7 @@ import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { park } from './worktree-pool.js'
 import { shallowIdentity } from '../git/shallow-file.js'
 import { storeProblem } from '../git/object-store.js'
+import { listVerified } from '../git/shared-store.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 import { reclaim, type Reclaimed } from './reclaim.js'
 import { quoted } from '../os/quote.js'
@@ -448,6 +449,8 @@ async function removeIt(
     return await withRepositoryLock(
       repo.commonDir,
       async (): Promise<Outcome> => {
+        // What the verification of its agent's objects hashed in the shared store, the next enter need not.
+        if (verdict === 'remove-clean' && !found.kind.ownRepository) listVerified(repo.commonDir)
         const residents = gate.folder ? await waitForResidents(gate.folder) : []
         if (residents.length) return { reason: 'busy', residents }
         if (parkable && (await park(found.kind, repo, evidence.token, found, findings, gate))) return { reason: 'parked' }

@@ -57,8 +57,24 @@ const verified = new Set<string>()
 
 /** The files of `files` (under `objects`) not verified as they are now, and a note of them once they are. */
 function stillToVerify(objects: string, files: string[]): { files: string[]; done: () => void } {
-  const keys = files.map(file => `${path.join(objects, file)}\0${identityOf(path.join(objects, file))}`)
+  const root = realOrSame(objects)
+  const keys = files.map(file => `${path.join(root, file)}\0${identityOf(path.join(objects, file))}`)
   return { files: files.filter((_, i) => !verified.has(keys[i])), done: () => keys.forEach(key => verified.add(key)) }
+}
+
+/** The files of `list` (of the store at `objects`) this process verified as `list` has them. */
+export function verifiedOf(objects: string, list: StoreList): StoreList {
+  const root = realOrSame(objects)
+  return Object.fromEntries(Object.entries(list).filter(([file, identity]) => verified.has(`${path.join(root, file)}\0${identity}`)))
+}
+
+/** One spelling of a store's folder however it was reached (a link on the way, a relative path). */
+function realOrSame(dir: string): string {
+  try {
+    return fs.realpathSync(dir)
+  } catch {
+    return path.resolve(dir)
+  }
 }
 
 function namesIn(dir: string): string[] {

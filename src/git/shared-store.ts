@@ -7,7 +7,7 @@
 // Nothing new, no git process and no write.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { listStore, verifiedList, type StoreList } from './object-store.js'
+import { listStore, verifiedList, verifiedOf, type StoreList } from './object-store.js'
 import { OBJECTS_LIST_FILE } from '../record/state-helper.js'
 import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { quoted } from '../os/quote.js'
@@ -73,4 +73,17 @@ function storeError(objects: string, problem: string): string {
     'Save what is needed from it, then move the named pack (its .pack, .idx and .rev) or loose object aside, or run `git fsck` to find every ' +
     'such object; where the agents of several jobs do not trust each other, use isolation: clone.'
   )
+}
+
+/**
+ * Adds to the list of `commonDir`, where there is one, the files of its store this process verified as they are now
+ * (what an exit verified its agent wrote), so that the next enter does not hash them again. Under the repository lock.
+ */
+export function listVerified(commonDir: string): void {
+  const list = readObjectsList(commonDir)
+  if (list === undefined) return
+  const objects = path.join(commonDir, 'objects')
+  const unlisted = Object.entries(listStore(objects)).filter(([file, identity]) => !Object.hasOwn(list, file) || list[file] !== identity)
+  const added = verifiedOf(objects, Object.fromEntries(unlisted))
+  if (Object.keys(added).length) writeObjectsList(commonDir, { ...list, ...added })
 }
