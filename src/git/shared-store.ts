@@ -46,7 +46,8 @@ function writeObjectsList(commonDir: string, list: StoreList): void {
  * the file, where one is not what its id says. To be called under the repository lock, before anything is made.
  */
 export async function verifySharedStore(commonDir: string): Promise<void> {
-  const objects = path.join(commonDir, 'objects')
+  // Absolute: git verifies a pack from a folder of its own.
+  const objects = path.resolve(commonDir, 'objects')
   const list = readObjectsList(commonDir)
   if (list === undefined) {
     // The first enter on this repository: the store is what the workflow fetched (actions/checkout's), which no
