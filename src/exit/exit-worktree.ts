@@ -145,8 +145,7 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
       ? await pushWorktree(repo, evidence, kind.own(repo, found.gitDir), found.gitDir, options.pushTo, options.pushTarget)
       : undefined
   // What a pull request lists, read before a removal takes a clone's objects along.
-  const commits =
-    options.pullRequest && pushed && 'commit' in pushed ? await branchCommits(kind.own(repo, found.gitDir).git, pushed, evidence.believed.base) : undefined
+  const commits = options.pullRequest ? await pushedCommits(kind.own(repo, found.gitDir).git, pushed, evidence.believed.base) : undefined
   const onRemote = remoteOf(repo, evidence, found, options)
   const { gate, links } = await gateFor(repo, evidence, found, settled, onRemote)
   const nothingLeft: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
@@ -170,6 +169,15 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
   const kept = await keep({ repo, evidence, options, found, onRemote }, keptAt, { findings, verdict })
   const reclaimed = settled.state === 'intact' && !settled.finishing ? await reclaimIn(found, gate, findings, options) : undefined
   return { ...judged, ...kept, reclaimed, path: keptAt, ...keptFacts(found, foreign, verdict, kept.rescue) }
+}
+
+/** The commits a pull request lists: none where nothing was pushed. */
+function pushedCommits(
+  git: Parameters<typeof branchCommits>[0],
+  pushed: Awaited<ReturnType<typeof pushWorktree>> | undefined,
+  base: string | undefined
+): ReturnType<typeof branchCommits> | Promise<undefined> {
+  return pushed && 'commit' in pushed ? branchCommits(git, pushed, base) : Promise.resolve(undefined)
 }
 
 /**
