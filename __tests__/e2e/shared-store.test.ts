@@ -98,6 +98,23 @@ describe.concurrent('the shared object store at enter', () => {
     await second.runPosts()
   })
 
+  it('a worktree entered by path refuses too, before it locks it for the job', async t => {
+    const repos = reposFor(t)
+    baseWithScript(repos)
+    const first = job(repos, 'path-1')
+    await enter(first, { 'repository-path': repos.clone, name: 'one' })
+    await first.runPosts()
+    const wt = path.join(repos.root, 'by-hand')
+    git(repos.clone, 'worktree', 'add', '--quiet', '--detach', wt)
+    forgeScript(repos.clone)
+    const second = job(repos, 'path-2')
+    const refused = await second.uses('.', { 'repository-path': repos.clone, path: wt })
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stdout).toMatch(REFUSED)
+    expect(fs.existsSync(path.join(repos.clone, '.git', 'worktrees', 'by-hand', 'locked'))).toBe(false)
+    await second.runPosts()
+  })
+
   it("an agent's gc between two jobs is what git wrote: the exit that verified it lists it, and the next enter goes on", async t => {
     const repos = reposFor(t)
     const first = job(repos, 'gc-1')
