@@ -46,7 +46,8 @@ describe('sandboxPaths', () => {
         '/w/repo/.git/worktrees/x/agent-worktree.json',
         '/w/repo/.git/worktrees/y',
         '/w/repo/.git/worktrees/z',
-        '/w/repo/.git/agent-worktree-clones'
+        '/w/repo/.git/agent-worktree-clones',
+        '/w/repo/.git/agent-worktree-objects.json'
       ]
     })
   })

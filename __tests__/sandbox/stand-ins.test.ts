@@ -33,6 +33,7 @@ describe('makeStandIns', () => {
     expect(absent.map(p => path.relative(common, p)).sort()).toEqual(
       [
         'agent-worktree-clones',
+        'agent-worktree-objects.json',
         'commondir',
         'config.worktree',
         'modules',
@@ -58,6 +59,8 @@ describe('makeStandIns', () => {
     expect(fs.lstatSync(path.join(common, 'rr-cache')).isFile()).toBe(true)
     expect(fs.readFileSync(path.join(common, 'commondir'), 'utf8')).toBe('.\n')
     expect(fs.readFileSync(path.join(common, 'config.worktree'), 'utf8')).toBe('')
+    // Read as a list that cannot be read: the next enter verifies the whole store.
+    expect(fs.readFileSync(path.join(common, 'agent-worktree-objects.json'), 'utf8')).toBe('')
     for (const folder of ['modules', 'remotes', 'branches', 'agent-worktree-clones', 'worktrees/x/info'])
       expect(fs.readdirSync(path.join(common, folder))).toEqual([])
     // Not shallow, the whole history, rerere off; the main checkout and the worktree as they were.

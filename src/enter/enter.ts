@@ -26,6 +26,7 @@ import { submoduleUrls } from '../git/submodules.js'
 import { sweep } from './sweep.js'
 import { shallowIdentity } from '../git/shallow-file.js'
 import { listStore } from '../git/object-store.js'
+import { verifySharedStore } from '../git/shared-store.js'
 import { prepareSandbox, type PreparedSandbox } from '../sandbox/configs.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
 import { handOut, rerereEnabled } from '../sandbox/stand-ins.js'
@@ -144,6 +145,9 @@ async function create(kind: Kind, repo: Repository, settings: EnterSettings, fol
   const { pinned, lfs, excludesFile, known, onRemote, remotes, remoteNames, promisor } = atEnter
   const fetched = settings.fetch ? await fetchBase(repo, settings.baseRef, remotes, promisor) : undefined
   const plan = await withRepositoryLock(repo.commonDir, async () => {
+    // Before anything is made: what an agent of an earlier job wrote into the shared store is not what this
+    // job's worktree (new, or taken from the pool) starts from.
+    await verifySharedStore(repo.commonDir)
     if (fetched) await moveFetched(repo, fetched)
     const planned = await planCreate(repo, settings, pinned, folder, remoteNames)
     const { record } = planned
@@ -290,7 +294,8 @@ async function enterByPath(kind: Kind, repo: Repository, settings: EnterSettings
     ...pinned,
     owner: me
   }
-  await withRepositoryLock(repo.commonDir, () => {
+  await withRepositoryLock(repo.commonDir, async () => {
+    await verifySharedStore(repo.commonDir)
     const lock = lockOf(gitDir)
     const held = parseLock(lock)
     if (held.kind === 'parked') {
@@ -311,7 +316,6 @@ async function enterByPath(kind: Kind, repo: Repository, settings: EnterSettings
     saveRecordState(record)
     if (held.kind === 'unlocked' || held.kind === 'job') writeReplacing(path.join(gitDir, 'locked'), lockReason(record.token, me))
     persist(kind, repo.commonDir, record)
-    return Promise.resolve()
   })
   return { record, included: {}, shared: await sharedAtEnter(repo, record, known) }
 }

@@ -30,6 +30,7 @@ import { readSmall, writeReplacing } from '../os/untrusted-files.js'
 import { park } from './worktree-pool.js'
 import { shallowIdentity } from '../git/shallow-file.js'
 import { storeProblem } from '../git/object-store.js'
+import { listVerified } from '../git/shared-store.js'
 import { isOwnPush, pushWorktree, type Pushed } from './push.js'
 import { reclaim, type Reclaimed } from './reclaim.js'
 import { quoted } from '../os/quote.js'
@@ -144,8 +145,7 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
       ? await pushWorktree(repo, evidence, kind.own(repo, found.gitDir), found.gitDir, options.pushTo, options.pushTarget)
       : undefined
   // What a pull request lists, read before a removal takes a clone's objects along.
-  const commits =
-    options.pullRequest && pushed && 'commit' in pushed ? await branchCommits(kind.own(repo, found.gitDir).git, pushed, evidence.believed.base) : undefined
+  const commits = options.pullRequest ? await pushedCommits(kind.own(repo, found.gitDir).git, pushed, evidence.believed.base) : undefined
   const onRemote = remoteOf(repo, evidence, found, options)
   const { gate, links } = await gateFor(repo, evidence, found, settled, onRemote)
   const nothingLeft: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
@@ -169,6 +169,15 @@ async function exitOnce(evidence: Evidence, options: ExitOptions, repo: Reposito
   const kept = await keep({ repo, evidence, options, found, onRemote }, keptAt, { findings, verdict })
   const reclaimed = await reclaimIn(found, settled, gate, findings, options)
   return { ...judged, ...kept, reclaimed, path: keptAt, ...keptFacts(found, foreign, verdict, kept.rescue) }
+}
+
+/** The commits a pull request lists: none where nothing was pushed. */
+function pushedCommits(
+  git: Parameters<typeof branchCommits>[0],
+  pushed: Awaited<ReturnType<typeof pushWorktree>> | undefined,
+  base: string | undefined
+): ReturnType<typeof branchCommits> | Promise<undefined> {
+  return pushed && 'commit' in pushed ? branchCommits(git, pushed, base) : Promise.resolve(undefined)
 }
 
 /**
@@ -450,6 +459,8 @@ async function removeIt(
     return await withRepositoryLock(
       repo.commonDir,
       async (): Promise<Outcome> => {
+        // What the verification of its agent's objects hashed in the shared store, the next enter need not.
+        if (verdict === 'remove-clean' && !found.kind.ownRepository) listVerified(repo.commonDir)
         const residents = gate.folder ? await waitForResidents(gate.folder) : []
         if (residents.length) return { reason: 'busy', residents }
         if (parkable && (await park(found.kind, repo, evidence.token, found, findings, gate))) return { reason: 'parked' }

@@ -57,8 +57,24 @@ const verified = new Set<string>()
 
 /** The files of `files` (under `objects`) not verified as they are now, and a note of them once they are. */
 function stillToVerify(objects: string, files: string[]): { files: string[]; done: () => void } {
-  const keys = files.map(file => `${path.join(objects, file)}\0${identityOf(path.join(objects, file))}`)
+  const root = realOrSame(objects)
+  const keys = files.map(file => `${path.join(root, file)}\0${identityOf(path.join(objects, file))}`)
   return { files: files.filter((_, i) => !verified.has(keys[i])), done: () => keys.forEach(key => verified.add(key)) }
+}
+
+/** The files of `list` (of the store at `objects`) this process verified as `list` has them. */
+export function verifiedOf(objects: string, list: StoreList): StoreList {
+  const root = realOrSame(objects)
+  return Object.fromEntries(Object.entries(list).filter(([file, identity]) => verified.has(`${path.join(root, file)}\0${identity}`)))
+}
+
+/** One spelling of a store's folder however it was reached (a link on the way, a relative path). */
+function realOrSame(dir: string): string {
+  try {
+    return fs.realpathSync(dir)
+  } catch {
+    return path.resolve(dir)
+  }
 }
 
 function namesIn(dir: string): string[] {
@@ -81,6 +97,19 @@ function lstatOf(file: string): fs.BigIntStats | undefined {
 export function writtenSince(objects: string, before: StoreList | undefined): string[] {
   const now = listStore(objects)
   return Object.keys(now).filter(file => !before || !Object.hasOwn(before, file) || before[file] !== now[file])
+}
+
+/**
+ * The store at `objects` as it is now, once every file of it that `list` does not hold as it is now (new, or changed
+ * since) is verified: `problem` says why one cannot be believed, as `unverified` does. `changed`: whether the list
+ * now differs from `list` (a file verified, or one gone). No git call where nothing is new.
+ */
+export async function verifiedList(objects: string, list: StoreList): Promise<{ list: StoreList; problem?: string; changed: boolean }> {
+  const now = listStore(objects)
+  const written = Object.keys(now).filter(file => !Object.hasOwn(list, file) || list[file] !== now[file])
+  const problem = await unverified(objects, written)
+  const changed = written.length > 0 || Object.keys(list).some(file => !Object.hasOwn(now, file))
+  return { list: now, problem, changed }
 }
 
 /**

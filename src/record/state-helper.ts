@@ -17,6 +17,12 @@ export const RECORD_FILE = 'agent-worktree.json'
 /** The folder of the original's common dir that holds one folder of ours per clone (isolation: clone): `<dir>/<id>`. */
 export const CLONES_DIR = 'agent-worktree-clones'
 
+/**
+ * The file of the original's common dir that lists the files of its object store the main step verified, or found
+ * there before any job of ours entered (shared-store.ts): read-only in every sandbox list.
+ */
+export const OBJECTS_LIST_FILE = 'agent-worktree-objects.json'
+
 /** A filter driver as configured when the main step entered (git-lfs, git-crypt): the only programs a view runs. */
 export interface FilterDriver {
   clean?: string

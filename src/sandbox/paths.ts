@@ -19,7 +19,7 @@
 // in its files just as well, and later steps must treat both alike.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { CLONES_DIR, RECORD_FILE } from '../record/state-helper.js'
+import { CLONES_DIR, OBJECTS_LIST_FILE, RECORD_FILE } from '../record/state-helper.js'
 
 export interface SandboxFacts {
   /** The worktree's top level. */
@@ -67,7 +67,9 @@ export function sandboxPaths(facts: SandboxFacts): SandboxPaths {
     ...OWN_OBEYED.map(name => path.join(gitDir, name)),
     ...[...facts.otherGitDirs].sort(),
     // What this action keeps for the clones of other jobs (isolation: clone), whole: none of it is the agent's.
-    path.join(commonDir, CLONES_DIR)
+    path.join(commonDir, CLONES_DIR),
+    // The list of the shared object store's files this action verified: an entry of the agent's would be believed.
+    path.join(commonDir, OBJECTS_LIST_FILE)
   ]
   return { write: [worktree, gitDir, commonDir], readOnly }
 }
