@@ -1,5 +1,5 @@
-// npm run local-action [-- <env file>]: the TypeScript entry points, main (src/stages/main.ts) then post
-// (src/stages/post.ts), through @github/local-action, with the inputs of the env file given, else of .env
+// npm run local-action [-- <env file>]: the TypeScript entry points, main (src/local-action/main.ts) then post
+// (src/local-action/post.ts), through @github/local-action, with the inputs of the env file given, else of .env
 // when there is one, else of .env.example.
 //
 // What a runner gives a job and takes back, this gives and takes back too: a RUNNER_TEMP of its own,
@@ -20,7 +20,7 @@ const artifacts = /^LOCAL_ACTION_ARTIFACT_PATH=(.+)$/m.exec(fs.readFileSync(path
 if (artifacts) fs.mkdirSync(path.resolve(ROOT, artifacts), { recursive: true })
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-worktree-local-'))
 try {
-  const run = spawnSync('npx', ['local-action', 'run', '.', 'src/stages/main.ts', envFile, '--post', 'src/stages/post.ts'], {
+  const run = spawnSync('npx', ['local-action', 'run', '.', 'src/local-action/main.ts', envFile, '--post', 'src/local-action/post.ts'], {
     cwd: ROOT,
     env: { ...process.env, RUNNER_TEMP: temp },
     stdio: 'inherit',

@@ -51,6 +51,12 @@ describe('dist/', () => {
     expect(fs.readFileSync(path.join(dist, 'index.js'), 'utf8')).toMatch(/export\s*\{[^}]*\bstart\b[^}]*\}/)
   })
 
+  it('starts the main, post and exit stages without an HTTP client: it loads with a rescue, a restore or a pull request', () => {
+    const bundle = fs.readFileSync(path.join(dist, 'index.js'), 'utf8')
+    // undici (@actions/http-client's), or @actions/core, which loads it for its OIDC client at import.
+    for (const heavy of ['undici', 'ACTIONS_ID_TOKEN_REQUEST_URL']) expect(bundle.includes(heavy), heavy).toBe(false)
+  })
+
   it("gives the run sub-action a bundle of its own, which loads neither @actions/core nor sandbox-runtime's manager before the command", () => {
     const runs = (parse(fs.readFileSync(path.join(ROOT, 'run', 'action.yml'), 'utf8')) as { runs: Record<string, string> }).runs
     expect(path.relative(ROOT, path.resolve(ROOT, 'run', runs.main))).toBe('dist/run/index.js')

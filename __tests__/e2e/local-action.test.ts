@@ -1,4 +1,4 @@
-// Covers: scripts/local-action.mjs, src/stages/main.ts, src/stages/post.ts.
+// Covers: scripts/local-action.mjs, src/local-action/main.ts, src/local-action/post.ts, src/stages/main.ts, src/stages/post.ts.
 // `npm run local-action`: the TypeScript entry points run by @github/local-action, main then post,
 // cleaned up after as a runner cleans up after a job.
 import { execFileSync } from 'node:child_process'

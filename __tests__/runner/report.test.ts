@@ -1,12 +1,12 @@
 // Covers: src/runner/report/.
 // The report turns what the gate found, which is data, into words: the counts of a message, and each item as
 // the summary and the warnings list it; every name in them quoted (src/os/quote.ts), whatever it holds.
-import * as core from '@actions/core'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { parseAnnotations } from '../../scripts/runner.mjs'
+import { core } from '../../src/runner/toolkit.js'
 import type { ExitResult } from '../../src/exit/exit-worktree.js'
 import type { Findings } from '../../src/gate/findings.js'
 import { escaped, oneLine, quoted } from '../../src/os/quote.js'
@@ -202,7 +202,7 @@ describe('names in our words', () => {
     try {
       for (const name of HOSTILE) {
         fs.writeFileSync(file, '')
-        ;(core.summary as unknown as { emptyBuffer(): void }).emptyBuffer()
+        core.summary.emptyBuffer()
         await writeSummary(keptWith(name))
         const summary = fs.readFileSync(file, 'utf8')
         // HTML blocks only, none ended early: no blank line, and every tag is ours.
@@ -221,7 +221,7 @@ describe('names in our words', () => {
         expect(summary.replace(/<pre>[\s\S]*?<\/pre>/g, '').replace(/<code>.*?<\/code>/g, '')).not.toContain('`')
         // The sweep's list of kept worktrees, by size.
         fs.writeFileSync(file, '')
-        ;(core.summary as unknown as { emptyBuffer(): void }).emptyBuffer()
+        core.summary.emptyBuffer()
         const since = new Date(Date.now() - 3 * 86_400_000).toISOString()
         const worktrees = Array.from({ length: 12 }, (_, i) => ({ path: `/w/${name}-${i}`, since, bytes: i * 1024 ** 2 }))
         await writeSweepSummary({ repository: `/r/${name}`, expired: [], kept: [], orphans: [], worktrees })

@@ -1,6 +1,6 @@
 // The pull request an exit step or the post opens: what was asked, the token github-token gives (masked before
 // anything could show it), and our words for the title and body.
-import * as core from '@actions/core'
+import { core } from './toolkit.js'
 import type { PullRequestAsk } from '../exit/pull-request.js'
 import type { PullRequestRequest } from '../record/settings.js'
 import { githubToken } from './inputs.js'

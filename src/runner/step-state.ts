@@ -1,6 +1,6 @@
 // The main step's state, which the runner hands to the post step (STATE_<key>): the record, the common dir, the
 // restore ref. Saved and read here only.
-import * as core from '@actions/core'
+import { core } from './toolkit.js'
 import type { WorktreeRecord } from '../record/state-helper.js'
 
 /** State key of the main step: the worktree record, saved before anything is created, and again as it grows. */

@@ -1,5 +1,5 @@
 // The exit sub-action: leave a worktree in the middle of a job; the post step never overrides it.
-import * as core from '@actions/core'
+import { core } from '../runner/toolkit.js'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'
 import { findRecord, setupOfEnter } from '../exit/find-record.js'

@@ -1,5 +1,5 @@
 // The main step: check every input, enter the worktree, and say where it is.
-import * as core from '@actions/core'
+import { core } from '../runner/toolkit.js'
 import { enterWorktree } from '../enter/enter.js'
 import { handleCancellation } from '../git/git-command-manager.js'
 import { ENV_ORIGINAL_PATH, ENV_WORKTREE_PATH } from '../record/state-helper.js'

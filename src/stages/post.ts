@@ -1,5 +1,5 @@
 // The root action's post step: exit the worktree the main step entered, as the main step recorded.
-import * as core from '@actions/core'
+import { core } from '../runner/toolkit.js'
 import * as fs from 'node:fs'
 import { evidenceOf } from '../exit/evidence.js'
 import { exitWorktree } from '../exit/exit-worktree.js'

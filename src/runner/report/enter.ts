@@ -1,6 +1,6 @@
 // The enter's lines: what the main step entered, what act will do with it, what a restore put back, what the
 // pool handed out or held back, what the sweep of earlier jobs' worktrees did (words.ts: how names are shown).
-import * as core from '@actions/core'
+import { core } from '../toolkit.js'
 import * as path from 'node:path'
 import type { ActFate } from '../act.js'
 import { oneLine, quoted } from '../../os/quote.js'

@@ -1,6 +1,6 @@
 // The exit's report: its message, the warnings and lines of the log, and its outputs, as the post and the exit
 // sub-action say them (words.ts: how names are shown).
-import * as core from '@actions/core'
+import { core } from '../toolkit.js'
 import type { ExitResult } from '../../exit/exit-worktree.js'
 import { shellQuote, type Resident } from '../../os/processes.js'
 import { oneLine, quoted } from '../../os/quote.js'

@@ -1,7 +1,7 @@
 // The job summary of an exit: a table, the message, the restore commands and what was found, as HTML of ours in
 // which no name of the agent's forms a tag or Markdown. GitHub's Markdown renders nothing inside an HTML block, so
 // a name our words quote as a code span (quote.ts) is written there as <code>, never with its backticks.
-import * as core from '@actions/core'
+import { core } from '../toolkit.js'
 import type { ExitResult } from '../../exit/exit-worktree.js'
 import { escaped, oneLine, quoted } from '../../os/quote.js'
 import { describeCommit, describeFindings, describeNested, describeReclaimed, describeShared, describeUncommitted, LISTED } from './words.js'
