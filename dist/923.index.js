@@ -274,7 +274,7 @@ async function fetchFrom(repo, push, what, options = []) {
 }
 // Loaded only when a restore reads artifacts: the client is most of a bundle's size.
 async function artifactClient() {
-    const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(777)]).then(__webpack_require__.bind(__webpack_require__, 10777));
+    const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(351), __webpack_require__.e(15)]).then(__webpack_require__.bind(__webpack_require__, 13015));
     return new DefaultArtifactClient();
 }
 /** What the artifact service answers, within the time limit; its refusal as an error that says what to do. */
