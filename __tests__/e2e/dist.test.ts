@@ -66,6 +66,9 @@ describe('dist/', () => {
     // Its chunks load through import(), when the stage asks for them: none of these is in what node loads first.
     // undici (@actions/core's HTTP client), node-forge (sandbox-runtime's TLS), zod (its config schemas).
     for (const heavy of ['undici', 'Digital Bazaar', 'ZodError']) expect(bundle.includes(heavy), heavy).toBe(false)
+    // What it says goes through runner/toolkit.ts: no chunk holds @actions/core's OIDC client.
+    for (const chunk of fs.readdirSync(path.join(dist, 'run')).filter(f => f.endsWith('.js')))
+      expect(fs.readFileSync(path.join(dist, 'run', chunk), 'utf8').includes('ACTIONS_ID_TOKEN_REQUEST_URL'), chunk).toBe(false)
     // sandbox-runtime's seccomp helper, where the bundled library looks for it: beside its chunks.
     for (const arch of ['x64', 'arm64']) expect(fs.statSync(path.join(dist, 'run', 'vendor', 'seccomp', arch, 'apply-seccomp')).mode & 0o111).toBeTruthy()
   })

@@ -1,7 +1,7 @@
 // The run sub-action: the workflow's command, confined to the worktree this job entered (sandbox/run-confined.ts).
 // What it may write is worked out here from git's own registration of the worktree, never from a file the agent
-// can write. Its own bundle (src/run.ts) loads nothing the command does not need to wait for: @actions/core only
-// to say something, sandbox-runtime only to confine.
+// can write. Its own bundle (src/run.ts) loads nothing the command does not need to wait for: what speaks to the
+// runner (runner/toolkit.ts) only to say something, sandbox-runtime only to confine.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { findRecord, setupOfEnter, targetOf, type Gone } from '../exit/find-record.js'
@@ -10,6 +10,7 @@ import { folderOf } from '../git/repository.js'
 import { realPath } from '../os/paths.js'
 import { childEnvironment } from '../os/processes.js'
 import { getRunSettings } from '../runner/inputs.js'
+import type { Toolkit } from '../runner/toolkit.js'
 import { sandboxFacts, sandboxPaths } from '../sandbox/paths.js'
 import { handOut } from '../sandbox/stand-ins.js'
 import { runConfined } from '../sandbox/run-confined.js'
@@ -55,15 +56,17 @@ export async function run(): Promise<void> {
     const step = { ...process.env }
     if (enter.setup?.env.PATH !== undefined) process.env.PATH = enter.setup.env.PATH
     const ran = await runConfined({ ...settings, worktree: real.worktree, commonDir: real.commonDir, paths }, step)
-    if (ran.unconfined)
-      (await import('@actions/core')).warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
+    if (ran.unconfined) (await speak()).warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
     if (ran.exitCode !== 0) {
-      const core = await import('@actions/core')
+      const core = await speak()
       core.error(`The command exited with code ${ran.exitCode}.`)
       process.exitCode = ran.exitCode
     }
   } catch (error) {
-    const core = await import('@actions/core')
+    const core = await speak()
     core.setFailed((error as Error).message)
   }
 }
+
+/** What speaks to the runner, loaded when there is something to say. */
+const speak = async (): Promise<Toolkit> => (await import('../runner/toolkit.js')).core
