@@ -13,6 +13,8 @@ import { Job, ROOT } from './runner.mjs'
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const PAIRS = Math.max(5, Number(process.env.BENCH_PAIRS ?? 5))
 const LEGS = 24
+/** A stage's whole process, a tiny repository, in starts of `node -e 0`: at most this. */
+const STAGE_TARGET = 1.6
 const FOLDERS = 50
 const CACHE = path.join(ROOT, '.bench')
 
@@ -173,7 +175,15 @@ const row = (what, size, r, target, met) =>
   const shared = fs.statSync(path.join(ROOT, 'dist', 'index.js')).size
   const bundles = Object.fromEntries(['main', 'post', 'exit'].map(s => [s, shared + fs.statSync(path.join(ROOT, 'dist', s, 'index.js')).size]))
   const memory = Object.fromEntries(['main', 'post', 'exit'].map(s => [s, peakMemory(path.join(ROOT, 'dist', s, 'index.js'), { GITHUB_WORKSPACE: clone })]))
-  results.stages = { node: main.b, main: main.a - main.b, post: post.a - post.b, exit: exit.a - exit.b, bundles, memory }
+  results.stages = {
+    node: main.b,
+    main: main.a - main.b,
+    post: post.a - post.b,
+    exit: exit.a - exit.b,
+    ratios: { main: main.ratio, post: post.ratio, exit: exit.ratio },
+    bundles,
+    memory
+  }
   console.log('stages', results.stages)
 }
 
@@ -273,11 +283,12 @@ const lines = [
   '',
   '## Fixed cost per stage (tiny repository), above `node -e 0`',
   '',
-  '| stage | above node -e 0 | target | met | bundle | peak memory |',
-  '|---|---|---|---|---|---|',
-  `| main | ${ms(s.main)} | ≤ 150 ms | ${s.main <= 150 ? 'yes' : '**no**'} | ${(s.bundles.main / 1024).toFixed(0)} KiB | ${mib(s.memory.main)} |`,
-  `| post | ${ms(s.post)} | ≤ 100 ms | ${s.post <= 100 ? 'yes' : '**no**'} | ${(s.bundles.post / 1024).toFixed(0)} KiB | ${mib(s.memory.post)} |`,
-  `| exit | ${ms(s.exit)} | ≤ 100 ms | ${s.exit <= 100 ? 'yes' : '**no**'} | ${(s.bundles.exit / 1024).toFixed(0)} KiB | ${mib(s.memory.exit)} |`,
+  '| stage | above node -e 0 | in `node -e 0` starts | target | met | bundle | peak memory |',
+  '|---|---|---|---|---|---|---|',
+  ...['main', 'post', 'exit'].map(
+    stage =>
+      `| ${stage} | ${ms(s[stage])} | ${s.ratios[stage].toFixed(2)}× | ≤ ${STAGE_TARGET}× | ${s.ratios[stage] <= STAGE_TARGET ? 'yes' : '**no**'} | ${(s.bundles[stage] / 1024).toFixed(0)} KiB | ${mib(s.memory[stage])} |`
+  ),
   '',
   `\`node -e 0\` itself: ${ms(s.node)}. The artifact client a rescue uploads with is a chunk of its own (${lazyChunks()} KiB, shipped once for the three stages), loaded only when a rescue uploads: it is not part of any stage's start-up.`,
   '',
@@ -309,7 +320,7 @@ for (const [size, r] of Object.entries(results.sizes)) {
       n === 10000 ? r.fullVsSparse.ratio >= 10 : undefined
     )
   if (r.freshVsPool) {
-    const target = n >= 100000 ? 30 : 10
+    const target = n >= 100000 ? 30 : 15
     row('A: fresh enter; B: enter from the pool', label, r.freshVsPool, `≥ ${target}×`, r.freshVsPool.ratio >= target)
   }
 }
