@@ -161,6 +161,15 @@ echo "pid-1 $(cat /proc/1/cmdline | tr '\\0' ' ')"
     expect(failing.stdout).not.toContain('never')
   })
 
+  it('a command whose output ends mid-line still fails the step with its annotation, on a line of its own', async () => {
+    const j = job()
+    await j.uses('.', { name: 'mid-line' })
+    const run = await j.uses('run', { command: "printf 'no newline at the end'; exit 3" })
+    expect(run.exitCode).toBe(3)
+    expect(run.stdout).toContain('no newline at the end\n')
+    expect(run.annotations).toEqual([{ level: 'error', message: 'The command exited with code 3.' }])
+  })
+
   it('where the sandbox cannot start, the step fails with one line that says why and what to change; allow-unconfined runs it, with a warning', async () => {
     // A machine whose kernel refuses bubblewrap's namespaces (as Ubuntu 24.04's AppArmor default does): bwrap
     // stands in, saying what the real one says there.

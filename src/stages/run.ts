@@ -3,6 +3,7 @@
 // can write. Its own bundle (src/run.ts) loads nothing the command does not need to wait for: what speaks to the
 // runner (runner/toolkit.ts) only to say something, sandbox-runtime only to confine.
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { findRecord, setupOfEnter, targetOf, type Gone } from '../exit/find-record.js'
 import { pinProgram } from '../git/git-setup.js'
@@ -56,6 +57,8 @@ export async function run(): Promise<void> {
     const step = { ...process.env }
     if (enter.setup?.env.PATH !== undefined) process.env.PATH = enter.setup.env.PATH
     const ran = await runConfined({ ...settings, worktree: real.worktree, commonDir: real.commonDir, paths }, step)
+    // The command's output may end mid-line, and the runner reads a workflow command only at the start of a line.
+    if (ran.unconfined || ran.exitCode !== 0) process.stdout.write(os.EOL)
     if (ran.unconfined) (await speak()).warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
     if (ran.exitCode !== 0) {
       const core = await speak()
