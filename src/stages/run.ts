@@ -57,8 +57,6 @@ export async function run(): Promise<void> {
     const step = { ...process.env }
     if (enter.setup?.env.PATH !== undefined) process.env.PATH = enter.setup.env.PATH
     const ran = await runConfined({ ...settings, worktree: real.worktree, commonDir: real.commonDir, paths }, step)
-    // The command's output may end mid-line, and the runner reads a workflow command only at the start of a line.
-    if (ran.unconfined || ran.exitCode !== 0) process.stdout.write(os.EOL)
     if (ran.unconfined) (await speak()).warning(`The command ran unconfined (allow-unconfined: true): ${ran.unconfined}.`, { title: 'agent-worktree: run' })
     if (ran.exitCode !== 0) {
       const core = await speak()
@@ -71,5 +69,17 @@ export async function run(): Promise<void> {
   }
 }
 
-/** What speaks to the runner, loaded when there is something to say. */
-const speak = async (): Promise<Toolkit> => (await import('../runner/toolkit.js')).core
+let speaker: Toolkit | undefined
+
+/**
+ * What speaks to the runner, loaded when there is something to say. It starts on a line of its own: the command's
+ * output (or sandbox-runtime's, when its clean-up fails) may end mid-line, and the runner reads a workflow command
+ * only at the start of a line.
+ */
+async function speak(): Promise<Toolkit> {
+  if (!speaker) {
+    process.stdout.write(os.EOL)
+    speaker = (await import('../runner/toolkit.js')).core
+  }
+  return speaker
+}
