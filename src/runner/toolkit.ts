@@ -8,14 +8,9 @@ import { randomUUID } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 
-/** Where an annotation points; only the title is used here. */
+/** An annotation's properties: the stages give a title, never a file or a line. */
 export interface AnnotationProperties {
   title?: string
-  file?: string
-  startLine?: number
-  endLine?: number
-  startColumn?: number
-  endColumn?: number
 }
 
 function commandValue(input: unknown): string {
@@ -34,11 +29,6 @@ function issueCommand(command: string, properties: Record<string, unknown>, mess
     .map(([key, value]) => `${key}=${escapeProperty(value)}`)
   const head = Object.keys(properties).length ? ` ${listed.join(',')}` : ''
   process.stdout.write(`::${command}${head}::${escapeData(message)}${os.EOL}`)
-}
-
-function annotationProperties(p: AnnotationProperties): Record<string, unknown> {
-  if (!Object.keys(p).length) return {}
-  return { title: p.title, file: p.file, line: p.startLine, endLine: p.endLine, col: p.startColumn, endColumn: p.endColumn }
 }
 
 /** Appends NAME<<DELIMITER, the value, DELIMITER to the file GITHUB_<command> names; the delimiter is new each time. */
@@ -62,11 +52,11 @@ function debug(message: string): void {
 }
 
 function warning(message: string | Error, properties: AnnotationProperties = {}): void {
-  issueCommand('warning', annotationProperties(properties), message instanceof Error ? message.toString() : message)
+  issueCommand('warning', { ...properties }, message instanceof Error ? message.toString() : message)
 }
 
 function error(message: string | Error, properties: AnnotationProperties = {}): void {
-  issueCommand('error', annotationProperties(properties), message instanceof Error ? message.toString() : message)
+  issueCommand('error', { ...properties }, message instanceof Error ? message.toString() : message)
 }
 
 function setFailed(message: string | Error): void {
