@@ -43,11 +43,6 @@ function issueCommand(command, properties, message) {
     const head = Object.keys(properties).length ? ` ${listed.join(',')}` : '';
     process.stdout.write(`::${command}${head}::${escapeData(message)}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
 }
-function annotationProperties(p) {
-    if (!Object.keys(p).length)
-        return {};
-    return { title: p.title, file: p.file, line: p.startLine, endLine: p.endLine, col: p.startColumn, endColumn: p.endColumn };
-}
 /** Appends NAME<<DELIMITER, the value, DELIMITER to the file GITHUB_<command> names; the delimiter is new each time. */
 function issueFileCommand(command, name, value) {
     const delimiter = `ghadelimiter_${(0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.randomUUID)()}`;
@@ -70,10 +65,10 @@ function debug(message) {
     issueCommand('debug', {}, message);
 }
 function warning(message, properties = {}) {
-    issueCommand('warning', annotationProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('warning', { ...properties }, message instanceof Error ? message.toString() : message);
 }
 function error(message, properties = {}) {
-    issueCommand('error', annotationProperties(properties), message instanceof Error ? message.toString() : message);
+    issueCommand('error', { ...properties }, message instanceof Error ? message.toString() : message);
 }
 function setFailed(message) {
     process.exitCode = 1;
