@@ -149,18 +149,25 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
       if (ignores.length) await view.git.run(['checkout-index', '-z', '--stdin'], { input: ignores.join('\0') })
     }
     // Untracked work is what the worktree's .gitignore files do not ignore: a pattern the agent added to
-    // .git/info/exclude or a global excludes file hides nothing. Every untracked path, ignored or not,
-    // shows where nested repositories are.
-    const [status, untracked, others] = await Promise.all([
-      must(view.git, ['status', '--porcelain=v2', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
-      input.countIgnored ? Promise.resolve('') : must(view.git, ['ls-files', '-z', '--others', '--exclude-standard'], undefined, true),
+    // .git/info/exclude or a global excludes file hides nothing. Status lists it beside the tracked changes, each
+    // file (-uall), as `ls-files --others --exclude-standard` would. Every untracked path, ignored or not, shows
+    // where nested repositories are.
+    const [status, others] = await Promise.all([
+      must(
+        view.git,
+        ['status', '--porcelain=v2', '-z', `--untracked-files=${input.countIgnored ? 'no' : 'all'}`, '--ignore-submodules=dirty'],
+        undefined,
+        !input.countIgnored
+      ),
       must(view.git, ['ls-files', '-z', '--others'])
     ])
+    const listed = parseStatusV2(status).entries
+    const untracked = listed.flatMap(e => (e.code === '??' ? [e.path] : [])).join('\0')
     const loose = untracked.split('\0').filter(p => p.endsWith('/') || input.ownLinks.includes(p))
     const { broughtIn, broughtChanged } = brought(folder, untracked, input.included)
     const newFiles = (input.countIgnored ? others : untracked).split('\0').filter(p => p && !input.ownLinks.includes(p) && !broughtIn.has(p))
     newFiles.push(...restoredStill(input.restored, others, newFiles))
-    let entries = [...parseStatusV2(status).entries, ...newFiles.map(p => ({ code: '??', path: p }))]
+    let entries = [...listed.filter(e => e.code !== '??'), ...newFiles.map(p => ({ code: '??', path: p }))]
     if (input.tolerateDeletions) entries = entries.filter(e => e.code !== ' D')
     const special = specialFiles(folder, entries)
     const [unchanged, nested, hiding, submodules] = await Promise.all([
