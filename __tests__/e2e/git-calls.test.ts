@@ -33,13 +33,13 @@ const MAIN = [
   'read-tree' // the checkout
 ]
 
-/** The gate's pass: HEAD and the branch, the index read and its hints dropped, the files; `log` on the first pass only. */
-const GATE = ['cat-file', 'ls-files', 'update-index', 'status', 'ls-files', 'ls-files']
+/** The gate's pass: HEAD and the branch, the index read and its hints dropped, the files (status with the untracked, every path outside the index); `log` on the first pass only. */
+const GATE = ['cat-file', 'ls-files', 'update-index', 'status', 'ls-files']
 
 // No config listing: the job set up no credentials or other settings for git that the post would take.
 const POST = [
   'cat-file', // the gate: HEAD and the branch
-  'rev-parse', // the original checkout: HEAD
+  // The original checkout's HEAD is read from its ref files where they still name the commit of enter.
   'status', // the original checkout: its files
   ...GATE.slice(1),
   'log', // commits nothing else has

@@ -1,10 +1,11 @@
-// Covers: src/shared/original-checkout.ts.
+// Covers: src/shared/original-checkout.ts, and headFromFiles of src/shared/shared-refs.ts.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job } from '../../scripts/runner.mjs'
 import { compareSnapshots } from '../../src/shared/original-checkout.js'
-import { commit, makeRepos, write, type Repos } from '../helpers/repos.js'
+import { headFromFiles } from '../../src/shared/shared-refs.js'
+import { commit, git, makeRepos, write, type Repos } from '../helpers/repos.js'
 
 describe('comparing snapshots of the original checkout', () => {
   it('names what was added, modified, deleted and reverted, and a moved HEAD', () => {
@@ -19,6 +20,40 @@ describe('comparing snapshots of the original checkout', () => {
       '`edited.txt` (modified)'
     ])
     expect(compareSnapshots(before, before)).toEqual([])
+  })
+})
+
+describe('HEAD read from the ref files', () => {
+  let repos: Repos
+  beforeEach(() => {
+    repos = makeRepos()
+  })
+  afterEach(() => repos.cleanup())
+  const dotGit = (): string => path.join(repos.clone, '.git')
+
+  it('is the commit git names, through a loose ref, packed-refs, or detached', () => {
+    const head = git(repos.clone, 'rev-parse', 'HEAD')
+    expect(headFromFiles(dotGit(), dotGit())).toBe(head)
+    git(repos.clone, 'pack-refs', '--all')
+    expect(fs.existsSync(path.join(dotGit(), 'refs', 'heads', 'main'))).toBe(false)
+    expect(headFromFiles(dotGit(), dotGit())).toBe(head)
+    git(repos.clone, 'switch', '-q', '--detach')
+    expect(headFromFiles(dotGit(), dotGit())).toBe(head)
+  })
+
+  it('is left to git where the files do not say it plainly', () => {
+    const heads = path.join(dotGit(), 'refs', 'heads')
+    // A branch whose ref names another branch, a HEAD naming a path out of refs/, a ref in neither file, a reftable.
+    fs.writeFileSync(path.join(heads, 'alias'), 'ref: refs/heads/main\n')
+    fs.writeFileSync(path.join(dotGit(), 'HEAD'), 'ref: refs/heads/alias\n')
+    expect(headFromFiles(dotGit(), dotGit())).toBeUndefined()
+    fs.writeFileSync(path.join(dotGit(), 'HEAD'), 'ref: refs/heads/../../config\n')
+    expect(headFromFiles(dotGit(), dotGit())).toBeUndefined()
+    fs.writeFileSync(path.join(dotGit(), 'HEAD'), 'ref: refs/heads/unborn\n')
+    expect(headFromFiles(dotGit(), dotGit())).toBeUndefined()
+    fs.writeFileSync(path.join(dotGit(), 'HEAD'), 'ref: refs/heads/main\n')
+    fs.mkdirSync(path.join(dotGit(), 'reftable'))
+    expect(headFromFiles(dotGit(), dotGit())).toBeUndefined()
   })
 })
 
@@ -56,6 +91,13 @@ describe('the isolation breach report', () => {
     commit(repos.clone, 'committed-outside.txt')
     const [post] = await job.runPosts()
     expect(breaches(post)[0]).toMatch(/HEAD moved from [0-9a-f]{12} to [0-9a-f]{12}/)
+  })
+
+  it('asks git when the ref file names another id: one that names no commit is said as HEAD gone', async () => {
+    await job.uses('.', { name: 'forged' })
+    fs.writeFileSync(path.join(repos.clone, '.git', 'refs', 'heads', 'main'), `${'e'.repeat(40)}\n`)
+    const [post] = await job.runPosts()
+    expect(breaches(post)[0]).toMatch(/HEAD moved from [0-9a-f]{12} to \(none\)/)
   })
 
   it('reports it from the exit sub-action too, and stays quiet when the agent stayed inside', async () => {

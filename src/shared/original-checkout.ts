@@ -7,6 +7,7 @@ import { parseStatusV2 } from '../git/porcelain.js'
 import { openView } from '../git/sealed-git.js'
 import type { FilterDriver } from '../record/state-helper.js'
 import { readSmall } from '../os/untrusted-files.js'
+import { headFromFiles } from './shared-refs.js'
 import { quoted } from '../os/quote.js'
 
 export interface CheckoutSnapshot {
@@ -35,11 +36,10 @@ export async function snapshotCheckoutAgain(
   filters?: Record<string, FilterDriver>
 ): Promise<CheckoutSnapshot> {
   const gitDir = before.gitDir ?? commonDir
-  const head = await new Git(toplevel, [`--git-dir=${gitDir}`]).run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
   const index = path.join(gitDir, 'index')
   const view = openView({
     objects: path.join(commonDir, 'objects'),
-    head: head.exitCode === 0 ? head.stdout.trim() : undefined,
+    head: await headOf(toplevel, gitDir, commonDir, before.head),
     index: fs.existsSync(index) ? index : undefined,
     workTree: toplevel,
     filters,
@@ -50,6 +50,16 @@ export async function snapshotCheckoutAgain(
   } finally {
     view.dispose()
   }
+}
+
+/**
+ * HEAD's commit, or undefined before the first. Where the ref files still name the commit git named at enter, that is
+ * the answer (no git process: the common case); anything else, git's.
+ */
+async function headOf(toplevel: string, gitDir: string, commonDir: string, before: string): Promise<string | undefined> {
+  if (before && headFromFiles(gitDir, commonDir) === before) return before
+  const head = await new Git(toplevel, [`--git-dir=${gitDir}`]).run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+  return head.exitCode === 0 ? head.stdout.trim() : undefined
 }
 
 function signatures(toplevel: string, statusText: string): Omit<CheckoutSnapshot, 'gitDir'> {

@@ -238,6 +238,22 @@ function refValue(text: string | undefined): string | undefined {
   return id ?? (target && `ref:${target}`)
 }
 
+/**
+ * The commit id HEAD of `gitDir` names, read from the files as git reads them (HEAD, then the branch's loose ref over
+ * packed-refs): undefined where only git can tell (a reftable, a ref that names another, one in neither file). What
+ * the files say is not checked: a caller believes it only where it is an id git gave before.
+ */
+export function headFromFiles(gitDir: string, commonDir: string): string | undefined {
+  if (fs.existsSync(path.join(commonDir, 'reftable'))) return undefined
+  const head = refValue(readSmall(path.join(gitDir, 'HEAD'), 1024))
+  if (!head?.startsWith('ref:')) return head
+  const branch = head.slice('ref:'.length)
+  if (!branch.startsWith('refs/heads/') || !refName(branch) || branch.split('/').some(part => part === '' || part.startsWith('.'))) return undefined
+  const loose = refValue(readSmall(path.join(commonDir, ...branch.split('/')), 1024))
+  if (loose) return loose.startsWith('ref:') ? undefined : loose
+  return refValue(lookup(readBytes(path.join(commonDir, 'packed-refs'), MAX_PACKED_BYTES) ?? Buffer.alloc(0), false)(branch))
+}
+
 /** "<value> <ref>\n" of the shared refs among `lines`, sorted by ref (as git lists them, and packs them). */
 function refLines(lines: string[], branch: string): string {
   const refOf = (line: string): string => line.slice(line.indexOf(' ') + 1)
