@@ -32,6 +32,20 @@ const sharedWarnings = (step: StepResult): string[] => warnings(step).filter(w =
 const sharedInfo = (step: StepResult): string[] => step.stdout.split('\n').filter(line => line.startsWith('Changed meanwhile in what every worktree'))
 
 describe.concurrent('what every worktree shares, at exit', () => {
+  it('passes over the sample hooks git never runs, and names a hook made of one', async t => {
+    const repos = reposFor(t)
+    write(repos.clone, '.git/hooks/pre-push.sample', '#!/bin/sh\n')
+    write(repos.clone, '.git/hooks/pre-rebase.sample', '#!/bin/sh\n')
+    const j = job(repos, 'one')
+    await enter(j, { name: 'samples' })
+    write(repos.clone, '.git/hooks/pre-rebase.sample', '#!/bin/sh\necho edited\n')
+    fs.renameSync(path.join(repos.clone, '.git/hooks/pre-push.sample'), path.join(repos.clone, '.git/hooks/pre-push'))
+    const exit = await j.uses('exit', { 'discard-changes': 'true' })
+    const [warning] = sharedWarnings(exit)
+    expect(warning, exit.stdout).toContain(`hook \`${repos.clone}/.git/hooks/pre-push\` added`)
+    expect(warning).not.toContain('.sample')
+  })
+
   it('names each kind of change: a branch force-moved, a tag deleted and one made, a stash, a config key, hooks', async t => {
     const repos = reposFor(t)
     const release = git(repos.clone, 'rev-parse', 'HEAD')

@@ -139,7 +139,10 @@ function hooksFolder(value: string | undefined): string | undefined {
   return value && path.isAbsolute(value) ? value : undefined
 }
 
-/** What each entry of the hooks folders is, without following a link or reading a pipe. */
+/**
+ * What each entry of the hooks folders is, without following a link or reading a pipe. git never runs a file named
+ * `<hook>.sample` (git init writes them): they are not hooks, and are not read.
+ */
 function hooksOf(folders: (string | undefined)[]): Record<string, string> {
   const hooks: Record<string, string> = {}
   for (const folder of new Set(folders.filter((f): f is string => Boolean(f)))) {
@@ -150,6 +153,7 @@ function hooksOf(folders: (string | undefined)[]): Record<string, string> {
       continue
     }
     for (const name of names) {
+      if (name.endsWith('.sample')) continue
       const file = path.join(folder, name)
       const stat = fs.lstatSync(file, { throwIfNoEntry: false })
       if (!stat) continue
