@@ -14,7 +14,6 @@
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { createInflate } from 'node:zlib'
 import { Git } from './git-command-manager.js'
 import { privateTemp } from './sealed-git.js'
 import { quoted } from '../os/quote.js'
@@ -155,7 +154,8 @@ async function looseProblem(objects: string, file: string): Promise<string | und
   const hash = createHash(name.length === 64 ? 'sha256' : 'sha1')
   try {
     if (!lstatOf(path.join(objects, file))?.isFile()) return `the loose object ${file} is not a file`
-    const inflated = createInflate()
+    // zlib is loaded where an object is inflated, not at every stage's start (some 5 ms).
+    const inflated = (await import('node:zlib')).createInflate()
     const source = fs.createReadStream(path.join(objects, file)).on('error', error => inflated.destroy(error))
     source.pipe(inflated)
     for await (const chunk of inflated) hash.update(chunk as Buffer)

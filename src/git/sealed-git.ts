@@ -60,22 +60,30 @@ const MAX_INDEX_BYTES = 2 * 1024 ** 3
 
 export function openView(settings: ViewSettings): View {
   const dir = privateTemp('agent-worktree-view-')
+  // What the view writes, removed one call each (a walk of the folder costs more, in every stage): folders last.
+  const made: string[] = []
+  const write = (file: string, content: string | Buffer): void => {
+    fs.writeFileSync(path.join(dir, file), content)
+    made.push(file)
+  }
+  const folders = ['refs', 'info']
   try {
-    fs.mkdirSync(path.join(dir, 'refs'))
-    fs.mkdirSync(path.join(dir, 'info'))
-    fs.writeFileSync(path.join(dir, 'HEAD'), settings.head ? `${settings.head}\n` : 'ref: refs/heads/unborn\n')
-    fs.writeFileSync(path.join(dir, 'config'), configText(settings))
-    if (settings.excludes) fs.writeFileSync(path.join(dir, 'info', 'exclude'), settings.excludes)
+    for (const folder of folders) fs.mkdirSync(path.join(dir, folder))
+    write('HEAD', settings.head ? `${settings.head}\n` : 'ref: refs/heads/unborn\n')
+    write('config', configText(settings))
+    if (settings.excludes) write(path.join('info', 'exclude'), settings.excludes)
     if (settings.haves?.length) {
       fs.mkdirSync(path.join(dir, 'refs', 'haves'))
-      settings.haves.forEach((id, i) => fs.writeFileSync(path.join(dir, 'refs', 'haves', String(i)), `${id}\n`))
+      folders.unshift(path.join('refs', 'haves'))
+      settings.haves.forEach((id, i) => write(path.join('refs', 'haves', String(i)), `${id}\n`))
     }
     // A shallow clone's boundary: without it, git would look for parents it never had.
     const shallow = readSmall(path.join(path.dirname(settings.objects), 'shallow'), 64 * 1024 * 1024)
-    if (shallow) fs.writeFileSync(path.join(dir, 'shallow'), shallow)
+    if (shallow) write('shallow', shallow)
     let index: string | undefined
     if (settings.index) {
       index = path.join(dir, 'index')
+      made.push('index')
       if (!copyRegular(settings.index, index, MAX_INDEX_BYTES)) throw new Error(`${quoted(settings.index)} is not a regular file of an index's size`)
       // The copy keeps the index's time: git compares it with the files' times to spot edits made in the
       // second the index was written.
@@ -85,10 +93,21 @@ export function openView(settings: ViewSettings): View {
     const args = [`--git-dir=${dir}`, ...(settings.workTree ? [`--work-tree=${settings.workTree}`] : [])]
     // git-lfs as a smudge filter would download: a view never talks to a remote, so it writes the pointers.
     const git = new Git(settings.workTree ?? dir, args, { GIT_OBJECT_DIRECTORY: settings.objects, GIT_LFS_SKIP_SMUDGE: '1' })
-    return { git, dir, index, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) }
+    return { git, dir, index, dispose: () => removeView(dir, made, folders) }
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true })
     throw error
+  }
+}
+
+/** A view's folder gone: what it made, then, where git wrote more (a fetch's refs), the folder walked. */
+function removeView(dir: string, made: string[], folders: string[]): void {
+  try {
+    for (const file of made) fs.unlinkSync(path.join(dir, file))
+    for (const folder of folders) fs.rmdirSync(path.join(dir, folder))
+    fs.rmdirSync(dir)
+  } catch {
+    fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 
