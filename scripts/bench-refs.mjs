@@ -90,7 +90,12 @@ let jobs = 0
  * back after. @param {string} root @param {string} clone @param {string} layout
  */
 async function cycle(root, clone, layout) {
-  const j = new Job({ workspace: clone, temp: path.join(os.tmpdir(), `aw-bench-refs-${process.pid}`, String(++jobs)), env: { RUNNER_NAME: `bench-${jobs}` } })
+  const j = new Job({
+    workspace: clone,
+    temp: path.join(os.tmpdir(), `aw-bench-refs-${process.pid}`, String(++jobs)),
+    env: { RUNNER_NAME: `bench-${jobs}` },
+    shim: false
+  })
   let start = performance.now()
   const main = await j.uses(root, { name: `refs-${jobs}` })
   const enter = performance.now() - start

@@ -35,7 +35,7 @@ try {
   git(root, 'clone', '--quiet', origin, clone)
   git(clone, '-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '--quiet', '--allow-empty', '-m', 'initial')
   git(clone, 'push', '--quiet', 'origin', 'HEAD:main')
-  const job = new Job({ workspace: clone, temp: path.join(root, 'runner', '_temp'), env: { GITHUB_RUN_ID: '1', GITHUB_JOB: 'bench' } })
+  const job = new Job({ workspace: clone, temp: path.join(root, 'runner', '_temp'), env: { GITHUB_RUN_ID: '1', GITHUB_JOB: 'bench' }, shim: false })
   const main = await job.uses('.', {})
   if (main.exitCode !== 0) throw new Error(`the main step failed: ${main.stderr}`)
   // The run step's environment, as the runner builds it: an action of one line that writes it down.

@@ -13,7 +13,10 @@ import { Job, ROOT } from './runner.mjs'
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const PAIRS = Math.max(5, Number(process.env.BENCH_PAIRS ?? 5))
 const LEGS = 24
-/** A stage's whole process, a tiny repository, in starts of `node -e 0`: at most this. */
+/**
+ * A stage's fixed cost (its whole step on a tiny repository, less a `node -e 0` start), in `node -e 0` starts: at most
+ * this. The median of the paired (stage - node) / node, which is the median of the paired stage / node, less one.
+ */
 const STAGE_TARGET = 1.6
 const FOLDERS = 50
 const CACHE = path.join(ROOT, '.bench')
@@ -74,7 +77,9 @@ function repository(files) {
 
 let jobs = 0
 /** @param {string} workspace */
-const job = workspace => new Job({ workspace, temp: path.join(os.tmpdir(), `aw-bench-${process.pid}`, String(++jobs)), env: { RUNNER_NAME: `bench-${jobs}` } })
+// No git shim (a test device of the emulation): each git call is the machine's git, as on a runner.
+const job = workspace =>
+  new Job({ workspace, temp: path.join(os.tmpdir(), `aw-bench-${process.pid}`, String(++jobs)), env: { RUNNER_NAME: `bench-${jobs}` }, shim: false })
 
 /** @param {string} step @param {{ exitCode: number | null, stdout: string }} result */
 function check(step, result) {
@@ -283,14 +288,14 @@ const lines = [
   '',
   '## Fixed cost per stage (tiny repository), above `node -e 0`',
   '',
-  '| stage | above node -e 0 | in `node -e 0` starts | target | met | bundle | peak memory |',
-  '|---|---|---|---|---|---|---|',
-  ...['main', 'post', 'exit'].map(
-    stage =>
-      `| ${stage} | ${ms(s[stage])} | ${s.ratios[stage].toFixed(2)}× | ≤ ${STAGE_TARGET}× | ${s.ratios[stage] <= STAGE_TARGET ? 'yes' : '**no**'} | ${(s.bundles[stage] / 1024).toFixed(0)} KiB | ${mib(s.memory[stage])} |`
-  ),
+  '| stage | whole step, in `node -e 0` starts | above node -e 0 | fixed cost, in `node -e 0` starts | target | met | bundle | peak memory |',
+  '|---|---|---|---|---|---|---|---|',
+  ...['main', 'post', 'exit'].map(stage => {
+    const fixed = s.ratios[stage] - 1
+    return `| ${stage} | ${s.ratios[stage].toFixed(2)}× | ${ms(s[stage])} | ${fixed.toFixed(2)}× | ≤ ${STAGE_TARGET}× | ${fixed <= STAGE_TARGET ? 'yes' : '**no**'} | ${(s.bundles[stage] / 1024).toFixed(0)} KiB | ${mib(s.memory[stage])} |`
+  }),
   '',
-  `\`node -e 0\` itself: ${ms(s.node)}. The artifact client a rescue uploads with is a chunk of its own (${lazyChunks()} KiB, shipped once for the three stages), loaded only when a rescue uploads: it is not part of any stage's start-up.`,
+  `Each stage is a whole \`uses:\` step through the runner emulation (scripts/runner.mjs), its git the machine's own, each paired with a \`node -e 0\` started just before it; its fixed cost is the step less that start. \`node -e 0\` itself: ${ms(s.node)}. The artifact client a rescue uploads with is a chunk of its own (${lazyChunks()} KiB, shipped once for the three stages), loaded only when a rescue uploads: it is not part of any stage's start-up.`,
   '',
   '## Against the floor',
   '',

@@ -143,8 +143,11 @@ const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_ENV', 'GITHUB_PA
  * @typedef {{
  *   workspace: string, temp: string, env?: Record<string, string>,
  *   user?: { uid: number, gid: number }, recordGit?: boolean, watchChildren?: boolean,
- *   strategy?: { jobIndex: number, jobTotal: number }, pidNamespace?: boolean
+ *   strategy?: { jobIndex: number, jobTotal: number }, pidNamespace?: boolean, shim?: boolean
  * }} JobOptions
+ * shim: false leaves the shim out of PATH: every git call is the machine's git itself, as on a runner, where the
+ * shim's shell would add its own start to each (scripts/bench.mjs times stages so). Recording and onGit triggers
+ * need it.
  */
 
 // The git shim. `$*` joins the arguments with the first character of IFS, hence IFS=' '. Counting the
@@ -583,7 +586,8 @@ export class Job {
     // The shim stands for the machine's git in every step, behind the folders GITHUB_PATH added (as the
     // runner's PATH has them before the image's own): a step records, or holds a call, only when asked.
     env[`${SHIM}GIT`] = this.#realGit
-    env.PATH = this.#withPrependPath([this.#shim(), env.PATH].filter(Boolean).join(path.delimiter))
+    if (this.#options.shim === false && recordGit) throw new Error('recordGit, watchChildren and onGit triggers need the git shim (shim: false)')
+    env.PATH = this.#withPrependPath([this.#options.shim === false ? '' : this.#shim(), env.PATH].filter(Boolean).join(path.delimiter))
     if (recordGit) {
       env[`${SHIM}DIR`] = stepDir
       env[`${SHIM}TRIGGERS`] = gitTriggers.map(t => t.kind).join(' ')

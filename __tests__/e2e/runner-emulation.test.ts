@@ -328,6 +328,17 @@ console.log(JSON.stringify(env))
     expect(job.env.PATH).toMatch(/^\/opt\/second:\/opt\/first:/)
   })
 
+  it('runs the git of the machine itself, with no shim on PATH, when told to (shim: false), and refuses to record then', async () => {
+    const gitOf = action('which-git', { main: "console.log(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim())\n" })
+    const shimmed = await newJob().uses(gitOf)
+    const plain = new Job({ workspace, temp: path.join(root, 'temp-plain'), env: {}, shim: false })
+    jobs.push(plain)
+    const machine = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()
+    expect(shimmed.stdout.trim()).not.toBe(machine)
+    expect((await plain.uses(gitOf)).stdout.trim()).toBe(machine)
+    await expect(plain.uses(gitOf, {}, { recordGit: true })).rejects.toThrow(/need the git shim/)
+  })
+
   it('waits at most 5 s for output a child still holds after node exited', async () => {
     const job = newJob()
     const main = "spawn('sleep', ['300'], { stdio: ['ignore', 'inherit', 'ignore'] }).unref()\nconsole.log('main done')\n"
