@@ -51,7 +51,12 @@ describe('HEAD read from the ref files', () => {
     expect(headFromFiles(dotGit(), dotGit())).toBeUndefined()
     fs.writeFileSync(path.join(dotGit(), 'HEAD'), 'ref: refs/heads/unborn\n')
     expect(headFromFiles(dotGit(), dotGit())).toBeUndefined()
+    // A loose ref that is a link, over a packed-refs that still names the commit: git follows the link.
     fs.writeFileSync(path.join(dotGit(), 'HEAD'), 'ref: refs/heads/main\n')
+    git(repos.clone, 'pack-refs', '--all')
+    fs.symlinkSync('alias', path.join(heads, 'main'))
+    expect(headFromFiles(dotGit(), dotGit())).toBeUndefined()
+    fs.rmSync(path.join(heads, 'main'))
     fs.mkdirSync(path.join(dotGit(), 'reftable'))
     expect(headFromFiles(dotGit(), dotGit())).toBeUndefined()
   })

@@ -249,8 +249,12 @@ export function headFromFiles(gitDir: string, commonDir: string): string | undef
   if (!head?.startsWith('ref:')) return head
   const branch = head.slice('ref:'.length)
   if (!branch.startsWith('refs/heads/') || !refName(branch) || branch.split('/').some(part => part === '' || part.startsWith('.'))) return undefined
-  const loose = refValue(readSmall(path.join(commonDir, ...branch.split('/')), 1024))
-  if (loose) return loose.startsWith('ref:') ? undefined : loose
+  const file = path.join(commonDir, ...branch.split('/'))
+  // A loose ref git reads otherwise (a link, a folder) or that says something else than an id: git's to tell.
+  if (kindOf(file) !== 'missing') {
+    const loose = refValue(readSmall(file, 1024))
+    return loose?.startsWith('ref:') ? undefined : loose
+  }
   return refValue(lookup(readBytes(path.join(commonDir, 'packed-refs'), MAX_PACKED_BYTES) ?? Buffer.alloc(0), false)(branch))
 }
 
