@@ -187,9 +187,18 @@ const LOCAL_CALL_LIMIT_MS = 10 * 60_000
 export function gitEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const clean: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(childEnvironment(env))) if (!/^GIT_/i.test(key)) clean[key] = value
-  // Replace refs and a grafts file would show history other than the objects' own. git's warnings and errors
-  // are read (a folder it could not open): in its own words, untranslated.
-  return { ...clean, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' }
+  // Replace refs and a grafts file would show history other than the objects' own. An untracked cache in an index
+  // the agent wrote would hide its untracked files from `status`: never read (core.untrackedCache=false too). git's
+  // warnings and errors are read (a folder it could not open): in its own words, untranslated.
+  return {
+    ...clean,
+    LC_ALL: 'C',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_GRAFT_FILE: '/dev/null',
+    GIT_DISABLE_UNTRACKED_CACHE: '1'
+  }
 }
 
 /** What the job had set up for git when the main step entered (git-setup.ts): the only set-up our git uses once it is pinned. */
