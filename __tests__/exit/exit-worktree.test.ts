@@ -217,6 +217,26 @@ describe('submodules', () => {
     expect(result.findings?.uncommitted).toEqual([{ code: ' M', path: 'lib' }])
   })
 
+  it('keeps a worktree with files written into a submodule never set up, which git lists nowhere', async () => {
+    addSubmodule(repos)
+    const record = created('sub-never-set-up')
+    const sub = path.join(record.path, 'lib')
+    expect(fs.readdirSync(sub)).toEqual([])
+    write(sub, 'notes.txt', 'the agent wrote here\n')
+    expect(git(record.path, 'status', '--porcelain', '--untracked-files=all')).toBe('')
+    const result = await exitAs(record, remove)
+    expect(result.removed).toBe(false)
+    expect(result.findings?.uncommitted).toEqual([{ code: ' M', path: 'lib' }])
+    expect(fs.readFileSync(path.join(sub, 'notes.txt'), 'utf8')).toBe('the agent wrote here\n')
+  })
+
+  it('removes a worktree whose submodule was never set up and holds nothing', async () => {
+    addSubmodule(repos)
+    const record = created('sub-empty')
+    const result = await exitAs(record, remove)
+    expect(result.removed).toBe(true)
+  })
+
   it('keeps a worktree whose submodule has a commit on a local branch only', async () => {
     const { record, sub } = withSubmodule('sub-branch')
     git(sub, 'switch', '--quiet', '-c', 'fix')

@@ -172,6 +172,16 @@ async function submoduleBeyondRemote(
   return left
 }
 
+/** A folder with anything in it, or one that cannot be listed (then it may hold anything). Not a link, nor a file. */
+function holdsAnything(dir: string): boolean {
+  if (kindOf(dir) !== 'directory') return false
+  try {
+    return fs.readdirSync(dir).length > 0
+  } catch {
+    return true
+  }
+}
+
 export async function submoduleWork(
   folder: string,
   submodules: string[],
@@ -188,6 +198,8 @@ export async function submoduleWork(
     const layout = kindOf(path.join(dir, '.git')) === 'missing' ? undefined : layoutOf(dir)
     if (!layout) {
       if (kindOf(path.join(dir, '.git')) !== 'missing') result.nested.push({ path: shown, what: 'submodule', state: 'unreadable' })
+      // A submodule never set up is an empty folder, and git lists nothing inside it: whatever is there is work.
+      else if (holdsAnything(dir)) result.dirty.push(submodule)
       continue
     }
     if (depth >= NESTED_DEPTH) {
