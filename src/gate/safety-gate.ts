@@ -90,16 +90,27 @@ export function viewSettings(input: Pick<GateInput, 'fileMode' | 'pinned'>): str
 
 export async function inspect(input: GateInput): Promise<Findings> {
   const findings: Findings = { uncommitted: [], unsavedCommits: [], nested: [], tips: [] }
-  // HEAD and the tips of the branches that go with the worktree, in one call.
-  const [head, ...tips] = await resolveCommits(refsGit(input), ['HEAD', ...input.branchesToDelete.map(branch => `refs/heads/${branch}`)])
+  // HEAD and the tips of the branches that go with the worktree, in one call; the index is read meanwhile (HEAD
+  // takes no part in that), and the files once HEAD is known.
+  const reading = resolveCommits(refsGit(input), ['HEAD', ...input.branchesToDelete.map(branch => `refs/heads/${branch}`)])
+  const filesRead = uncommitted(
+    input,
+    reading.then(([head]) => head)
+  )
+  // Awaited on every path below; a failure of HEAD's reading is said there, not twice.
+  filesRead.catch(() => undefined)
+  const [head, ...tips] = await reading
   // A branch without a commit yet (git switch --orphan) is a state like any other: its files are judged.
-  if (head === undefined && !(await unborn(refsGit(input)))) return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
+  if (head === undefined && !(await unborn(refsGit(input)))) {
+    await Promise.allSettled([filesRead])
+    return { ...findings, error: 'the worktree has no HEAD commit that can be read' }
+  }
   findings.head = head
   const branchTips: Record<string, string> = {}
   input.branchesToDelete.forEach((branch, i) => {
     if (tips[i]) branchTips[branch] = tips[i]
   })
-  const results = await Promise.allSettled([uncommitted(input, findings.head), unsavedCommits(refsGit(input), input, findings.head, branchTips)])
+  const results = await Promise.allSettled([filesRead, unsavedCommits(refsGit(input), input, findings.head, branchTips)])
   const [files, commits] = results
   if (files.status === 'fulfilled') Object.assign(findings, files.value)
   if (commits.status === 'fulfilled') {
@@ -122,7 +133,7 @@ async function unborn(git: Git): Promise<boolean> {
 
 type Files = Pick<Findings, 'uncommitted' | 'nested' | 'special' | 'loose' | 'submoduleUnasked'> & { submoduleCommits: UnsavedCommit[] }
 
-async function uncommitted(input: GateInput, head: string | undefined): Promise<Files> {
+async function uncommitted(input: GateInput, headOf: Promise<string | undefined>): Promise<Files> {
   const none: Files = { uncommitted: [], nested: [], submoduleCommits: [] }
   if (!input.folder) return none
   const folder = input.folder
@@ -133,7 +144,6 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
   }
   const view = openView({
     objects: path.join(input.commonDir, 'objects'),
-    head,
     index,
     workTree: folder,
     settings: viewSettings(input),
@@ -142,6 +152,7 @@ async function uncommitted(input: GateInput, head: string | undefined): Promise<
   })
   try {
     const staged = await withoutHints(view, folder, input)
+    view.setHead(await headOf)
     // A removal cut short may have deleted .gitignore files: put them back (the folder goes anyway), so
     // that what is ignored stays ignored.
     if (input.tolerateDeletions) {

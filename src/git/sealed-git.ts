@@ -47,6 +47,8 @@ export interface View {
   dir: string
   /** Where the view keeps its index copy, when it has one. */
   index?: string
+  /** Points the view's HEAD at a commit (none: unborn), for a view opened before its HEAD was known. */
+  setHead(head: string | undefined): void
   dispose(): void
 }
 
@@ -69,7 +71,8 @@ export function openView(settings: ViewSettings): View {
   const folders = ['refs', 'info']
   try {
     for (const folder of folders) fs.mkdirSync(path.join(dir, folder))
-    write('HEAD', settings.head ? `${settings.head}\n` : 'ref: refs/heads/unborn\n')
+    const headText = (head: string | undefined): string => (head ? `${head}\n` : 'ref: refs/heads/unborn\n')
+    write('HEAD', headText(settings.head))
     write('config', configText(settings))
     if (settings.excludes) write(path.join('info', 'exclude'), settings.excludes)
     if (settings.haves?.length) {
@@ -93,7 +96,13 @@ export function openView(settings: ViewSettings): View {
     const args = [`--git-dir=${dir}`, ...(settings.workTree ? [`--work-tree=${settings.workTree}`] : [])]
     // git-lfs as a smudge filter would download: a view never talks to a remote, so it writes the pointers.
     const git = new Git(settings.workTree ?? dir, args, { GIT_OBJECT_DIRECTORY: settings.objects, GIT_LFS_SKIP_SMUDGE: '1' })
-    return { git, dir, index, dispose: () => removeView(dir, made, folders) }
+    return {
+      git,
+      dir,
+      index,
+      setHead: head => fs.writeFileSync(path.join(dir, 'HEAD'), headText(head)),
+      dispose: () => removeView(dir, made, folders)
+    }
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true })
     throw error
