@@ -185,20 +185,19 @@ const LOCAL_CALL_LIMIT_MS = 10 * 60_000
  * the worktree it reads (optional locks), and speaking untranslated.
  */
 export function gitEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(childEnvironment(env))) if (!/^GIT_/i.test(key)) clean[key] = value
+  const clean = childEnvironment(env)
+  for (const key of Object.keys(clean)) if (/^GIT_/i.test(key)) delete clean[key]
   // Replace refs and a grafts file would show history other than the objects' own. An untracked cache in an index
   // the agent wrote would hide its untracked files from `status`: never read (core.untrackedCache=false too). git's
   // warnings and errors are read (a folder it could not open): in its own words, untranslated.
-  return {
-    ...clean,
+  return Object.assign(clean, {
     LC_ALL: 'C',
     GIT_TERMINAL_PROMPT: '0',
     GIT_OPTIONAL_LOCKS: '0',
     GIT_NO_REPLACE_OBJECTS: '1',
     GIT_GRAFT_FILE: '/dev/null',
     GIT_DISABLE_UNTRACKED_CACHE: '1'
-  }
+  })
 }
 
 /** What the job had set up for git when the main step entered (git-setup.ts): the only set-up our git uses once it is pinned. */
@@ -232,17 +231,19 @@ function callEnvironment(options: RunOptions, own: Record<string, string>): Node
   // A git-lfs a later step put on PATH, in a folder before the one of enter, is not the one of enter: git looks in
   // that program's folder first. With none at enter, it looks on no PATH at all.
   if (options.lfs && pinnedGit) base.PATH = pinnedGit.lfs ? [path.dirname(pinnedGit.lfs), base.PATH ?? ''].join(path.delimiter) : ''
-  if (!pinnedGit) return { ...base, ...(options.remote ? {} : NO_REMOTE), ...own, ...options.env, ...configEnvironment(options.config ?? []) }
-  const settings = [...pinnedGit.settings, ...(options.remote ? pinnedGit.transport : []), ...(options.config ?? [])]
-  return {
-    ...base,
-    ...pinnedGit.variables,
-    ...(pinnedGit.globalFile ? {} : { GIT_CONFIG_GLOBAL: '/dev/null' }),
-    ...(options.remote ? {} : NO_REMOTE),
-    ...own,
-    ...options.env,
-    ...configEnvironment(settings)
-  }
+  // base is a copy of its own: added to in place.
+  const more: (Record<string, string> | undefined)[] = !pinnedGit
+    ? [options.remote ? {} : NO_REMOTE, own, options.env, configEnvironment(options.config ?? [])]
+    : [
+        pinnedGit.variables,
+        pinnedGit.globalFile ? {} : { GIT_CONFIG_GLOBAL: '/dev/null' },
+        options.remote ? {} : NO_REMOTE,
+        own,
+        options.env,
+        configEnvironment([...pinnedGit.settings, ...(options.remote ? pinnedGit.transport : []), ...(options.config ?? [])])
+      ]
+  for (const variables of more) Object.assign(base, variables)
+  return base
 }
 
 /** Settings handed to one git call through its environment (git 2.31): not on its command line, which any process can read. */
@@ -282,23 +283,42 @@ export function throwIfCancelled(): void {
   if (cancelledBy) throw new CancelledError(cancelledBy)
 }
 
+interface Watched {
+  pid: number
+  output: () => number
+  stop: (reason: string) => void
+  last: { ticks: number; output: number; at: number }
+  pipeWaits: number
+}
+
+/** The local calls being watched, all looked at by one timer (one per call would cost each call a timer's set-up). */
+const watched = new Set<Watched>()
+let watcher: NodeJS.Timeout | undefined
+
 /**
  * Watches a local git call for being stuck (see STUCK_MS): calls `stop` with why. Returns the function that
  * ends the watch. Most calls end before the first look.
  */
 function watchStuck(pid: number | undefined, output: () => number, stop: (reason: string) => void): (() => void) | undefined {
   if (!pid || process.platform !== 'linux') return undefined
-  let last = { ticks: -1, output: -1, at: Date.now() }
-  let pipeWaits = 0
-  const timer = setInterval(() => {
-    const sample = sampleTree(pid)
-    if (!sample) return
-    pipeWaits = sample.pipeWait ? pipeWaits + 1 : 0
-    if (sample.ticks !== last.ticks || output() !== last.output) last = { ticks: sample.ticks, output: output(), at: Date.now() }
-    if (pipeWaits >= 2) stop(`it waited to open a named pipe${sample.pipe ? ` (${sample.pipe})` : ''}, which nothing writes`)
-    else if (Date.now() - last.at >= STUCK_MS) stop(`it made no progress for ${STUCK_MS / 1000} s`)
-  }, STUCK_CHECK_MS)
-  return () => clearInterval(timer)
+  const watch: Watched = { pid, output, stop, last: { ticks: -1, output: -1, at: Date.now() }, pipeWaits: 0 }
+  watched.add(watch)
+  watcher ??= setInterval(() => watched.forEach(lookAt), STUCK_CHECK_MS)
+  return () => {
+    watched.delete(watch)
+    if (watched.size || !watcher) return
+    clearInterval(watcher)
+    watcher = undefined
+  }
+}
+
+function lookAt(watch: Watched): void {
+  const sample = sampleTree(watch.pid)
+  if (!sample) return
+  watch.pipeWaits = sample.pipeWait ? watch.pipeWaits + 1 : 0
+  if (sample.ticks !== watch.last.ticks || watch.output() !== watch.last.output) watch.last = { ticks: sample.ticks, output: watch.output(), at: Date.now() }
+  if (watch.pipeWaits >= 2) watch.stop(`it waited to open a named pipe${sample.pipe ? ` (${sample.pipe})` : ''}, which nothing writes`)
+  else if (Date.now() - watch.last.at >= STUCK_MS) watch.stop(`it made no progress for ${STUCK_MS / 1000} s`)
 }
 
 export class Git {

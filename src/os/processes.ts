@@ -19,8 +19,9 @@ export function shellQuote(word: string): string {
  * GITHUB_ENV could forge what the post or later steps read), and without SSH_ASKPASS, which names a program.
  */
 export function childEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(env)) if (!WITHHELD.test(key)) clean[key] = value
+  // One copy, then deletions: process.env is read once (each read of it is a call into node's C++), at every git call.
+  const clean: NodeJS.ProcessEnv = { ...env }
+  for (const key of Object.keys(clean)) if (WITHHELD.test(key)) delete clean[key]
   return clean
 }
 
