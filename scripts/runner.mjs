@@ -74,7 +74,8 @@
 //
 // The shim is in every step's PATH, behind the folders GITHUB_PATH added (as a machine's own git sits behind
 // them), and becomes the git the emulation found when it started: it stands for the machine's git, so that a step
-// that runs the git it found at enter still meets it. addPath(dir) is a `run:` step's echo DIR >> "$GITHUB_PATH".
+// that runs the git it found at enter still meets it; a job made with `shim: false` has none (each git call is the
+// machine's own, as on a runner, for timing). addPath(dir) is a `run:` step's echo DIR >> "$GITHUB_PATH".
 //
 // Triggers: `cancel` and `crash` take `{ afterMs }` (a clock from node's spawn) or `{ onGit, nth }`. For
 // onGit a shim directory is put first in the step's PATH; its `git` (POSIX sh) logs "$*", and when "$*"

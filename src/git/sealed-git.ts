@@ -68,7 +68,8 @@ export function openView(settings: ViewSettings): View {
     fs.writeFileSync(path.join(dir, file), content)
     made.push(file)
   }
-  const folders = ['refs', 'info']
+  // refs/ makes the folder a git dir; info/ holds the exclude rules, when there are any.
+  const folders = settings.excludes ? ['refs', 'info'] : ['refs']
   try {
     for (const folder of folders) fs.mkdirSync(path.join(dir, folder))
     const headText = (head: string | undefined): string => (head ? `${head}\n` : 'ref: refs/heads/unborn\n')
