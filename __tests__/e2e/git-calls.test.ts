@@ -1,4 +1,5 @@
-// Covers: src/stages/main.ts and src/stages/post.ts through the bundles: the git processes of a plain cycle.
+// Covers: src/stages/main.ts and src/stages/post.ts through the bundles: the git processes of a plain cycle, and of a
+// take from the pool (src/exit/worktree-pool.ts).
 // Every git call is a process, and on a small repository their start-up is most of a stage's time. A plain
 // repository (no LFS, no submodules, not sparse, isolation by worktree) on a machine whose git has no LFS filter
 // configured, and no worktree before, is entered and exited, and each stage's
@@ -72,4 +73,21 @@ it('a plain enter and exit start only the git processes they need', async () => 
   const sorted = (calls: string[]): string[] => [...calls].sort()
   expect(sorted(main.gitCalls!.map(commandOf)), main.gitCalls!.join('\n')).toEqual(sorted(MAIN))
   expect(sorted(post.gitCalls!.map(commandOf)), post.gitCalls!.join('\n')).toEqual(sorted(POST))
+})
+
+it('a take from the pool asks the remote nothing about a parked HEAD the base of the job holds', async () => {
+  const job = (n: number): Job =>
+    new Job({ workspace: repos.clone, temp: path.join(repos.root, `runner-${n}`, '_temp'), env: { RUNNER_NAME: `runner-${n}`, GITHUB_RUN_ID: String(n), GITHUB_JOB: 'agents' } })
+  const first = job(1)
+  expect((await first.uses('.', { name: 'parks', recycle: 'true' })).exitCode).toBe(0)
+  const [parked] = await first.runPosts()
+  expect(parked.stdout).toMatch(/parked/i)
+  await first.end()
+  const second = job(2)
+  const take = await second.uses('.', { name: 'takes', recycle: 'true' }, { recordGit: true })
+  expect(take.exitCode, take.stdout).toBe(0)
+  expect(take.stdout).toMatch(/from the pool/i)
+  expect(take.gitCalls!.map(commandOf), take.gitCalls!.join('\n')).not.toContain('ls-remote')
+  await second.runPosts()
+  await second.end()
 })

@@ -63,10 +63,13 @@ export async function park(
 
 /**
  * The gate for a parked worktree: since it was parked, nothing at all may have appeared, ignored files
- * included. No base marks a commit saved: the record's parked HEAD is in a file anyone can write.
+ * included. The record's parked HEAD marks no commit saved: it is in a file anyone can write. A take gives the base
+ * of the job taking it, which that job's main step resolved: a commit it holds is history of the branch the take
+ * checks out, and goes nowhere (the remote is not asked about it).
  */
-async function parkedGate(kind: Kind, repo: Repository, parked: Parked, onRemote: () => Promise<OnRemote>): Promise<GateInput> {
+async function parkedGate(kind: Kind, repo: Repository, parked: Parked, onRemote: () => Promise<OnRemote>, takenAt?: string): Promise<GateInput> {
   return {
+    ...(takenAt ? { baseSha: takenAt } : {}),
     repository: repo.git,
     ...(await kind.gateFacts(repo, parked.entry, parked.gitDir)),
     gitDir: parked.gitDir,
@@ -116,7 +119,7 @@ export async function takeParked(kind: Kind, repo: Repository, record: WorktreeR
   for (const parked of await kind.listParked(repo, path.dirname(record.path))) {
     if (!fs.existsSync(parked.folder)) continue
     const onRemote = kind.parkedRemote(repo, parked.gitDir, taking.push, taking.onRemote)
-    const findings = await verifiedObjects(kind, parked, await inspect(await parkedGate(kind, repo, parked, onRemote)))
+    const findings = await verifiedObjects(kind, parked, await inspect(await parkedGate(kind, repo, parked, onRemote, record.baseSha)))
     if (!provenUntouched(findings, parked.record?.parkedHead)) {
       writeReplacing(path.join(parked.entry, 'locked'), heldBackLock(taking.describe(findings)))
       heldBack.push({ path: parked.folder, findings })
