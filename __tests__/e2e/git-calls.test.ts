@@ -77,7 +77,11 @@ it('a plain enter and exit start only the git processes they need', async () => 
 
 it('a take from the pool asks the remote nothing about a parked HEAD the base of the job holds', async () => {
   const job = (n: number): Job =>
-    new Job({ workspace: repos.clone, temp: path.join(repos.root, `runner-${n}`, '_temp'), env: { RUNNER_NAME: `runner-${n}`, GITHUB_RUN_ID: String(n), GITHUB_JOB: 'agents' } })
+    new Job({
+      workspace: repos.clone,
+      temp: path.join(repos.root, `runner-${n}`, '_temp'),
+      env: { RUNNER_NAME: `runner-${n}`, GITHUB_RUN_ID: String(n), GITHUB_JOB: 'agents' }
+    })
   const first = job(1)
   expect((await first.uses('.', { name: 'parks', recycle: 'true' })).exitCode).toBe(0)
   const [parked] = await first.runPosts()
