@@ -8,30 +8,14 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { Git } from '../../src/git/git-command-manager.js'
 import { inspect, type GateInput, type IndexMemo } from '../../src/gate/safety-gate.js'
 import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
+import { gateOfLinkedWorktree } from '../helpers/worktree.js'
 
 let repos: Repos
 let folder: string
 let input: GateInput
 beforeEach(() => {
   repos = makeRepos()
-  folder = path.join(repos.root, 'wt')
-  git(repos.clone, 'worktree', 'add', '--quiet', '-b', 'w', folder)
-  input = {
-    repository: new Git(repos.clone),
-    commonDir: path.join(repos.clone, '.git'),
-    gitDir: path.join(repos.clone, '.git', 'worktrees', 'wt'),
-    folder,
-    fileMode: true,
-    branchesToDelete: ['w'],
-    machineStays: true,
-    ownLinks: [],
-    expectIndex: true,
-    sparse: false,
-    baseSha: git(repos.clone, 'rev-parse', 'HEAD'),
-    onRemote: () => Promise.resolve({ tips: [] }),
-    localRefsSurvive: false,
-    indexMemo: {}
-  }
+  ;({ folder, input } = gateOfLinkedWorktree(repos))
 })
 afterEach(() => {
   vi.restoreAllMocks()

@@ -4,7 +4,9 @@ import { evidenceOf, type Source } from '../../src/exit/evidence.js'
 import { exitWorktree, type ExitOptions, type ExitResult } from '../../src/exit/exit-worktree.js'
 import { messageOf } from '../../src/runner/report/exit.js'
 import type { Owner } from '../../src/record/ownership.js'
+import { Git } from '../../src/git/git-command-manager.js'
 import { openRepository } from '../../src/git/repository.js'
+import type { GateInput } from '../../src/gate/safety-gate.js'
 import { writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
 import { git, type Repos } from './repos.js'
 
@@ -61,4 +63,27 @@ export async function exitAs(record: WorktreeRecord, options: Partial<ExitOption
   const evidence = evidenceOf(record, options.source ?? (step === 'post' ? 'state' : 'hint'))
   const result = await exitWorktree(evidence, { onExit: 'remove', discardChanges: false, rescue: [], ...options, step }, repo)
   return { ...result, message: messageOf(result) }
+}
+
+/** A linked worktree `wt` on a new branch `w`, and the gate's input for it as an exit gives it (the branch goes with it). */
+export function gateOfLinkedWorktree(repos: Repos): { folder: string; input: GateInput } {
+  const folder = path.join(repos.root, 'wt')
+  git(repos.clone, 'worktree', 'add', '--quiet', '-b', 'w', folder)
+  const input: GateInput = {
+    repository: new Git(repos.clone),
+    commonDir: path.join(repos.clone, '.git'),
+    gitDir: path.join(repos.clone, '.git', 'worktrees', 'wt'),
+    folder,
+    fileMode: true,
+    branchesToDelete: ['w'],
+    machineStays: true,
+    ownLinks: [],
+    expectIndex: true,
+    sparse: false,
+    baseSha: git(repos.clone, 'rev-parse', 'HEAD'),
+    onRemote: () => Promise.resolve({ tips: [] }),
+    localRefsSurvive: false,
+    indexMemo: {}
+  }
+  return { folder, input }
 }
