@@ -1,5 +1,5 @@
 // Covers: src/stages/main.ts and src/stages/post.ts through the bundles: the git processes of a plain cycle, and of a
-// take from the pool (src/exit/worktree-pool.ts).
+// take from the pool (src/exit/worktree-pool.ts), which asks the remote nothing about a parked HEAD the job's base holds.
 // Every git call is a process, and on a small repository their start-up is most of a stage's time. A plain
 // repository (no LFS, no submodules, not sparse, isolation by worktree) on a machine whose git has no LFS filter
 // configured, and no worktree before, is entered and exited, and each stage's
@@ -75,12 +75,33 @@ it('a plain enter and exit start only the git processes they need', async () => 
   expect(sorted(post.gitCalls!.map(commandOf)), post.gitCalls!.join('\n')).toEqual(sorted(POST))
 })
 
-it('a take from the pool asks the remote nothing about a parked HEAD the base of the job holds', async () => {
+/** A take from the pool, with the gate's pass for a parked worktree (every path outside the index counted, ignored ones too). */
+const TAKE = [
+  'rev-parse', // toplevel, common dir, git dir
+  'config', // every setting, in one listing
+  'status', // the original checkout's snapshot
+  'rev-parse', // the base
+  // The parked worktree: found from each git dir's lock, without a listing of git's.
+  'rev-parse', // its HEAD
+  'ls-files', // its index
+  'for-each-ref', // its stash and notes
+  'update-index', // the index's hints dropped
+  'log', // commits the base lacks: none
+  'status', // its files
+  'ls-files', // every path outside the index
+  'worktree', // move
+  'branch', // the job's branch at the base
+  'checkout' // the files that differ
+]
+
+it('a take from the pool starts only the git processes it needs, and asks the remote nothing about a parked HEAD the base of the job holds', async () => {
+  const home = path.join(repos.root, 'home')
+  fs.mkdirSync(home)
   const job = (n: number): Job =>
     new Job({
       workspace: repos.clone,
       temp: path.join(repos.root, `runner-${n}`, '_temp'),
-      env: { RUNNER_NAME: `runner-${n}`, GITHUB_RUN_ID: String(n), GITHUB_JOB: 'agents' }
+      env: { RUNNER_NAME: `runner-${n}`, GITHUB_RUN_ID: String(n), GITHUB_JOB: 'agents', GIT_CONFIG_NOSYSTEM: '1', HOME: home }
     })
   const first = job(1)
   expect((await first.uses('.', { name: 'parks', recycle: 'true' })).exitCode).toBe(0)
@@ -91,7 +112,8 @@ it('a take from the pool asks the remote nothing about a parked HEAD the base of
   const take = await second.uses('.', { name: 'takes', recycle: 'true' }, { recordGit: true })
   expect(take.exitCode, take.stdout).toBe(0)
   expect(take.stdout).toMatch(/from the pool/i)
-  expect(take.gitCalls!.map(commandOf), take.gitCalls!.join('\n')).not.toContain('ls-remote')
+  const sorted = (calls: string[]): string[] => [...calls].sort()
+  expect(sorted(take.gitCalls!.map(commandOf)), take.gitCalls!.join('\n')).toEqual(sorted(TAKE))
   await second.runPosts()
   await second.end()
 })

@@ -9,7 +9,7 @@ import { absolute, type EnterSettings } from '../runner/inputs.js'
 import { currentOwner } from '../record/ownership.js'
 import { isInside, isReallyInside, realPath } from '../os/paths.js'
 import { planLinks, resolveIncludeFile } from './prepare-worktree.js'
-import { adminDirOf, adminDirs, folderOf, listWorktrees, type Repository } from '../git/repository.js'
+import { adminDirOf, adminDirs, folderOf, type Repository } from '../git/repository.js'
 import { refsNamed } from '../shared/shared-refs.js'
 import type { PushTarget, WorktreeRecord } from '../record/state-helper.js'
 import { cloneEntries } from '../exit/clones.js'
@@ -330,11 +330,10 @@ async function checkWorktreesDir(repo: Repository, real: string, given: string |
       `it is inside the git dir ${quoted(repo.commonDir)}`,
       'Give a folder outside .git, such as the default beside the checkout.'
     )
-  // Git lists the worktrees of <common dir>/worktrees beside the main one: without any, there is nothing to ask.
-  const entries = adminDirs(repo.commonDir).length ? await listWorktrees(repo) : []
-  for (const entry of entries.slice(1)) {
-    if (isInside(real, entry.path) || isReallyInside(real, entry.path))
-      throw new InputError(input, value, `it is inside the worktree ${quoted(entry.path)}`, 'Give a folder outside every worktree.')
+  // The linked worktrees, where git's own listing finds them: each git dir's gitdir file.
+  for (const folder of adminDirs(repo.commonDir).map(folderOf)) {
+    if (folder !== undefined && (isInside(real, folder) || isReallyInside(real, folder)))
+      throw new InputError(input, value, `it is inside the worktree ${quoted(folder)}`, 'Give a folder outside every worktree.')
   }
   if (isReallyInside(real, repo.toplevel)) {
     const relative = path.relative(realPath(repo.toplevel), real)

@@ -19,7 +19,7 @@ import { readRecordFile, writeHints, type WorktreeRecord } from '../record/state
 import { diskUsage } from '../os/disk-usage.js'
 import type { Reclaimed } from '../exit/reclaim.js'
 import { kindOf } from '../os/untrusted-files.js'
-import { expireParked } from '../exit/worktree-pool.js'
+import { anyExpiring, expireParked } from '../exit/worktree-pool.js'
 import type { OnRemote } from '../remote/tips.js'
 
 export interface Leftover {
@@ -62,9 +62,7 @@ export async function sweep(
 ): Promise<void> {
   // A GitHub-hosted runner gives every job a fresh machine: nothing can be left there.
   if (!inRunner(me) || !sweepsHere(env)) return
-  const expired = KINDS.some(kind => kind.entries(repo.commonDir).length)
-    ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, onRemote, worktreesDir, me))
-    : []
+  const expired = (await anyExpiring(repo, worktreesDir)) ? await withRepositoryLock(repo.commonDir, () => expireParked(repo, onRemote, worktreesDir, me)) : []
   const kept: Swept['kept'] = []
   const staying: Staying[] = []
   const leftovers = findLeftovers(repo, new Set(), worktreesDir, me)

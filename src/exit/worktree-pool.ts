@@ -144,14 +144,19 @@ async function verifiedObjects(kind: Kind, parked: Parked, findings: Findings): 
   return error ? { ...findings, error } : findings
 }
 
-/** Checks out the new branch in a worktree taken from the pool, and checks it is clean and at the base. */
+/**
+ * Checks out the new branch in a worktree taken from the pool: git rewrites the files that differ from the base. What
+ * the others hold was proven unchanged since it was parked (takeParked's gate, every file's bytes compared) a moment
+ * before, under the lock; as after a fresh worktree's checkout, git's word that it checked the files out is the proof.
+ */
 export async function checkOutTaken(kind: Kind, record: WorktreeRecord, env?: Record<string, string>): Promise<void> {
-  const git = new Git(record.path)
-  await git.exec(kind.takenCheckout(record.branch), { env, interruptible: true, remote: true })
-  const [head, status] = await Promise.all([git.exec(['rev-parse', 'HEAD']), git.exec(['status', '--porcelain', '--untracked-files=all'])])
-  if (head.trim() !== record.baseSha || status !== '') {
-    throw new Error(`the worktree taken from the pool is not clean at ${record.baseSha} after checkout: ${status.trim() || head.trim()}`)
-  }
+  await new Git(record.path).exec(kind.takenCheckout(record.branch), { env, interruptible: true, remote: true })
+}
+
+/** Whether a parked worktree (or clone) is older than a day: read without the lock, and read again under it by expireParked. */
+export async function anyExpiring(repo: Repository, worktreesDir: string, now = Date.now()): Promise<boolean> {
+  for (const kind of KINDS) if ((await kind.listParked(repo, worktreesDir)).some(parked => now - parked.since >= PARKED_MAX_AGE_MS)) return true
+  return false
 }
 
 /**

@@ -2,7 +2,7 @@
 // this action's lock and record beside git's own state, and whose objects and refs are the original's.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { adminDirOf, adminDirs, folderOf, listWorktrees } from '../../git/repository.js'
+import { adminDirOf, adminDirs, folderOf, lockOf } from '../../git/repository.js'
 import { unlinkRefLinks, writeRef } from '../../git/worktree-refs.js'
 import { makeFolders } from '../../os/paths.js'
 import { quoted } from '../../os/quote.js'
@@ -28,15 +28,18 @@ export const worktreeKind: Kind = {
   parkedRemote: (_repo, _gitDir, _push, shared) => shared,
   ownObjects: () => undefined,
 
-  async listParked(repo) {
+  // Read as git's own listing reads them (each git dir's lock and gitdir file), without a git process: a job that
+  // finds nothing parked, or nothing old enough to expire, starts none for it.
+  listParked(repo) {
     const parked: Parked[] = []
-    for (const entry of await listWorktrees(repo)) {
-      const lock = parseLock(entry.locked)
-      if (lock.kind !== 'parked' || lock.since === undefined) continue
-      const gitDir = adminDirOf(repo.commonDir, entry.path)
-      if (gitDir) parked.push({ entry: gitDir, gitDir, folder: entry.path, since: lock.since, lock: entry.locked!, record: readRecordFile(gitDir) })
+    for (const gitDir of adminDirs(repo.commonDir)) {
+      const lock = lockOf(gitDir)
+      const read = parseLock(lock)
+      if (read.kind !== 'parked' || read.since === undefined) continue
+      const folder = folderOf(gitDir)
+      if (folder) parked.push({ entry: gitDir, gitDir, folder, since: read.since, lock: lock!, record: readRecordFile(gitDir) })
     }
-    return parked.sort((a, b) => b.since - a.since)
+    return Promise.resolve(parked.sort((a, b) => b.since - a.since))
   },
 
   /**
