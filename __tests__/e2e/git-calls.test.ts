@@ -34,8 +34,11 @@ const MAIN = [
   'read-tree' // the checkout
 ]
 
-/** The gate's pass: HEAD and the branch, the index read and its hints dropped, the files (status with the untracked, every path outside the index); `log` on the first pass only. */
-const GATE = ['cat-file', 'ls-files', 'update-index', 'status', 'ls-files']
+/**
+ * The gate's pass: HEAD and the branch, the index listed (the view's index is written from the listing, without its
+ * hints), the files (status with the untracked, every path outside the index); `log` on the first pass only.
+ */
+const GATE = ['cat-file', 'ls-files', 'status', 'ls-files']
 
 // No config listing: the job set up no credentials or other settings for git that the post would take.
 const POST = [
@@ -45,7 +48,7 @@ const POST = [
   ...GATE.slice(1),
   'log', // commits nothing else has
   // Again, once the folder is moved aside; its index is what the first pass read, whose answer serves.
-  ...GATE.filter((_, i) => i !== 1 && i !== 2),
+  ...GATE.filter((_, i) => i !== 1),
   'update-ref' // the branch deleted
 ]
 
@@ -85,7 +88,6 @@ const TAKE = [
   'rev-parse', // its HEAD
   'ls-files', // its index
   'for-each-ref', // its stash and notes
-  'update-index', // the index's hints dropped
   'log', // commits the base lacks: none
   'status', // its files
   'ls-files', // every path outside the index

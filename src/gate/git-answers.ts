@@ -3,6 +3,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
+import { writeIndexFile, type IndexEntry } from '../git/index-file.js'
+import type { View } from '../git/sealed-git.js'
 import type { UnsavedCommit } from './findings.js'
 
 /** Git could not answer: the state is unknown, and nothing may be removed. */
@@ -26,25 +28,27 @@ export async function must(git: Git, args: string[], input?: string | Buffer, se
  * writes the index as it likes: an entry can claim the size and times of a file whose bytes it no longer holds,
  * and git, trusting them, would call the file unchanged. Without them git compares every file's bytes. In a
  * sparse worktree a skip-worktree entry whose file is absent keeps its bit: it is not there to hide anything.
+ * git lists the entries; the view's index is written again from that listing (index-file.ts).
  * Returns the paths of the submodules (gitlinks) the index records.
  */
-export async function dropIndexHints(git: Git, folder: string, sparse: boolean): Promise<{ submodules: string[] }> {
-  const entries: string[] = []
+export async function dropIndexHints(view: View, folder: string, sparse: boolean): Promise<{ submodules: string[] }> {
+  if (!view.index) return { submodules: [] }
+  const entries: IndexEntry[] = []
   const submodules: string[] = []
   // latin1: every byte of a name that is not UTF-8 goes back as it came.
-  const listed = await git.run(['ls-files', '-v', '-s', '-z'], { interruptible: true, encoding: 'latin1' })
+  const listed = await view.git.run(['ls-files', '-v', '-s', '-z'], { interruptible: true, encoding: 'latin1' })
   if (listed.exitCode !== 0) throw new Unknown(listed.stderr.trim() || `git ls-files exited with code ${listed.exitCode}`)
   for (const field of listed.stdout.split('\0')) {
     // "<tag> <mode> <object> <stage>\t<path>"
-    const match = /^(\S) ((\d+) [0-9a-f]+ \d\t(.*))$/s.exec(field)
+    const match = /^(\S) (\d+) ([0-9a-f]+) (\d)\t(.*)$/s.exec(field)
     if (!match) continue
-    const [, tag, entry, mode, file] = match
-    if (mode === '160000') submodules.push(Buffer.from(file, 'latin1').toString())
-    if (tag.toUpperCase() === 'S' && sparse && !fs.lstatSync(Buffer.from(path.join(folder, file), 'latin1'), { throwIfNoEntry: false })) continue
-    entries.push(entry)
+    const [, tag, mode, object, stage, file] = match
+    const name = Buffer.from(file, 'latin1')
+    if (mode === '160000') submodules.push(name.toString())
+    const skipWorktree = tag.toUpperCase() === 'S' && sparse && !fs.lstatSync(Buffer.from(path.join(folder, file), 'latin1'), { throwIfNoEntry: false })
+    entries.push({ mode, object, stage: Number(stage), name, skipWorktree })
   }
-  // Written again from the listing, an entry has no stat data, and neither bit.
-  if (entries.length) await must(git, ['update-index', '-z', '--index-info'], Buffer.from(`${entries.join('\0')}\0`, 'latin1'))
+  if (entries.length) writeIndexFile(view.index, entries)
   return { submodules }
 }
 

@@ -83,7 +83,7 @@ async function nestedFiles(dir: string, layout: { gitDir: string; objects: strin
   const index = path.join(layout.gitDir, 'index')
   const view = openView({ objects: layout.objects, head, index: fs.existsSync(index) ? index : undefined, workTree: dir })
   try {
-    await dropIndexHints(view.git, dir, false)
+    await dropIndexHints(view, dir, false)
     const [status, untracked, others] = await Promise.all([
       must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
       must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),
@@ -236,7 +236,7 @@ export async function submoduleWork(
         remote.map(tip => `^${tip}\n`).join('')
       )
     try {
-      const staged = await dropIndexHints(view.git, dir, false)
+      const staged = await dropIndexHints(view, dir, false)
       const [status, untracked, others, unsaved] = await Promise.all([
         must(view.git, ['status', '--porcelain', '-z', '--untracked-files=no', '--ignore-submodules=dirty']),
         must(view.git, ['ls-files', '-z', '--others', '--exclude-per-directory=.gitignore']),

@@ -219,7 +219,7 @@ async function withoutHints(view: View, folder: string, input: GateInput): Promi
     fs.writeFileSync(view.index!, memo.dropped)
     return { submodules: memo.submodules }
   }
-  const staged = await dropIndexHints(view.git, folder, input.sparse)
+  const staged = await dropIndexHints(view, folder, input.sparse)
   if (memo && hash) Object.assign(memo, { hash, dropped: fs.readFileSync(view.index!), submodules: staged.submodules })
   return staged
 }

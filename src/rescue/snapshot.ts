@@ -119,7 +119,7 @@ export async function keepSnapshot(input: {
     const git = view.git
     const headTree = findings.head ? (await git.exec(['rev-parse', `${findings.head}^{tree}`])).trim() : (await git.exec(['mktree'], { input: '' })).trim()
     const made: Made = { git, dir: view.dir, head: findings.head, headTree, brought: broughtBlobs(facts), filters: facts.filters, base: facts.base }
-    if (hasIndex) await dropIndexHints(git, folder, fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')))
+    if (hasIndex) await dropIndexHints(view, folder, fs.existsSync(path.join(gitDir, 'info', 'sparse-checkout')))
     else if (findings.head) await git.exec(['read-tree', findings.head])
     else await git.exec(['read-tree', '--empty'])
     const leftOut: LeftOut[] = ownRepositories(findings)
