@@ -98,3 +98,16 @@ it('writes format 3 where an entry keeps its skip-worktree bit, and only there',
   expect(tags.filter(t => t.startsWith('S '))).toEqual(['S a.txt'])
   expect(tags.filter(t => !t.startsWith('H '))).toEqual(['S a.txt'])
 })
+
+it('writes each mode as git makes one: any mode an agent wrote is a file, a link, a folder of a sparse index or a gitlink', () => {
+  const repo = variedRepository('sha1')
+  const object = git(repo, 'rev-parse', 'HEAD:a.txt')
+  const modes = { '0': '100644', '000644': '100644', '100664': '100644', '110755': '100755', '170000': '100644', '120777': '120000', '160644': '160000' }
+  const entries = Object.keys(modes).map((mode, i) => ({ mode, object, stage: 0, name: Buffer.from(`m${i}.txt`) }))
+  const written = path.join(root, 'written-index')
+  writeIndexFile(written, entries)
+  const listed = entriesOf(listing(repo, written))
+  expect(listed.map(e => e.mode)).toEqual(Object.values(modes))
+  // git reads it to the end, where a mode it does not know stops it.
+  expect(() => execFileSync('git', ['status', '--porcelain'], { cwd: repo, env: { ...process.env, GIT_INDEX_FILE: written }, stdio: 'pipe' })).not.toThrow()
+})

@@ -3,7 +3,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
-import { writeIndexFile, type IndexEntry } from '../git/index-file.js'
+import { entryMode, writeIndexFile, type IndexEntry } from '../git/index-file.js'
+import { quoted } from '../os/quote.js'
 import type { View } from '../git/sealed-git.js'
 import type { UnsavedCommit } from './findings.js'
 
@@ -44,12 +45,24 @@ export async function dropIndexHints(view: View, folder: string, sparse: boolean
     if (!match) continue
     const [, tag, mode, object, stage, file] = match
     const name = Buffer.from(file, 'latin1')
-    if (mode === '160000') submodules.push(name.toString())
-    const skipWorktree = tag.toUpperCase() === 'S' && sparse && !fs.lstatSync(Buffer.from(path.join(folder, file), 'latin1'), { throwIfNoEntry: false })
+    if (entryMode(mode) === 0o160000) submodules.push(name.toString())
+    const skipWorktree = tag.toUpperCase() === 'S' && sparse && absent(Buffer.from(path.join(folder, file), 'latin1'))
     entries.push({ mode, object, stage: Number(stage), name, skipWorktree })
   }
   if (entries.length) writeIndexFile(view.index, entries)
   return { submodules }
+}
+
+/** No file at `file`: nothing there, or a file where a folder of its path would be. Where it cannot be looked at, unknown. */
+function absent(file: Buffer): boolean {
+  try {
+    fs.lstatSync(file)
+    return false
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return true
+    throw new Unknown(`${quoted(file.toString())} could not be looked at (${code ?? (error as Error).message})`)
+  }
 }
 
 /**

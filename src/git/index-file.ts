@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 
 export interface IndexEntry {
-  /** The mode ls-files prints, in octal: 100644, 100755, 120000, 160000. */
+  /** The mode ls-files prints, in octal (100644, 100755, 120000, 160000): as the agent's index holds it. */
   mode: string
   /** The object id, in hex. */
   object: string
@@ -23,6 +23,18 @@ const NAME_MASK = 0xfff
 const EXTENDED = 0x4000
 const SKIP_WORKTREE = 0x4000
 
+/**
+ * An entry's mode as git makes one (create_ce_mode): a link, a sparse folder, a gitlink, else a file, executable or
+ * not. The agent's index can hold any mode, which git lists as it is and would stop on in the view; mode 0 would be
+ * no entry to update-index.
+ */
+export function entryMode(listed: string): number {
+  const mode = parseInt(listed, 8) || 0
+  const type = mode & 0o170000
+  if (type === 0o120000 || type === 0o040000 || type === 0o160000) return type
+  return mode & 0o100 ? 0o100755 : 0o100644
+}
+
 /** Writes `entries`, which must be in the order git listed them (by name, then stage), as the index `file`. */
 export function writeIndexFile(file: string, entries: IndexEntry[]): void {
   const idBytes = entries[0]?.object.length === 64 ? 32 : 20
@@ -36,7 +48,7 @@ export function writeIndexFile(file: string, entries: IndexEntry[]): void {
   body.writeUInt32BE(entries.length, 8)
   let offset = 12
   for (const entry of entries) {
-    body.writeUInt32BE(parseInt(entry.mode, 8), offset + 24)
+    body.writeUInt32BE(entryMode(entry.mode), offset + 24)
     body.write(entry.object, offset + STAT_BYTES, 'hex')
     const flags = (entry.skipWorktree ? EXTENDED : 0) | (entry.stage << 12) | Math.min(entry.name.length, NAME_MASK)
     body.writeUInt16BE(flags, offset + fixed - 2)
