@@ -31,12 +31,15 @@ export interface Repos {
   cleanup(): void
 }
 
-export function makeRepos(files: Record<string, string> = { 'README.md': '# sample\n', 'src/app.txt': 'app\n' }): Repos {
+export function makeRepos(
+  files: Record<string, string> = { 'README.md': '# sample\n', 'src/app.txt': 'app\n' },
+  objectFormat: 'sha1' | 'sha256' = 'sha1'
+): Repos {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-worktree-')))
   const origin = path.join(root, 'origin.git')
   const seed = path.join(root, 'seed')
-  git(root, 'init', '--quiet', '--bare', '-b', 'main', origin)
-  git(root, 'init', '--quiet', '-b', 'main', seed)
+  git(root, 'init', '--quiet', '--bare', '-b', 'main', `--object-format=${objectFormat}`, origin)
+  git(root, 'init', '--quiet', '-b', 'main', `--object-format=${objectFormat}`, seed)
   write(seed, '.gitignore', '*.log\nbuild/\n')
   for (const [file, content] of Object.entries(files)) write(seed, file, content)
   git(seed, 'add', '-A')

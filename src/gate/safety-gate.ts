@@ -142,8 +142,10 @@ async function uncommitted(input: GateInput, headOf: Promise<string | undefined>
     if (!input.expectIndex) return none
     throw new Unknown('the worktree has no index (deleted?), so its files cannot be compared with its HEAD')
   }
+  // git reads the index in the repository's object format: known from the base, else from HEAD, read first then.
   const view = openView({
     objects: path.join(input.commonDir, 'objects'),
+    commit: input.baseSha ?? (await headOf),
     index,
     workTree: folder,
     settings: viewSettings(input),

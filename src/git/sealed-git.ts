@@ -15,6 +15,8 @@ export interface ViewSettings {
   objects: string
   /** The view's HEAD, a commit id; none for a repository without a commit yet. */
   head?: string
+  /** A commit id of the repository, when the view opens before its HEAD is known: its length tells the object format. */
+  commit?: string
   /** An index to read: copied into the view, which writes only its copy. */
   index?: string
   /** The files to look at. */
@@ -168,14 +170,15 @@ function addShallow(commonDir: string, viewShallow: string): void {
 }
 
 function configText(settings: ViewSettings): string {
+  const sha256 = (settings.head ?? settings.commit)?.length === 64
   const lines = [
     '[core]',
-    `\trepositoryformatversion = ${settings.head?.length === 64 || settings.promisor ? 1 : 0}`,
+    `\trepositoryformatversion = ${sha256 || settings.promisor ? 1 : 0}`,
     `\tbare = ${settings.workTree ? 'false' : 'true'}`,
     ...pinnedSettings(settings.settings ?? []).map(([key, value]) => `\t${key} = ${value}`)
   ]
-  if (settings.head?.length === 64 || settings.promisor) lines.push('[extensions]')
-  if (settings.head?.length === 64) lines.push('\tobjectFormat = sha256')
+  if (sha256 || settings.promisor) lines.push('[extensions]')
+  if (sha256) lines.push('\tobjectFormat = sha256')
   const promisor = settings.promisor
   if (promisor) {
     lines.push(
