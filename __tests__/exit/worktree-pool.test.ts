@@ -150,6 +150,21 @@ describe('the worktree pool', () => {
     expect(git(wt, 'rev-parse', 'HEAD')).toBe(work)
   })
 
+  it('never takes a parked worktree whose folder now points git elsewhere: the next job never runs git there', async () => {
+    const first = await enterAndPark('repointed')
+    const wt = first['worktree-path']
+    // Its registration is untouched; its folder's .git now names a git dir of someone else's making.
+    const elsewhere = path.join(repos.root, 'elsewhere.git')
+    git(repos.root, 'clone', '--quiet', '--bare', repos.origin, elsewhere)
+    fs.writeFileSync(path.join(wt, '.git'), `gitdir: ${elsewhere}\n`)
+    const second = await job().uses('.', { name: 'next', recycle: 'true' })
+    expect(second.exitCode, second.stdout).toBe(0)
+    expect(second.stdout).not.toContain('Took')
+    expect(second.outputs['worktree-path']).not.toBe(wt)
+    expect(fs.readFileSync(path.join(wt, '.git'), 'utf8')).toBe(`gitdir: ${elsewhere}\n`)
+    expect(parked()).toEqual([wt])
+  })
+
   it('never expires the parked worktrees of another runner, nor any outside a runner', async () => {
     const first = await enterAndPark('others')
     const wt = first['worktree-path']
