@@ -57,6 +57,19 @@ describe('the object store since a list of it', () => {
     expect(await check(before)).toBe(`the loose object ${tree.slice(0, 2)}/${tree.slice(2)} holds another object's bytes`)
   })
 
+  it('a loose object pruned between the listing and its reading (a gc in the background) is nothing to believe; one that is no file is found', async () => {
+    const before = listStore(objects)
+    fs.writeFileSync(path.join(repos.clone, 'loose.txt'), 'loose\n')
+    const blob = git(repos.clone, 'hash-object', '-w', 'loose.txt')
+    const file = `${blob.slice(0, 2)}/${blob.slice(2)}`
+    const written = writtenSince(objects, before)
+    expect(written).toContain(file)
+    fs.rmSync(path.join(objects, file))
+    expect(await unverified(objects, written)).toBeUndefined()
+    fs.mkdirSync(path.join(objects, file))
+    expect(await unverified(objects, written)).toBe(`the loose object ${file} is not a file`)
+  })
+
   it('a pack file changed in place is verified again; an old time set on it does not hide it', async () => {
     const pack = Object.keys(listStore(objects)).find(file => file.endsWith('.idx'))!
     const file = path.join(objects, pack)

@@ -153,13 +153,17 @@ async function looseProblem(objects: string, file: string): Promise<string | und
   const name = file.replace('/', '')
   const hash = createHash(name.length === 64 ? 'sha256' : 'sha1')
   try {
-    if (!lstatOf(path.join(objects, file))?.isFile()) return `the loose object ${file} is not a file`
+    const stat = fs.lstatSync(path.join(objects, file), { throwIfNoEntry: false })
+    // Gone since the store was listed (a gc packed it and pruned it, as git's background gc does): git cannot read it either.
+    if (!stat) return undefined
+    if (!stat.isFile()) return `the loose object ${file} is not a file`
     // zlib is loaded where an object is inflated, not at every stage's start (some 5 ms).
     const inflated = (await import('node:zlib')).createInflate()
     const source = fs.createReadStream(path.join(objects, file)).on('error', error => inflated.destroy(error))
     source.pipe(inflated)
     for await (const chunk of inflated) hash.update(chunk as Buffer)
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     return `the loose object ${file} cannot be read (${(error as Error).message})`
   }
   return hash.digest('hex') === name ? undefined : `the loose object ${file} holds another object's bytes`
