@@ -4,23 +4,14 @@
 // every file, are read anew.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { afterEach, beforeEach, expect, it, vi } from 'vitest'
+import { afterEach, expect, it, vi } from 'vitest'
 import { Git } from '../../src/git/git-command-manager.js'
-import { inspect, type GateInput, type IndexMemo } from '../../src/gate/safety-gate.js'
-import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
-import { gateOfLinkedWorktree } from '../helpers/worktree.js'
+import { inspect, type IndexMemo } from '../../src/gate/safety-gate.js'
+import { git, write } from '../helpers/repos.js'
+import { eachLinkedWorktree } from '../helpers/worktree.js'
 
-let repos: Repos
-let folder: string
-let input: GateInput
-beforeEach(() => {
-  repos = makeRepos()
-  ;({ folder, input } = gateOfLinkedWorktree(repos))
-})
-afterEach(() => {
-  vi.restoreAllMocks()
-  repos.cleanup()
-})
+const linked = eachLinkedWorktree()
+afterEach(() => vi.restoreAllMocks())
 
 /** The git commands the gate starts while `fn` runs. */
 async function commands<T>(fn: () => Promise<T>): Promise<{ value: T; run: string[] }> {
@@ -36,25 +27,25 @@ async function commands<T>(fn: () => Promise<T>): Promise<{ value: T; run: strin
 }
 
 it('an index unchanged since the first pass is not read again; an edit that keeps size and times is still seen', async () => {
-  const first = await inspect(input)
+  const first = await inspect(linked.input)
   expect(first.uncommitted).toEqual([])
-  expect((input.indexMemo as IndexMemo).hash).toBeTruthy()
+  expect((linked.input.indexMemo as IndexMemo).hash).toBeTruthy()
   // Same size, same times: only the bytes differ, as an index's stat data would hide.
-  const file = path.join(folder, 'src', 'app.txt')
+  const file = path.join(linked.folder, 'src', 'app.txt')
   const { atime, mtime } = fs.statSync(file)
   fs.writeFileSync(file, 'APP\n')
   fs.utimesSync(file, atime, mtime)
-  const again = await commands(() => inspect({ ...input, previous: first }))
+  const again = await commands(() => inspect({ ...linked.input, previous: first }))
   expect(again.value.uncommitted).toEqual([{ code: ' M', path: 'src/app.txt' }])
   // The one ls-files is the listing of every path outside the index: the index itself is not listed again.
   expect(again.run.filter(c => c === 'ls-files')).toHaveLength(1)
 })
 
 it('an index changed since the first pass is read again', async () => {
-  const first = await inspect(input)
-  write(folder, 'staged.txt', 'new\n')
-  git(folder, 'add', 'staged.txt')
-  const again = await commands(() => inspect({ ...input, previous: first }))
+  const first = await inspect(linked.input)
+  write(linked.folder, 'staged.txt', 'new\n')
+  git(linked.folder, 'add', 'staged.txt')
+  const again = await commands(() => inspect({ ...linked.input, previous: first }))
   expect(again.value.uncommitted).toEqual([{ code: 'A ', path: 'staged.txt' }])
   // Listed again (the index, and every path outside it), and written again for the view without its hints.
   expect(again.run.filter(c => c === 'ls-files')).toHaveLength(2)
@@ -62,8 +53,8 @@ it('an index changed since the first pass is read again', async () => {
 
 it('without a memo, or in a sparse worktree, each pass reads the index', async () => {
   for (const memo of [{ indexMemo: undefined }, { sparse: true }]) {
-    const first = await inspect({ ...input, ...memo })
-    const again = await commands(() => inspect({ ...input, ...memo, previous: first }))
+    const first = await inspect({ ...linked.input, ...memo })
+    const again = await commands(() => inspect({ ...linked.input, ...memo, previous: first }))
     expect(again.run.filter(c => c === 'ls-files')).toHaveLength(2)
   }
 })

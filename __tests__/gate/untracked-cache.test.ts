@@ -6,38 +6,33 @@
 // alone keeps the cache out.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { afterEach, beforeEach, expect, it } from 'vitest'
-import { inspect, type GateInput } from '../../src/gate/safety-gate.js'
+import { expect, it } from 'vitest'
+import { inspect } from '../../src/gate/safety-gate.js'
 import { forgeUntrackedCache } from '../helpers/forged-index.js'
-import { git, makeRepos, write, type Repos } from '../helpers/repos.js'
-import { gateOfLinkedWorktree } from '../helpers/worktree.js'
+import { git, write } from '../helpers/repos.js'
+import { eachLinkedWorktree } from '../helpers/worktree.js'
 
-let repos: Repos
-let folder: string
-let input: GateInput
-beforeEach(() => {
-  repos = makeRepos()
-  ;({ folder, input } = gateOfLinkedWorktree(repos))
-})
-afterEach(() => repos.cleanup())
+const linked = eachLinkedWorktree()
 
 it('sees a file an untracked cache forged by the agent leaves out', async () => {
   // The agent's git builds a cache of the folder holding `old`, as the gate's own listing would read it.
   // (git keeps a cache only for the listing status.showUntrackedFiles names.)
-  git(folder, 'config', 'core.untrackedCache', 'true')
-  git(folder, 'config', 'status.showUntrackedFiles', 'all')
-  write(folder, 'a/b/old', 'old\n')
+  git(linked.folder, 'config', 'core.untrackedCache', 'true')
+  git(linked.folder, 'config', 'status.showUntrackedFiles', 'all')
+  write(linked.folder, 'a/b/old', 'old\n')
   await new Promise(resolve => setTimeout(resolve, 1100))
-  for (let i = 0; i < 2; i++) git(folder, '-c', 'core.excludesFile=/dev/null', 'status', '--porcelain', '--untracked-files=all')
+  for (let i = 0; i < 2; i++) git(linked.folder, '-c', 'core.excludesFile=/dev/null', 'status', '--porcelain', '--untracked-files=all')
   // Then writes its work there, and sets the cache's stat data of the folder to the folder's new one.
-  await forgeUntrackedCache(path.join(input.gitDir, 'index'), path.join(folder, 'a', 'b'), () => write(folder, 'a/b/work.txt', 'unsaved\n'))
+  await forgeUntrackedCache(path.join(linked.input.gitDir, 'index'), path.join(linked.folder, 'a', 'b'), () =>
+    write(linked.folder, 'a/b/work.txt', 'unsaved\n')
+  )
   // A git that believes the cache no longer sees the work: the forgery holds.
-  const believed = git(folder, '-c', 'core.excludesFile=/dev/null', 'status', '--porcelain', '--untracked-files=all')
+  const believed = git(linked.folder, '-c', 'core.excludesFile=/dev/null', 'status', '--porcelain', '--untracked-files=all')
   expect(believed).toContain('a/b/old')
   expect(believed).not.toContain('work.txt')
 
   // The view reads the exclude rules of enter: the same as the cache was built with, which would otherwise void it.
-  const findings = await inspect({ ...input, excludes: fs.readFileSync(path.join(input.commonDir, 'info', 'exclude'), 'utf8') })
+  const findings = await inspect({ ...linked.input, excludes: fs.readFileSync(path.join(linked.input.commonDir, 'info', 'exclude'), 'utf8') })
   expect(findings.error).toBeUndefined()
   expect(findings.uncommitted).toEqual(expect.arrayContaining([{ code: '??', path: 'a/b/work.txt' }]))
 })

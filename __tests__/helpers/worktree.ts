@@ -1,4 +1,5 @@
 // A worktree made as the main step makes one: locked with a token, its record in its git dir.
+import { afterEach, beforeEach } from 'vitest'
 import * as path from 'node:path'
 import { evidenceOf, type Source } from '../../src/exit/evidence.js'
 import { exitWorktree, type ExitOptions, type ExitResult } from '../../src/exit/exit-worktree.js'
@@ -8,7 +9,7 @@ import { Git } from '../../src/git/git-command-manager.js'
 import { openRepository } from '../../src/git/repository.js'
 import type { GateInput } from '../../src/gate/safety-gate.js'
 import { writeRecordFile, type WorktreeRecord } from '../../src/record/state-helper.js'
-import { git, type Repos } from './repos.js'
+import { git, makeRepos, type Repos } from './repos.js'
 
 export const TEST_OWNER: Owner = {
   runner: 'runner-1',
@@ -65,8 +66,22 @@ export async function exitAs(record: WorktreeRecord, options: Partial<ExitOption
   return { ...result, message: messageOf(result) }
 }
 
-/** A linked worktree `wt` on a new branch `w`, and the gate's input for it as an exit gives it (the branch goes with it). */
-export function gateOfLinkedWorktree(repos: Repos): { folder: string; input: GateInput } {
+/**
+ * For every test of the file that calls it: a fresh repository with a linked worktree `wt` on a new branch `w`, and
+ * the gate's input for it as an exit gives it (the branch goes with it). Its fields are read inside a test.
+ */
+export function eachLinkedWorktree(): { folder: string; input: GateInput } {
+  const each = {} as { folder: string; input: GateInput }
+  let repos: Repos | undefined
+  beforeEach(() => {
+    repos = makeRepos()
+    Object.assign(each, linkedWorktree(repos))
+  })
+  afterEach(() => repos?.cleanup())
+  return each
+}
+
+function linkedWorktree(repos: Repos): { folder: string; input: GateInput } {
   const folder = path.join(repos.root, 'wt')
   git(repos.clone, 'worktree', 'add', '--quiet', '-b', 'w', folder)
   const input: GateInput = {
