@@ -67,27 +67,28 @@ export async function exitAs(record: WorktreeRecord, options: Partial<ExitOption
 }
 
 /**
- * For every test of the file that calls it: a fresh repository with a linked worktree `wt` on a new branch `w`, and
- * the gate's input for it as an exit gives it (the branch goes with it). Its fields are read inside a test.
+ * For every test of the file that calls it: a fresh repository with a linked worktree in a folder `name` on a new
+ * branch `w`, and the gate's input for it as an exit gives it (the branch goes with it). Its fields are read inside a
+ * test.
  */
-export function eachLinkedWorktree(): { folder: string; input: GateInput } {
+export function eachLinkedWorktree(name = 'wt'): { folder: string; input: GateInput } {
   const each = {} as { folder: string; input: GateInput }
   let repos: Repos | undefined
   beforeEach(() => {
     repos = makeRepos()
-    Object.assign(each, linkedWorktree(repos))
+    Object.assign(each, linkedWorktree(repos, name))
   })
   afterEach(() => repos?.cleanup())
   return each
 }
 
-function linkedWorktree(repos: Repos): { folder: string; input: GateInput } {
-  const folder = path.join(repos.root, 'wt')
+function linkedWorktree(repos: Repos, name: string): { folder: string; input: GateInput } {
+  const folder = path.join(repos.root, name)
   git(repos.clone, 'worktree', 'add', '--quiet', '-b', 'w', folder)
   const input: GateInput = {
     repository: new Git(repos.clone),
     commonDir: path.join(repos.clone, '.git'),
-    gitDir: path.join(repos.clone, '.git', 'worktrees', 'wt'),
+    gitDir: git(folder, 'rev-parse', '--absolute-git-dir'),
     folder,
     fileMode: true,
     branchesToDelete: ['w'],

@@ -1,10 +1,10 @@
 // Git's answers the gate builds on: a call whose failure makes the state unknown, an index whose hints are
 // dropped so that git compares every file, and a line of git log read back.
 import * as fs from 'node:fs'
-import * as path from 'node:path'
 import type { Git } from '../git/git-command-manager.js'
 import { entryMode, writeIndexFile, type IndexEntry } from '../git/index-file.js'
 import { quoted } from '../os/quote.js'
+import { inside } from '../os/untrusted-files.js'
 import type { View } from '../git/sealed-git.js'
 import type { UnsavedCommit } from './findings.js'
 
@@ -46,7 +46,7 @@ export async function dropIndexHints(view: View, folder: string, sparse: boolean
     const [, tag, mode, object, stage, file] = match
     const name = Buffer.from(file, 'latin1')
     if (entryMode(mode) === 0o160000) submodules.push(name.toString())
-    const skipWorktree = tag.toUpperCase() === 'S' && sparse && absent(Buffer.from(path.join(folder, file), 'latin1'))
+    const skipWorktree = tag.toUpperCase() === 'S' && sparse && absent(inside(folder, file, 'latin1'))
     entries.push({ mode, object, stage: Number(stage), name, skipWorktree })
   }
   if (entries.length) writeIndexFile(view.index, entries)
