@@ -5,6 +5,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Job, type StepResult } from '../../scripts/runner.mjs'
+import { readParkedFiles } from '../../src/git/parked-files.js'
 import { branchExists, commit, git, makeRepos, worktreePaths, write, type Repos } from '../helpers/repos.js'
 
 let repos: Repos
@@ -148,6 +149,36 @@ describe('the worktree pool', () => {
     expect(second.stdout).not.toContain('Took')
     expect(warnings(second).join('\n')).toContain('it holds 1 unsaved commit')
     expect(git(wt, 'rev-parse', 'HEAD')).toBe(work)
+  })
+
+  it('keeps what the park proved of each file, its stat data as it is, for the next take to read only what changed', async () => {
+    // The agent's files are older than the park by a second: the park keeps them all.
+    const first = await enterAndPark('proven', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100))
+    const wt = first['worktree-path']
+    const proven = readParkedFiles(path.join(repos.clone, '.git', 'worktrees', 'proven'), 20)!
+    for (const file of ['.gitignore', 'README.md', 'src/app.txt']) {
+      const { object, stat } = proven(Buffer.from(file))!
+      expect(object).toBe(git(wt, 'rev-parse', `HEAD:${file}`))
+      const now = fs.lstatSync(path.join(wt, file), { bigint: true })
+      expect(stat?.readUInt32BE(0)).toBe(Number(now.ctimeNs / 1_000_000_000n))
+      expect(stat?.readUInt32BE(20)).toBe(Number(BigInt.asUintN(32, now.ino)))
+      expect(stat?.readUInt32BE(36)).toBe(Number(now.size))
+    }
+    const second = await job().uses('.', { name: 'second', recycle: 'true' })
+    expect(second.stdout).toContain('Took')
+  })
+
+  it('never hands out one whose file was rewritten since it was parked, its size and times put back', async () => {
+    const first = await enterAndPark('rewritten', () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100))
+    const file = path.join(first['worktree-path'], 'src', 'app.txt')
+    const { atime, mtime } = fs.statSync(file)
+    expect(fs.readFileSync(file, 'utf8')).toBe('app\n')
+    fs.writeFileSync(file, 'evl\n')
+    fs.utimesSync(file, atime, mtime)
+    const second = await job().uses('.', { name: 'fresh', recycle: 'true' })
+    expect(second.stdout).not.toContain('Took')
+    expect(warnings(second).join('\n')).toContain('it holds 1 uncommitted file')
+    expect(fs.readFileSync(file, 'utf8')).toBe('evl\n')
   })
 
   it('never takes a parked worktree whose folder now points git elsewhere: the next job never runs git there', async () => {

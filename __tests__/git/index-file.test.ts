@@ -1,11 +1,12 @@
 // Covers: src/git/index-file.ts, the index a sealed view gets, written from git's listing of the agent's index:
-// git reads back exactly the entries it listed, with no stat data and no bit but a kept skip-worktree.
+// git reads back exactly the entries it listed, with no stat data but ours and no bit but a kept skip-worktree; and
+// an index so written reads back as it was written.
 import { execFileSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { writeIndexFile, type IndexEntry } from '../../src/git/index-file.js'
+import { indexBytes, indexReader, writeIndexFile, type IndexEntry } from '../../src/git/index-file.js'
 import { git } from '../helpers/repos.js'
 
 let root: string
@@ -110,4 +111,36 @@ it('writes each mode as git makes one: any mode an agent wrote is a file, a link
   expect(listed.map(e => e.mode)).toEqual(Object.values(modes))
   // git reads it to the end, where a mode it does not know stops it.
   expect(() => execFileSync('git', ['status', '--porcelain'], { cwd: repo, env: { ...process.env, GIT_INDEX_FILE: written }, stdio: 'pipe' })).not.toThrow()
+})
+
+it('writes the stat data it is given as git keeps it, and finds every entry of stage 0 as written, in both formats', () => {
+  for (const format of ['sha1', 'sha256'] as const) {
+    const repo = variedRepository(format)
+    const idBytes = format === 'sha1' ? 20 : 32
+    const index = path.join(repo, '.git', 'index')
+    git(repo, 'status', '--porcelain')
+    const gits = indexReader(fs.readFileSync(index), idBytes)
+    const entries = entriesOf(listing(repo, index)).map(entry => (entry.stage ? entry : { ...entry, stat: gits(entry.name)?.stat }))
+    expect(entries.filter(e => !e.stage && !e.stat?.some(Boolean))).toEqual([])
+    const written = path.join(root, `written-${format}`)
+    writeIndexFile(written, entries)
+    const debug = (file: string): string =>
+      execFileSync('git', ['ls-files', '--debug'], { cwd: repo, env: { ...process.env, GIT_INDEX_FILE: file } }).toString()
+    expect(debug(written)).toBe(debug(index))
+    const ours = indexReader(indexBytes(entries), idBytes)
+    for (const entry of entries.filter(e => !e.stage)) expect(ours(entry.name)).toEqual(entry)
+  }
+})
+
+it("finds, asked in git's order, each name that is there and none that is not; nothing in bytes that are not a whole index", () => {
+  const entries = ['a.txt', 'b/c.txt', 'd.txt'].map(name => ({ mode: '100644', object: 'a'.repeat(40), stage: 0, name: Buffer.from(name) }))
+  const bytes = indexBytes(entries)
+  const reader = indexReader(bytes, 20)
+  expect(reader(Buffer.from('a.txt'))?.name.toString()).toBe('a.txt')
+  expect(reader(Buffer.from('b'))).toBeUndefined()
+  expect(reader(Buffer.from('b/a.txt'))).toBeUndefined()
+  expect(reader(Buffer.from('d.txt'))?.name.toString()).toBe('d.txt')
+  expect(reader(Buffer.from('e.txt'))).toBeUndefined()
+  expect(indexReader(bytes.subarray(0, 30), 20)(Buffer.from('a.txt'))).toBeUndefined()
+  expect(indexReader(Buffer.from('not an index'), 20)(Buffer.from('a.txt'))).toBeUndefined()
 })

@@ -44,6 +44,7 @@ describe('sandboxPaths', () => {
         '/w/repo/.git/worktrees/x/config.worktree',
         '/w/repo/.git/worktrees/x/info',
         '/w/repo/.git/worktrees/x/agent-worktree.json',
+        '/w/repo/.git/worktrees/x/agent-worktree-parked',
         '/w/repo/.git/worktrees/y',
         '/w/repo/.git/worktrees/z',
         '/w/repo/.git/agent-worktree-clones',

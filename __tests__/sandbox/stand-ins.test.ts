@@ -43,6 +43,7 @@ describe('makeStandIns', () => {
         'worktrees/x/config.worktree',
         'worktrees/x/info',
         'worktrees/x/agent-worktree.json',
+        'worktrees/x/agent-worktree-parked',
         'worktrees/x/locked'
       ].sort()
     )
@@ -61,6 +62,8 @@ describe('makeStandIns', () => {
     expect(fs.readFileSync(path.join(common, 'config.worktree'), 'utf8')).toBe('')
     // Read as a list that cannot be read: the next enter verifies the whole store.
     expect(fs.readFileSync(path.join(common, 'agent-worktree-objects.json'), 'utf8')).toBe('')
+    // Read as nothing a park proved: the next take reads every file.
+    expect(fs.readFileSync(path.join(common, 'worktrees', 'x', 'agent-worktree-parked'), 'utf8')).toBe('')
     for (const folder of ['modules', 'remotes', 'branches', 'agent-worktree-clones', 'worktrees/x/info'])
       expect(fs.readdirSync(path.join(common, folder))).toEqual([])
     // Not shallow, the whole history, rerere off; the main checkout and the worktree as they were.

@@ -19,6 +19,8 @@ import { writeReplacing } from '../os/untrusted-files.js'
 import { writeRef } from '../git/worktree-refs.js'
 import { writeHints, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { storeProblem } from '../git/object-store.js'
+import type { IndexEntry } from '../git/index-file.js'
+import { markParking, readParkedFiles, writeParkedFiles } from '../git/parked-files.js'
 
 /** Parked worktrees of one repository (and clones, apart), at most; beyond, a clean one is deleted as without recycle. */
 export const POOL_SIZE = 8
@@ -46,7 +48,10 @@ export async function park(
   const entries = await kind.listParked(repo, path.dirname(folder))
   // Cleaning would delete ignored files through a mount: the removal then keeps it and names the mount.
   if (entries.length >= POOL_SIZE || !findings.head || mountsInside(folder).length) return false
-  const again = await inspect({ ...gate, previous: findings })
+  // What the gate reads from here on is what the next job's take may believe (parked-files.ts).
+  const mark = markParking(folder)
+  const compared: { entries?: IndexEntry[] } = {}
+  const again = await inspect({ ...gate, previous: findings, compared })
   // A repository nested where .gitignore does not reach would stay through the cleaning: no parking then.
   if (!nothingNew(findings, again) || again.loose?.length) return false
   const git = worktreeGit(gitDir, folder)
@@ -55,6 +60,7 @@ export async function park(
   if (branch) await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] })
   await git.exec(['clean', '-ffdXq'])
   await dropKeptRef(repo.git, repo.commonDir, keptRef(entry, token))
+  if (mark !== undefined && compared.entries) writeParkedFiles(entry, folder, compared.entries, mark)
   const since = new Date().toISOString()
   writeReplacing(path.join(entry, 'locked'), parkedLock(since))
   writeHints(entry, { exited: 'parked', parked: since, parkedHead: findings.head })
@@ -69,7 +75,8 @@ export async function park(
  */
 async function parkedGate(kind: Kind, repo: Repository, parked: Parked, onRemote: () => Promise<OnRemote>, takenAt?: string): Promise<GateInput> {
   return {
-    ...(takenAt ? { baseSha: takenAt } : {}),
+    // What the park proved of the files serves a take alone: an expiry removes, and reads every file.
+    ...(takenAt ? { baseSha: takenAt, parkedFiles: readParkedFiles(parked.entry, takenAt.length / 2) } : {}),
     repository: repo.git,
     ...(await kind.gateFacts(repo, parked.entry, parked.gitDir)),
     gitDir: parked.gitDir,

@@ -6,7 +6,14 @@ import { entryMode, writeIndexFile, type IndexEntry } from '../git/index-file.js
 import { quoted } from '../os/quote.js'
 import { inside } from '../os/untrusted-files.js'
 import type { View } from '../git/sealed-git.js'
+import type { ParkedFiles } from '../git/parked-files.js'
 import type { UnsavedCommit } from './findings.js'
+
+/** A view's index as dropIndexHints wrote it: its entries, and the paths of its submodules. */
+export interface ListedIndex {
+  submodules: string[]
+  entries: IndexEntry[]
+}
 
 /** Git could not answer: the state is unknown, and nothing may be removed. */
 export class Unknown extends Error {}
@@ -29,11 +36,12 @@ export async function must(git: Git, args: string[], input?: string | Buffer, se
  * writes the index as it likes: an entry can claim the size and times of a file whose bytes it no longer holds,
  * and git, trusting them, would call the file unchanged. Without them git compares every file's bytes. In a
  * sparse worktree a skip-worktree entry whose file is absent keeps its bit: it is not there to hide anything.
- * git lists the entries; the view's index is written again from that listing (index-file.ts).
- * Returns the paths of the submodules (gitlinks) the index records.
+ * git lists the entries; the view's index is written again from that listing (index-file.ts), with the stat data a
+ * park proved (`parked`) for each entry that is still the one proven, and none for any other.
+ * Returns the entries, and the paths of the submodules (gitlinks) the index records.
  */
-export async function dropIndexHints(view: View, folder: string, sparse: boolean): Promise<{ submodules: string[] }> {
-  if (!view.index) return { submodules: [] }
+export async function dropIndexHints(view: View, folder: string, sparse: boolean, parked?: ParkedFiles): Promise<ListedIndex> {
+  if (!view.index) return { submodules: [], entries: [] }
   const entries: IndexEntry[] = []
   const submodules: string[] = []
   // latin1: every byte of a name that is not UTF-8 goes back as it came.
@@ -47,10 +55,12 @@ export async function dropIndexHints(view: View, folder: string, sparse: boolean
     const name = Buffer.from(file, 'latin1')
     if (entryMode(mode) === 0o160000) submodules.push(name.toString())
     const skipWorktree = tag.toUpperCase() === 'S' && sparse && absent(inside(folder, file, 'latin1'))
-    entries.push({ mode, object, stage: Number(stage), name, skipWorktree })
+    const proven = stage === '0' && !skipWorktree ? parked?.(name) : undefined
+    const stat = proven?.object === object && proven.mode === entryMode(mode).toString(8) ? proven.stat : undefined
+    entries.push({ mode, object, stage: Number(stage), name, skipWorktree, ...(stat ? { stat } : {}) })
   }
   if (entries.length) writeIndexFile(view.index, entries)
-  return { submodules }
+  return { submodules, entries }
 }
 
 /** No file at `file`: nothing there, or a file where a folder of its path would be. Where it cannot be looked at, unknown. */

@@ -12,7 +12,9 @@ import type { FilterDriver } from '../record/state-helper.js'
 import { identityOf, identitySize, isSpecial, kindOf, reachedWithoutLinks, sameBytes, type FileKind } from '../os/untrusted-files.js'
 import { gitDirCommits, refReflogCommits } from '../git/worktree-refs.js'
 import type { Findings, UnsavedCommit } from './findings.js'
-import { commitOf, dropIndexHints, must, resolveCommits, Unknown } from './git-answers.js'
+import { commitOf, dropIndexHints, must, resolveCommits, Unknown, type ListedIndex } from './git-answers.js'
+import type { IndexEntry } from '../git/index-file.js'
+import type { ParkedFiles } from '../git/parked-files.js'
 import { nestedWork, submoduleWork, type Outliving } from './nested-repositories.js'
 
 /** What the gate reads of a worktree; what outlives the removal (Outliving) is what nested repositories are judged by too. */
@@ -55,6 +57,10 @@ export interface GateInput extends Outliving {
   previous?: Findings
   /** One object for both passes of an exit (the check again gets it too): the index of the first, its hints dropped. */
   indexMemo?: IndexMemo
+  /** A take's: what the park proved of each file (parked-files.ts), whose bytes git then reads only where changed. */
+  parkedFiles?: ParkedFiles
+  /** Given, it gets the index entries the files were compared with (what a park keeps). */
+  compared?: { entries?: IndexEntry[] }
   /**
    * A clone of the agent's own (gitDir and commonDir are its .git): every ref of it goes with it and counts, but
    * its remote-tracking branches, which a push moves; `borrowed` reaches what it borrowed from the original.
@@ -63,14 +69,14 @@ export interface GateInput extends Outliving {
 }
 
 /**
- * The index as the first pass copied it (its hash) and as it was once its hints were dropped, with the submodules it
- * records. The same bytes give the same answer: where the check again copies an index of that hash, git is not asked
+ * The index as the first pass copied it (its hash) and as it was once its hints were dropped, with its entries and
+ * submodules. The same bytes give the same answer: where the check again copies an index of that hash, git is not asked
  * again. Not for a sparse worktree, whose answer depends on which files are there too, nor for a large index.
  */
 export interface IndexMemo {
   hash?: string
   dropped?: Buffer
-  submodules?: string[]
+  listed?: ListedIndex
 }
 
 const MEMO_MAX_BYTES = 64 * 1024 ** 2
@@ -154,6 +160,7 @@ async function uncommitted(input: GateInput, headOf: Promise<string | undefined>
   })
   try {
     const staged = await withoutHints(view, folder, input)
+    if (input.compared) input.compared.entries = staged.entries
     view.setHead(await headOf)
     // A removal cut short may have deleted .gitignore files: put them back (the folder goes anyway), so
     // that what is ignored stays ignored.
@@ -213,16 +220,16 @@ async function uncommitted(input: GateInput, headOf: Promise<string | undefined>
 }
 
 /** The view's index without its hints (dropIndexHints), or as the first pass left it when it copied the same bytes. */
-async function withoutHints(view: View, folder: string, input: GateInput): Promise<{ submodules: string[] }> {
+async function withoutHints(view: View, folder: string, input: GateInput): Promise<ListedIndex> {
   const memo = input.sparse ? undefined : input.indexMemo
   const small = memo && view.index && fs.statSync(view.index).size <= MEMO_MAX_BYTES
   const hash = small ? createHash('sha256').update(fs.readFileSync(view.index!)).digest('hex') : undefined
-  if (hash && memo?.hash === hash && memo.dropped && memo.submodules) {
+  if (hash && memo?.hash === hash && memo.dropped && memo.listed) {
     fs.writeFileSync(view.index!, memo.dropped)
-    return { submodules: memo.submodules }
+    return memo.listed
   }
-  const staged = await dropIndexHints(view, folder, input.sparse)
-  if (memo && hash) Object.assign(memo, { hash, dropped: fs.readFileSync(view.index!), submodules: staged.submodules })
+  const staged = await dropIndexHints(view, folder, input.sparse, input.parkedFiles)
+  if (memo && hash) Object.assign(memo, { hash, dropped: fs.readFileSync(view.index!), listed: staged })
   return staged
 }
 

@@ -1,7 +1,8 @@
 // An index written by us, for a sealed view: from git's listing of an index the agent wrote (ls-files -s), each
-// entry's mode, object and stage, and nothing else of it: no stat data (git then compares every file's bytes), no
-// assume-unchanged bit, no extension. Format 2, or 3 where an entry keeps its skip-worktree bit; its checksum in the
-// repository's hash (SHA-1, or SHA-256 where object ids are 64 digits).
+// entry's mode, object and stage, and nothing else of it: no stat data of the agent's (git then compares the file's
+// bytes), no assume-unchanged bit, no extension. Format 2, or 3 where an entry keeps its skip-worktree bit; its
+// checksum in the repository's hash (SHA-1, or SHA-256 where object ids are 64 digits). Stat data of our own is
+// written where given: a park keeps its list of what it proved as such an index (git/parked-files.ts), read here.
 import { createHash } from 'node:crypto'
 import * as fs from 'node:fs'
 
@@ -15,12 +16,18 @@ export interface IndexEntry {
   /** The path's bytes. */
   name: Buffer
   skipWorktree?: boolean
+  /**
+   * What git compares with the file before it reads its bytes: the entry's first 40 bytes as the index keeps them
+   * (ctime and mtime in seconds and nanoseconds, dev, ino, mode, uid, gid, size); zeros, always read, where not given.
+   */
+  stat?: Buffer
 }
 
 /** The fixed part of an entry before its object id: ctime, mtime (seconds, nanoseconds), dev, ino, mode, uid, gid, size. */
 const STAT_BYTES = 40
 const NAME_MASK = 0xfff
 const EXTENDED = 0x4000
+const STAGE_MASK = 0x3000
 const SKIP_WORKTREE = 0x4000
 
 /**
@@ -37,6 +44,11 @@ export function entryMode(listed: string): number {
 
 /** Writes `entries`, which must be in the order git listed them (by name, then stage), as the index `file`. */
 export function writeIndexFile(file: string, entries: IndexEntry[]): void {
+  fs.writeFileSync(file, indexBytes(entries))
+}
+
+/** The bytes of an index of `entries`, in the order git lists them. */
+export function indexBytes(entries: IndexEntry[]): Buffer {
   const idBytes = entries[0]?.object.length === 64 ? 32 : 20
   const version = entries.some(entry => entry.skipWorktree) ? 3 : 2
   const fixed = STAT_BYTES + idBytes + 2
@@ -48,6 +60,7 @@ export function writeIndexFile(file: string, entries: IndexEntry[]): void {
   body.writeUInt32BE(entries.length, 8)
   let offset = 12
   for (const entry of entries) {
+    entry.stat?.copy(body, offset, 0, STAT_BYTES)
     body.writeUInt32BE(entryMode(entry.mode), offset + 24)
     body.write(entry.object, offset + STAT_BYTES, 'hex')
     const flags = (entry.skipWorktree ? EXTENDED : 0) | (entry.stage << 12) | Math.min(entry.name.length, NAME_MASK)
@@ -59,5 +72,46 @@ export function writeIndexFile(file: string, entries: IndexEntry[]): void {
   const checksum = createHash(idBytes === 32 ? 'sha256' : 'sha1')
     .update(body)
     .digest()
-  fs.writeFileSync(file, Buffer.concat([body, checksum]))
+  return Buffer.concat([body, checksum])
+}
+
+/**
+ * A reader of an index such as indexBytes writes (format 2 or 3, object ids of `idBytes`): asked for names in the
+ * order git lists them, it finds each entry of stage 0 once, with its stat data, walking the bytes once. Nothing is
+ * found in bytes that are not such an index (its checksum is not checked: what it says is checked where it is used).
+ */
+export function indexReader(bytes: Buffer, idBytes: number): (name: Buffer) => IndexEntry | undefined {
+  const version = bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'DIRC' ? bytes.readUInt32BE(4) : 0
+  let left = version === 2 || version === 3 ? bytes.readUInt32BE(8) : 0
+  const fixed = STAT_BYTES + idBytes + 2
+  let offset = 12
+  return name => {
+    for (; left > 0; left--) {
+      if (offset + fixed > bytes.length) break
+      const flags = bytes.readUInt16BE(offset + fixed - 2)
+      const start = offset + fixed + (flags & EXTENDED ? 2 : 0)
+      // Byte by byte, as git orders names: a name is short, and a call into Buffer's own per entry costs more.
+      let end = start
+      while (end < bytes.length && bytes[end] !== 0) end++
+      if (end === bytes.length) break
+      let order = 0
+      for (let i = 0; !order && i < name.length && start + i < end; i++) order = bytes[start + i] - name[i]
+      if (!order) order = end - start - name.length
+      // The entry's name sorts before the one asked for (or is of a conflict): the next.
+      if (order < 0 || (order === 0 && flags & STAGE_MASK)) {
+        offset += (end - offset + 8) & ~7
+        continue
+      }
+      if (order > 0) return undefined
+      return {
+        mode: bytes.readUInt32BE(offset + 24).toString(8),
+        object: bytes.toString('hex', offset + STAT_BYTES, offset + STAT_BYTES + idBytes),
+        stage: 0,
+        name,
+        stat: bytes.subarray(offset, offset + STAT_BYTES)
+      }
+    }
+    left = 0
+    return undefined
+  }
 }

@@ -20,6 +20,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { CLONES_DIR, OBJECTS_LIST_FILE, RECORD_FILE } from '../record/state-helper.js'
+import { PARKED_FILES } from '../git/parked-files.js'
 
 export interface SandboxFacts {
   /** The worktree's top level. */
@@ -50,8 +51,11 @@ export interface SandboxPaths {
  */
 const COMMON_OBEYED = ['config', 'config.worktree', 'hooks', 'info', 'shallow', 'objects/info', 'remotes', 'branches', 'rr-cache', 'modules', 'commondir']
 
-/** In the worktree's git dir: what ties it to its worktree and repository, and what this action keeps there. */
-const OWN_OBEYED = ['gitdir', 'commondir', 'locked', 'config.worktree', 'info', RECORD_FILE]
+/**
+ * In the worktree's git dir: what ties it to its worktree and repository, and what this action keeps there (its
+ * record; what a park proved of its files, which the next take believes).
+ */
+const OWN_OBEYED = ['gitdir', 'commondir', 'locked', 'config.worktree', 'info', RECORD_FILE, PARKED_FILES]
 
 export function sandboxPaths(facts: SandboxFacts): SandboxPaths {
   const { worktree, gitDir, commonDir } = facts

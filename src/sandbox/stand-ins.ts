@@ -8,6 +8,7 @@
 // - commondir as ".", which git reads as the folder itself, made whole at once (git dies on an empty one);
 // - our list of the object store's verified files as an empty file, which the next enter reads as a list that cannot
 //   be read, and so verifies every file of the store (it is made before the lists are handed out: this is a spare);
+//   our list of what a park proved of the worktree's files likewise, which the next take reads as nothing proven;
 // - rr-cache: a folder turns rerere on where rerere.enabled is not set, so an empty file stands there instead (git
 //   then keeps rerere off), and a folder only where rerere.enabled is true (git would make one itself).
 // An entry with no such form is left out of the lists where it is absent, and guarded otherwise: shallow (any file
@@ -31,6 +32,8 @@ const FORMS: Record<string, Form> = {
   'agent-worktree-clones': 'folder',
   // Read as a list that cannot be read: every file of the store is verified at the next enter.
   'agent-worktree-objects.json': 'file',
+  // Read as nothing proven: the next take reads every file.
+  'agent-worktree-parked': 'file',
   'config.worktree': 'file',
   commondir: 'self',
   'rr-cache': 'rr-cache'

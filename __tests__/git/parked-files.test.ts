@@ -1,0 +1,98 @@
+// Covers: src/git/parked-files.ts, and the gate's use of it (git-answers.ts dropIndexHints): what a park proved
+// of each file is kept only for files unchanged since before the park's mark, and git believes it only for an entry
+// that is still the one proven.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { inspect } from '../../src/gate/safety-gate.js'
+import { markParking, PARKED_FILES, readParkedFiles, writeParkedFiles, type ParkedFiles } from '../../src/git/parked-files.js'
+import { git } from '../helpers/repos.js'
+import { eachLinkedWorktree } from '../helpers/worktree.js'
+
+const linked = eachLinkedWorktree()
+const SECOND = 1_000_000_000n
+
+/** The index entry git lists for `file` in the worktree. */
+function entryOf(file: string): { mode: string; object: string; stage: number; name: Buffer } {
+  const [mode, object] = git(linked.folder, 'ls-files', '-s', '--', file).split(/\s+/)
+  return { mode, object, stage: 0, name: Buffer.from(file) }
+}
+
+const ctimeSecond = (file: string): bigint => fs.lstatSync(path.join(linked.folder, file), { bigint: true }).ctimeNs / SECOND
+
+describe('the list a park keeps', () => {
+  it('keeps a file changed in a second before the mark, never one changed in the mark’s second or later', () => {
+    const entry = linked.input.gitDir
+    const second = ctimeSecond('README.md')
+    writeParkedFiles(entry, linked.folder, [entryOf('README.md')], second)
+    expect(readParkedFiles(entry, 20)?.(Buffer.from('README.md'))).toBeUndefined()
+    writeParkedFiles(entry, linked.folder, [entryOf('README.md')], second + 1n)
+    const kept = readParkedFiles(entry, 20)?.(Buffer.from('README.md'))
+    expect(kept?.object).toBe(git(linked.folder, 'rev-parse', 'HEAD:README.md'))
+    expect(kept?.stat?.readUInt32BE(0)).toBe(Number(second))
+  })
+
+  it('keeps no conflict side, no gitlink, no skip-worktree entry, nothing absent', () => {
+    const entry = linked.input.gitDir
+    const file = entryOf('README.md')
+    const mark = ctimeSecond('README.md') + 1n
+    const gone = { ...file, name: Buffer.from('gone.txt') }
+    writeParkedFiles(entry, linked.folder, [{ ...file, stage: 2 }, { ...file, mode: '160000' }, { ...file, skipWorktree: true }, gone], mark)
+    expect(fs.readFileSync(path.join(entry, PARKED_FILES)).readUInt32BE(8)).toBe(0)
+  })
+
+  it('reads nothing from a list that is not one: empty, cut short, a folder', () => {
+    const entry = linked.input.gitDir
+    const readme = Buffer.from('README.md')
+    fs.writeFileSync(path.join(entry, PARKED_FILES), '')
+    expect(readParkedFiles(entry, 20)?.(readme)).toBeUndefined()
+    fs.writeFileSync(path.join(entry, PARKED_FILES), 'DIRC\0\0\0\x02\0\0\0\x05 five entries, none there')
+    expect(readParkedFiles(entry, 20)?.(readme)).toBeUndefined()
+    fs.rmSync(path.join(entry, PARKED_FILES))
+    fs.mkdirSync(path.join(entry, PARKED_FILES))
+    expect(readParkedFiles(entry, 20)).toBeUndefined()
+  })
+
+  it('marks a moment on the folder’s own filesystem: its change time', () => {
+    const before = fs.lstatSync(linked.folder, { bigint: true }).ctimeNs
+    const mark = markParking(linked.folder)
+    const after = fs.lstatSync(linked.folder, { bigint: true }).ctimeNs
+    expect(after).toBeGreaterThanOrEqual(before)
+    expect(mark).toBe(after / SECOND)
+    expect(markParking(path.join(linked.folder, 'no-such-folder'))).toBeUndefined()
+  })
+})
+
+describe('the gate of a take, given the list', () => {
+  /** README.md rewritten to other bytes of another size, its time put in the past (git would read it otherwise as written in the index's second), and kept as proven as it is now. */
+  function provenAsRewritten(object?: string): ParkedFiles | undefined {
+    const file = path.join(linked.folder, 'README.md')
+    fs.writeFileSync(file, 'not what the park proved\n')
+    fs.utimesSync(file, new Date(2020, 0, 1), new Date(2020, 0, 1))
+    const entry = { ...entryOf('README.md'), ...(object ? { object } : {}) }
+    writeParkedFiles(linked.input.gitDir, linked.folder, [entry], ctimeSecond('README.md') + 1n)
+    return readParkedFiles(linked.input.gitDir, 20)
+  }
+
+  it('lets git believe the stat data of a file whose entry is the one proven: its bytes are not read', async () => {
+    const parkedFiles = provenAsRewritten()
+    expect((await inspect({ ...linked.input, parkedFiles })).uncommitted).toEqual([])
+    // Without the list, git reads the file.
+    expect((await inspect({ ...linked.input, indexMemo: {} })).uncommitted).toEqual([{ code: ' M', path: 'README.md' }])
+  })
+
+  it('reads the bytes of a file whose entry now names another object than the one proven', async () => {
+    const parkedFiles = provenAsRewritten(git(linked.folder, 'rev-parse', 'HEAD:src/app.txt'))
+    expect((await inspect({ ...linked.input, parkedFiles })).uncommitted).toEqual([{ code: ' M', path: 'README.md' }])
+  })
+
+  it('reads the bytes of a file changed since the list was kept, its size and times put back', async () => {
+    const parkedFiles = provenAsRewritten()
+    const file = path.join(linked.folder, 'README.md')
+    // A second later, as any change after a park's mark is.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100)
+    fs.writeFileSync(file, 'NOT what the park proved\n')
+    fs.utimesSync(file, new Date(2020, 0, 1), new Date(2020, 0, 1))
+    expect((await inspect({ ...linked.input, parkedFiles })).uncommitted).toEqual([{ code: ' M', path: 'README.md' }])
+  })
+})
