@@ -6658,7 +6658,7 @@ __webpack_require__(1296);
 __webpack_require__(4382);
 __webpack_require__(4874);
 __webpack_require__(7013);
-__webpack_require__(5189);
+__webpack_require__(7570);
 __webpack_require__(6736);
 __webpack_require__(2055);
 __webpack_require__(6893);
@@ -14217,7 +14217,7 @@ function getMillerRabinTests(bits) {
 
 /***/ }),
 
-/***/ 5189:
+/***/ 7570:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -14912,7 +14912,7 @@ pss.create = function(options) {
 var forge = __webpack_require__(8561);
 __webpack_require__(9445);
 __webpack_require__(855);
-__webpack_require__(5189);
+__webpack_require__(7570);
 __webpack_require__(7456);
 
 (function() {
