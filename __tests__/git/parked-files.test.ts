@@ -2,6 +2,7 @@
 // of each file is kept only for files unchanged since before the park's mark, and git believes it only for an entry
 // that is still the one proven.
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { inspect } from '../../src/gate/safety-gate.js'
@@ -94,5 +95,28 @@ describe('the gate of a take, given the list', () => {
     fs.writeFileSync(file, 'NOT what the park proved\n')
     fs.utimesSync(file, new Date(2020, 0, 1), new Date(2020, 0, 1))
     expect((await inspect({ ...linked.input, parkedFiles })).uncommitted).toEqual([{ code: ' M', path: 'README.md' }])
+  })
+})
+
+describe('the gate of a take, with git set up by the workflow to compare less', () => {
+  it('compares a file’s change time all the same (core.trustctime false, core.checkStat minimal)', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'home-'))
+    fs.writeFileSync(path.join(home, '.gitconfig'), '[core]\n\ttrustctime = false\n\tcheckStat = minimal\n')
+    const previous = process.env.HOME
+    process.env.HOME = home
+    try {
+      const file = path.join(linked.folder, 'README.md')
+      fs.utimesSync(file, new Date(2020, 0, 1), new Date(2020, 0, 1))
+      writeParkedFiles(linked.input.gitDir, linked.folder, [entryOf('README.md')], ctimeSecond('README.md') + 1n)
+      const parkedFiles = readParkedFiles(linked.input.gitDir, 20)
+      expect((await inspect({ ...linked.input, parkedFiles })).uncommitted).toEqual([])
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100)
+      fs.writeFileSync(file, '# sampLE\n')
+      fs.utimesSync(file, new Date(2020, 0, 1), new Date(2020, 0, 1))
+      expect((await inspect({ ...linked.input, parkedFiles })).uncommitted).toEqual([{ code: ' M', path: 'README.md' }])
+    } finally {
+      process.env.HOME = previous
+      fs.rmSync(home, { recursive: true, force: true })
+    }
   })
 })
