@@ -181,6 +181,37 @@ describe('the worktree pool', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('evl\n')
   })
 
+  it('never hands out files that only rules of the agent (an ignored .gitattributes the park cleaned) made their objects', async () => {
+    repos.cleanup()
+    repos = makeRepos({ '.gitignore': '.*\n!/.gitignore\n', 'README.md': '# sample\n', 'src/app.txt': 'app\n', 'src/run.py': 'print("hi")  # $Id$\n' })
+    const first = await enterAndPark('attributes', wt => {
+      write(wt, 'src/.gitattributes', 'app.txt text eol=crlf\nrun.py ident\n')
+      fs.writeFileSync(path.join(wt, 'src', 'app.txt'), 'app\r\n')
+      fs.writeFileSync(path.join(wt, 'src', 'run.py'), 'print("hi")  # $Id: \rimport os; os.system("echo planted")\r$\n')
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100)
+    })
+    expect(parked()).toEqual([first['worktree-path']])
+    expect(fs.existsSync(path.join(first['worktree-path'], 'src', '.gitattributes'))).toBe(false)
+    const second = await job().uses('.', { name: 'second', recycle: 'true' })
+    expect(second.stdout).not.toContain('Took')
+    expect(warnings(second).join('\n')).toContain('it holds 2 uncommitted files')
+    expect(fs.readFileSync(path.join(second.outputs['worktree-path'], 'src', 'run.py'), 'utf8')).toBe('print("hi")  # $Id$\n')
+  })
+
+  it('parks all the same where its list of what it proved cannot be written', async () => {
+    const j = job()
+    const { outputs } = await j.uses('.', { name: 'no-list', recycle: 'true' })
+    // Where the main step stood an empty file for the sandboxes, a folder of someone else's.
+    const list = path.join(repos.clone, '.git', 'worktrees', 'no-list', 'agent-worktree-parked')
+    fs.rmSync(list, { force: true })
+    fs.mkdirSync(path.join(list, 'in-the-way'), { recursive: true })
+    const [post] = await j.runPosts()
+    expect(post.exitCode).toBe(0)
+    expect(warnings(post)).toEqual([])
+    expect(parked()).toEqual([outputs['worktree-path']])
+    expect((await job().uses('.', { name: 'next', recycle: 'true' })).stdout).toContain('Took')
+  })
+
   it('never takes a parked worktree whose folder now points git elsewhere: the next job never runs git there', async () => {
     const first = await enterAndPark('repointed')
     const wt = first['worktree-path']

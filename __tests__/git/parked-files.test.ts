@@ -1,17 +1,19 @@
 // Covers: src/git/parked-files.ts, and the gate's use of it (git-answers.ts dropIndexHints): what a park proved
 // of each file is kept only for files unchanged since before the park's mark, and git believes it only for an entry
 // that is still the one proven.
+import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { inspect } from '../../src/gate/safety-gate.js'
-import { markParking, PARKED_FILES, readParkedFiles, writeParkedFiles, type ParkedFiles } from '../../src/git/parked-files.js'
+import { markParking, PARKED_FILES, readParkedFiles, keepParkedFiles, type ParkedFiles } from '../../src/git/parked-files.js'
 import { git } from '../helpers/repos.js'
 import { eachLinkedWorktree } from '../helpers/worktree.js'
 
 const linked = eachLinkedWorktree()
 const SECOND = 1_000_000_000n
+const MODULE = path.resolve('src/git/parked-files.ts')
 
 /** The index entry git lists for `file` in the worktree. */
 function entryOf(file: string): { mode: string; object: string; stage: number; name: Buffer } {
@@ -25,9 +27,9 @@ describe('the list a park keeps', () => {
   it('keeps a file changed in a second before the mark, never one changed in the mark’s second or later', () => {
     const entry = linked.input.gitDir
     const second = ctimeSecond('README.md')
-    writeParkedFiles(entry, linked.folder, [entryOf('README.md')], second)
+    keepParkedFiles(entry, linked.folder, [entryOf('README.md')], second)
     expect(readParkedFiles(entry, 20)?.(Buffer.from('README.md'))).toBeUndefined()
-    writeParkedFiles(entry, linked.folder, [entryOf('README.md')], second + 1n)
+    keepParkedFiles(entry, linked.folder, [entryOf('README.md')], second + 1n)
     const kept = readParkedFiles(entry, 20)?.(Buffer.from('README.md'))
     expect(kept?.object).toBe(git(linked.folder, 'rev-parse', 'HEAD:README.md'))
     expect(kept?.stat?.readUInt32BE(0)).toBe(Number(second))
@@ -38,8 +40,23 @@ describe('the list a park keeps', () => {
     const file = entryOf('README.md')
     const mark = ctimeSecond('README.md') + 1n
     const gone = { ...file, name: Buffer.from('gone.txt') }
-    writeParkedFiles(entry, linked.folder, [{ ...file, stage: 2 }, { ...file, mode: '160000' }, { ...file, skipWorktree: true }, gone], mark)
+    keepParkedFiles(entry, linked.folder, [{ ...file, stage: 2 }, { ...file, mode: '160000' }, { ...file, skipWorktree: true }, gone], mark)
     expect(fs.readFileSync(path.join(entry, PARKED_FILES)).readUInt32BE(8)).toBe(0)
+  })
+
+  it('keeps no list where it has none to keep or cannot write one, and leaves no older one', () => {
+    const entry = linked.input.gitDir
+    const mark = ctimeSecond('README.md') + 1n
+    keepParkedFiles(entry, linked.folder, [entryOf('README.md')], mark)
+    expect(readParkedFiles(entry, 20)?.(Buffer.from('README.md'))).toBeDefined()
+    keepParkedFiles(entry, linked.folder, undefined, mark)
+    expect(fs.existsSync(path.join(entry, PARKED_FILES))).toBe(false)
+    keepParkedFiles(entry, linked.folder, [entryOf('README.md')], mark)
+    keepParkedFiles(entry, linked.folder, [entryOf('README.md')], undefined)
+    expect(fs.existsSync(path.join(entry, PARKED_FILES))).toBe(false)
+    fs.mkdirSync(path.join(entry, PARKED_FILES, 'in-the-way'), { recursive: true })
+    expect(() => keepParkedFiles(entry, linked.folder, [entryOf('README.md')], mark)).not.toThrow()
+    expect(readParkedFiles(entry, 20)).toBeUndefined()
   })
 
   it('reads nothing from a list that is not one: empty, cut short, a folder', () => {
@@ -62,6 +79,29 @@ describe('the list a park keeps', () => {
     expect(mark).toBe(after / SECOND)
     expect(markParking(path.join(linked.folder, 'no-such-folder'))).toBeUndefined()
   })
+
+  it('leaves the folder’s mode as it is: a setgid folder of a group the runner’s user is not in stays setgid', () => {
+    if (process.getuid?.() !== 0) return
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'setgid-'))
+    try {
+      fs.chownSync(folder, 65534, 0)
+      fs.chmodSync(folder, 0o2775)
+      // As a user of another group, as a runner's user may be (root keeps the bit whatever it does).
+      const marked = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', '-e', `import(${JSON.stringify(MODULE)}).then(m => m.markParking(${JSON.stringify(folder)}))`],
+        {
+          uid: 65534,
+          gid: 65534,
+          encoding: 'utf8'
+        }
+      )
+      expect(marked.status, marked.stderr).toBe(0)
+      expect(fs.lstatSync(folder).mode & 0o7777).toBe(0o2775)
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true })
+    }
+  })
 })
 
 describe('the gate of a take, given the list', () => {
@@ -71,7 +111,7 @@ describe('the gate of a take, given the list', () => {
     fs.writeFileSync(file, 'not what the park proved\n')
     fs.utimesSync(file, new Date(2020, 0, 1), new Date(2020, 0, 1))
     const entry = { ...entryOf('README.md'), ...(object ? { object } : {}) }
-    writeParkedFiles(linked.input.gitDir, linked.folder, [entry], ctimeSecond('README.md') + 1n)
+    keepParkedFiles(linked.input.gitDir, linked.folder, [entry], ctimeSecond('README.md') + 1n)
     return readParkedFiles(linked.input.gitDir, 20)
   }
 
@@ -107,7 +147,7 @@ describe('the gate of a take, with git set up by the workflow to compare less', 
     try {
       const file = path.join(linked.folder, 'README.md')
       fs.utimesSync(file, new Date(2020, 0, 1), new Date(2020, 0, 1))
-      writeParkedFiles(linked.input.gitDir, linked.folder, [entryOf('README.md')], ctimeSecond('README.md') + 1n)
+      keepParkedFiles(linked.input.gitDir, linked.folder, [entryOf('README.md')], ctimeSecond('README.md') + 1n)
       const parkedFiles = readParkedFiles(linked.input.gitDir, 20)
       expect((await inspect({ ...linked.input, parkedFiles })).uncommitted).toEqual([])
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1100)

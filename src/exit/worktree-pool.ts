@@ -20,7 +20,7 @@ import { writeRef } from '../git/worktree-refs.js'
 import { writeHints, type PushTarget, type WorktreeRecord } from '../record/state-helper.js'
 import { storeProblem } from '../git/object-store.js'
 import type { IndexEntry } from '../git/index-file.js'
-import { markParking, readParkedFiles, writeParkedFiles } from '../git/parked-files.js'
+import { keepParkedFiles, markParking, readParkedFiles } from '../git/parked-files.js'
 
 /** Parked worktrees of one repository (and clones, apart), at most; beyond, a clean one is deleted as without recycle. */
 export const POOL_SIZE = 8
@@ -60,7 +60,7 @@ export async function park(
   if (branch) await deleteBranch(repo, branch, { seen: findings.branchTips?.[branch] })
   await git.exec(['clean', '-ffdXq'])
   await dropKeptRef(repo.git, repo.commonDir, keptRef(entry, token))
-  if (mark !== undefined && compared.entries) writeParkedFiles(entry, folder, compared.entries, mark)
+  keepParkedFiles(entry, folder, compared.entries, mark)
   const since = new Date().toISOString()
   writeReplacing(path.join(entry, 'locked'), parkedLock(since))
   writeHints(entry, { exited: 'parked', parked: since, parkedHead: findings.head })

@@ -59,7 +59,10 @@ export interface GateInput extends Outliving {
   indexMemo?: IndexMemo
   /** A take's: what the park proved of each file (parked-files.ts), whose bytes git then reads only where changed. */
   parkedFiles?: ParkedFiles
-  /** Given, it gets the index entries the files were compared with (what a park keeps). */
+  /**
+   * Given, it gets the index entries the files were compared with (what a park keeps), unless rules of the agent's
+   * governed the comparison: an untracked .gitattributes (one that is ignored) over a tracked file.
+   */
   compared?: { entries?: IndexEntry[] }
   /**
    * A clone of the agent's own (gitDir and commonDir are its .git): every ref of it goes with it and counts, but
@@ -160,7 +163,6 @@ async function uncommitted(input: GateInput, headOf: Promise<string | undefined>
   })
   try {
     const staged = await withoutHints(view, folder, input)
-    if (input.compared) input.compared.entries = staged.entries
     view.setHead(await headOf)
     // A removal cut short may have deleted .gitignore files: put them back (the folder goes anyway), so
     // that what is ignored stays ignored.
@@ -181,6 +183,7 @@ async function uncommitted(input: GateInput, headOf: Promise<string | undefined>
       ),
       must(view.git, ['ls-files', '-z', '--others'])
     ])
+    if (input.compared) input.compared.entries = untrackedAttributes(others, staged.entries) ? undefined : staged.entries
     const listed = parseStatusV2(status).entries
     const untracked = listed.flatMap(e => (e.code === '??' ? [e.path] : [])).join('\0')
     const loose = untracked.split('\0').filter(p => p.endsWith('/') || input.ownLinks.includes(p))
@@ -231,6 +234,26 @@ async function withoutHints(view: View, folder: string, input: GateInput): Promi
   const staged = await dropIndexHints(view, folder, input.sparse, input.parkedFiles)
   if (memo && hash) Object.assign(memo, { hash, dropped: fs.readFileSync(view.index!), listed: staged })
   return staged
+}
+
+/**
+ * Whether an untracked .gitattributes (an ignored one: the pool's cleaning deletes it) lies in a folder that holds a
+ * tracked file: its rules (eol, ident) then decided that the file's bytes are its object's, which without them they
+ * may not be.
+ */
+function untrackedAttributes(others: string, entries: readonly IndexEntry[]): boolean {
+  const folders = new Set(
+    others
+      .split('\0')
+      .filter(p => p === '.gitattributes' || p.endsWith('/.gitattributes'))
+      .map(p => p.slice(0, -'.gitattributes'.length))
+  )
+  if (!folders.size || folders.has('')) return folders.size > 0
+  for (const { name } of entries) {
+    const file = name.toString()
+    for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) if (folders.has(file.slice(0, slash + 1))) return true
+  }
+  return false
 }
 
 /** The untracked files a restore put back that are still there and that an ignore rule hides: work all the same. */

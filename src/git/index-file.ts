@@ -77,7 +77,7 @@ export function indexBytes(entries: IndexEntry[]): Buffer {
 
 /**
  * A reader of an index such as indexBytes writes (format 2 or 3, object ids of `idBytes`): asked for names in the
- * order git lists them, it finds each entry of stage 0 once, with its stat data, walking the bytes once. Nothing is
+ * order git lists them, it finds each entry of stage 0 once, with its stat data, reading the bytes once. Nothing is
  * found in bytes that are not such an index (its checksum is not checked: what it says is checked where it is used).
  */
 export function indexReader(bytes: Buffer, idBytes: number): (name: Buffer) => IndexEntry | undefined {
@@ -85,31 +85,37 @@ export function indexReader(bytes: Buffer, idBytes: number): (name: Buffer) => I
   let left = version === 2 || version === 3 ? bytes.readUInt32BE(8) : 0
   const fixed = STAT_BYTES + idBytes + 2
   let offset = 12
+  // The entry at `offset`, once read: where its name starts and ends, and its flags.
+  let here: { start: number; end: number; flags: number } | undefined
+  const read = (): typeof here => {
+    if (left === 0 || offset + fixed > bytes.length) return undefined
+    const flags = bytes.readUInt16BE(offset + fixed - 2)
+    const start = offset + fixed + (flags & EXTENDED ? 2 : 0)
+    // Byte by byte: a name is short, and a call into Buffer's own per entry costs more.
+    let end = start
+    while (end < bytes.length && bytes[end] !== 0) end++
+    return end < bytes.length ? { start, end, flags } : undefined
+  }
   return name => {
-    for (; left > 0; left--) {
-      if (offset + fixed > bytes.length) break
-      const flags = bytes.readUInt16BE(offset + fixed - 2)
-      const start = offset + fixed + (flags & EXTENDED ? 2 : 0)
-      // Byte by byte, as git orders names: a name is short, and a call into Buffer's own per entry costs more.
-      let end = start
-      while (end < bytes.length && bytes[end] !== 0) end++
-      if (end === bytes.length) break
+    while ((here ??= read())) {
+      const { start, end, flags } = here
       let order = 0
       for (let i = 0; !order && i < name.length && start + i < end; i++) order = bytes[start + i] - name[i]
       if (!order) order = end - start - name.length
-      // The entry's name sorts before the one asked for (or is of a conflict): the next.
-      if (order < 0 || (order === 0 && flags & STAGE_MASK)) {
-        offset += (end - offset + 8) & ~7
-        continue
-      }
       if (order > 0) return undefined
-      return {
-        mode: bytes.readUInt32BE(offset + 24).toString(8),
-        object: bytes.toString('hex', offset + STAT_BYTES, offset + STAT_BYTES + idBytes),
-        stage: 0,
-        name,
-        stat: bytes.subarray(offset, offset + STAT_BYTES)
+      if (order === 0 && !(flags & STAGE_MASK)) {
+        return {
+          mode: bytes.readUInt32BE(offset + 24).toString(8),
+          object: bytes.toString('hex', offset + STAT_BYTES, offset + STAT_BYTES + idBytes),
+          stage: 0,
+          name,
+          stat: bytes.subarray(offset, offset + STAT_BYTES)
+        }
       }
+      // Its name sorts before the one asked for (or it is a conflict's side): the next.
+      offset += (end - offset + 8) & ~7
+      left--
+      here = undefined
     }
     left = 0
     return undefined

@@ -7,9 +7,13 @@
 // (its bytes, mode, times or name), and nothing but root sets it otherwise. The park marks a time on the worktree's own
 // filesystem (the folder's ctime) before the gate reads the files, and keeps only files whose ctime lies in an
 // earlier second: any change since gives a ctime of a later second, which git compares (it compares no nanoseconds
-// unless built to). The list lies in the git dir of the parked worktree, read-only in every sandbox list
-// (sandbox/paths.ts), as the object store's list is: who can write it (unconfined, as the runner's user) can as well
-// rewrite the object store every checkout reads. It is an index of its own (index-file.ts).
+// unless built to). One way around it: bytes written through a shared memory mapping made before the mark show in the
+// ctime only once the kernel has written the page out; a process that outlives the job's sandbox to do that is the
+// runner's user's, which can as well write into the next job's worktree after its take, or rewrite this list. The list
+// lies in the git dir of the parked worktree, read-only in every sandbox list (sandbox/paths.ts), as the object store's
+// list is: who can write it (unconfined) can as well rewrite the object store every checkout reads. It is an index of
+// its own (index-file.ts). It is only ever a shortcut: where it cannot be written, the old one goes, and the take reads
+// every file.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { entryMode, indexBytes, indexReader, type IndexEntry } from './index-file.js'
@@ -26,12 +30,13 @@ const MAX_LIST = 512 * 1024 * 1024
 const SECOND = 1_000_000_000n
 
 /**
- * Marks this moment on the filesystem of `folder` (its ctime, set anew by a chmod to its own mode) and returns its
- * second; undefined where it cannot (then no list is kept, and the next take reads every file).
+ * Marks this moment on the filesystem of `folder` (its ctime, set anew by setting its times to what they are: a chmod
+ * could drop its setgid bit) and returns its second; undefined where it cannot.
  */
 export function markParking(folder: string): bigint | undefined {
   try {
-    fs.chmodSync(folder, fs.lstatSync(folder).mode & 0o7777)
+    const { atime, mtime } = fs.lstatSync(folder)
+    fs.utimesSync(folder, atime, mtime)
     return fs.lstatSync(folder, { bigint: true }).ctimeNs / SECOND
   } catch {
     return undefined
@@ -39,10 +44,25 @@ export function markParking(folder: string): bigint | undefined {
 }
 
 /**
- * Keeps in `entry` what the park proved: `entries`, the index entries the gate compared the files of `folder` with
- * after `mark`. A file (or link) is kept only where its ctime lies before the mark's second.
+ * Keeps in `entry` what the park proved, where it can: `entries`, the index entries the gate compared the files of
+ * `folder` with after `mark`; where there are none to keep (or no mark), or they cannot be written, no list.
  */
-export function writeParkedFiles(entry: string, folder: string, entries: readonly IndexEntry[], mark: bigint): void {
+export function keepParkedFiles(entry: string, folder: string, entries: readonly IndexEntry[] | undefined, mark: bigint | undefined): void {
+  const file = path.join(entry, PARKED_FILES)
+  try {
+    if (entries && mark !== undefined) return writeParkedFiles(file, folder, entries, mark)
+  } catch {
+    // A folder or anything else at its name: no list, as below.
+  }
+  try {
+    fs.rmSync(file, { force: true })
+  } catch {
+    // Still there, and not a file the take can read (a folder): it reads every file.
+  }
+}
+
+/** Writes `file`: of `entries`, each file (or link) whose ctime lies before the mark's second. */
+function writeParkedFiles(file: string, folder: string, entries: readonly IndexEntry[], mark: bigint): void {
   const proven: IndexEntry[] = []
   for (const { mode, object, stage, name, skipWorktree } of entries) {
     const type = entryMode(mode) & 0o170000
@@ -56,7 +76,7 @@ export function writeParkedFiles(entry: string, folder: string, entries: readonl
     if (!stat || !(stat.isFile() || stat.isSymbolicLink()) || stat.ctimeNs / SECOND >= mark) continue
     proven.push({ mode, object, stage, name, stat: statData(stat) })
   }
-  writeReplacing(path.join(entry, PARKED_FILES), indexBytes(proven))
+  writeReplacing(file, indexBytes(proven))
 }
 
 /** What the park of `entry` proved, in a repository whose object ids are `idBytes` long; undefined where it kept no list. */

@@ -48,8 +48,9 @@ export const cloneKind: Kind = {
 
   ownObjects: gitDir => path.join(gitDir, 'objects'),
 
-  // Locked as parked, whose record says so and names the folder parked, one a main step made in `worktreesDir` (the
-  // entry, and its record, lie where agents of worktrees may write: nothing else of it is believed).
+  // Locked as parked, whose record says so and names the folder parked, one a main step made in `worktreesDir`: the
+  // entry is read-only in every sandbox list, but an unconfined agent of a worktree may write it, and a folder it named
+  // would lead the step anywhere. What the park proved of the files (parked-files.ts) is believed, as for a worktree.
   listParked(repo, worktreesDir) {
     const parked: Parked[] = []
     for (const entry of cloneEntries(repo.commonDir)) {
