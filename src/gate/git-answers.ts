@@ -1,5 +1,6 @@
 // Git's answers the gate builds on: a call whose failure makes the state unknown, an index whose hints are
-// dropped so that git compares every file, and a line of git log read back.
+// dropped so that git compares every file (but those a park proved unchanged since), and a line of git log read
+// back.
 import * as fs from 'node:fs'
 import type { Git } from '../git/git-command-manager.js'
 import { entryMode, writeIndexFile, type IndexEntry } from '../git/index-file.js'
