@@ -31,9 +31,11 @@ const SECOND = 1_000_000_000n
 
 /**
  * Marks this moment on the filesystem of `folder` (its ctime, set anew by setting its times to what they are: a chmod
- * could drop its setgid bit) and returns its second; undefined where it cannot.
+ * could drop its setgid bit) and returns its second; undefined where it cannot, and on Windows, where git keeps a
+ * file's creation time in the place of its change time: no change since would show there.
  */
-export function markParking(folder: string): bigint | undefined {
+export function markParking(folder: string, platform = process.platform): bigint | undefined {
+  if (platform === 'win32') return undefined
   try {
     const { atime, mtime } = fs.lstatSync(folder)
     fs.utimesSync(folder, atime, mtime)
