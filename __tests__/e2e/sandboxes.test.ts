@@ -100,6 +100,8 @@ async function enter(job: Job, inputs: Record<string, string>, otherGitDir: stri
     path.join(otherGitDir, 'HEAD'),
     path.join(otherGitDir, 'index'),
     path.join(gitDir, 'agent-worktree.json'),
+    // What a park proved of the files, which the next take believes.
+    path.join(gitDir, 'agent-worktree-parked'),
     path.join(gitDir, 'commondir'),
     // Rewritten, it would send every later git of the main checkout to a git dir of the agent's.
     path.join(common, 'commondir'),
